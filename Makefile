@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# The two commands:
+#   make test    build (Debug) and run every test
+#   make bench   build Release and run the perf suites (ARGS="..." passes options to dpk-bench)
+# More:
+#   make test-asan / make test-tsan   the test suite under ASan+UBSan / ThreadSanitizer
+#   make install PREFIX=/usr/local     install the library, headers, pkg-config and CMake files
+
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_ARGS ?=
+CTEST_ARGS ?=
+ARGS       ?=
+PREFIX     ?= /usr/local
+
+# Sanitizer runs skip the install test: it links an outside program against the library,
+# which is about packaging, not about the code the sanitizers watch.
+SAN_CTEST_ARGS = -LE install
+
+.PHONY: all test bench test-asan test-tsan install clean
+
+all: build/CMakeCache.txt
+	cmake --build build -j $(JOBS)
+
+build/CMakeCache.txt:
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Debug $(CMAKE_ARGS)
+
+test: all
+	cd build && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+build-release/CMakeCache.txt:
+	cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release $(CMAKE_ARGS)
+
+bench: build-release/CMakeCache.txt
+	cmake --build build-release -j $(JOBS)
+	@if [ -x build-release/tools/dpk-bench/dpk-bench ]; then \
+		build-release/tools/dpk-bench/dpk-bench $(ARGS); \
+	else \
+		echo "dpk-bench is not built yet: the perf harness has not landed"; \
+	fi
+
+build-asan/CMakeCache.txt:
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Asan $(CMAKE_ARGS)
+
+test-asan: build-asan/CMakeCache.txt
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && ctest --output-on-failure -j $(JOBS) $(SAN_CTEST_ARGS) $(CTEST_ARGS)
+
+build-tsan/CMakeCache.txt:
+	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Tsan $(CMAKE_ARGS)
+
+# ThreadSanitizer needs a memory layout that high ASLR entropy can break; setarch -R
+# turns randomisation off for the run where the kernel allows it.
+test-tsan: build-tsan/CMakeCache.txt
+	cmake --build build-tsan -j $(JOBS)
+	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+		$$(setarch $$(uname -m) -R true 2>/dev/null && echo setarch $$(uname -m) -R) \
+		ctest --output-on-failure -j $(JOBS) $(SAN_CTEST_ARGS) $(CTEST_ARGS)
+
+install: build-release/CMakeCache.txt
+	cmake --build build-release -j $(JOBS)
+	cmake --install build-release --prefix $(PREFIX)
+
+clean:
+	rm -rf build build-release build-asan build-tsan

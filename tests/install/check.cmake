@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Install the built tree into a scratch prefix, then build and run a small consumer
+# program against it twice: once with find_package(dpkit), once with pkg-config.
+# Inputs: SRC (source dir), BIN (build dir), WORK (scratch dir).
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(prefix ${WORK}/prefix)
+
+function(run)
+	execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+	if(NOT rc EQUAL 0)
+		message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+	endif()
+	set(last_out "${out}" PARENT_SCOPE)
+endfunction()
+
+run(${CMAKE_COMMAND} --install ${BIN} --prefix ${prefix})
+foreach(f include/dpk/common.h include/dpk/ring.h include/dpk/impl/ring.h include/dpk/lcore.h
+		include/dpk/topology.h include/dpk/cycles.h lib/pkgconfig/dpkit.pc
+		lib/cmake/dpkit/dpkitConfig.cmake lib/libdpkit.a)
+	if(NOT EXISTS ${prefix}/${f})
+		message(FATAL_ERROR "not installed: ${f}")
+	endif()
+endforeach()
+file(GLOB shared ${prefix}/lib/libdpkit.so*)
+if(NOT shared)
+	message(FATAL_ERROR "not installed: lib/libdpkit.so")
+endif()
+
+# 1. CMake package
+run(${CMAKE_COMMAND} -S ${SRC}/tests/install/consumer -B ${WORK}/cmake-build
+	-DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
+run(${CMAKE_COMMAND} --build ${WORK}/cmake-build)
+run(${WORK}/cmake-build/consumer)
+message(STATUS "find_package consumer: ${last_out}")
+
+# 2. pkg-config, strict C11 with pedantic warnings as errors
+find_program(PKG_CONFIG pkg-config pkgconf)
+if(NOT PKG_CONFIG)
+	message(FATAL_ERROR "pkg-config is needed for this test")
+endif()
+set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
+run(${PKG_CONFIG} --cflags --libs --static dpkit)
+string(STRIP "${last_out}" flags)
+separate_arguments(flags UNIX_COMMAND "${flags}")
+run(cc -std=c11 -pedantic -Wall -Wextra -Werror ${SRC}/tests/install/consumer/consumer.c
+	${flags} -static-libgcc -o ${WORK}/consumer-pc -Wl,-Bstatic -ldpkit -Wl,-Bdynamic -pthread)
+run(${WORK}/consumer-pc)
+message(STATUS "pkg-config consumer: ${last_out}")
