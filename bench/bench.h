@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * bench.h - what a perf suite sees of the harness.
+ *
+ * A case is a body the harness times: body(run, role, n) performs n operations of the
+ * case's unit and returns how many it completed. The harness owns the method: it sizes
+ * batches from the clock self-check, warms up, times batches with fenced counter reads,
+ * rejects spoiled samples, stops multi-lcore cases on a flag when the time budget is
+ * spent, and reports statistics. A suite is a static table of cases.
+ *
+ * Kinds:
+ *   DPK_BENCH_SINGLE  body(run, 0, n) on the main lcore.
+ *   DPK_BENCH_PAIR    two roles (0 and 1) on two worker lcores, once per pair placement
+ *                     (smt, core, llc, numa, oversub) the lcores offer.
+ *   DPK_BENCH_ALL     one role per worker lcore (role = index 0..nroles-1).
+ * In multi-lcore cases every role runs its body in batches, concurrently, from a common
+ * start until the main lcore raises the stop flag. A body that waits for another role
+ * must poll dpk_bench_stopped() in its wait loop and return early (with the operations it
+ * completed) once it is true; the harness discards that partial batch.
+ *
+ * A body checks the case's invariants as it goes (what was enqueued came back, counts
+ * match) and calls dpk_bench_fail() when one breaks; the case is then reported failed
+ * and the run exits non-zero.
+ */
+#ifndef DPK_BENCH_H
+#define DPK_BENCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <dpk/topology.h>
+
+/** What one operation is. Every figure is reported per one of these. */
+enum dpk_bench_unit {
+	DPK_UNIT_ELEMENT,    /**< one element moved (e.g. enqueued and dequeued) */
+	DPK_UNIT_CALL,       /**< one API call */
+	DPK_UNIT_PACKET,     /**< one packet */
+	DPK_UNIT_OBJECT,     /**< one object (got and put back) */
+	DPK_UNIT_ROUND_TRIP, /**< one round trip between two lcores */
+	DPK_UNIT_ITERATION,  /**< one loop iteration */
+	DPK_UNIT_COUNT
+};
+
+/** "per element", "per call", ... */
+const char *dpk_bench_unit_name(enum dpk_bench_unit u);
+
+enum dpk_bench_kind { DPK_BENCH_SINGLE, DPK_BENCH_PAIR, DPK_BENCH_ALL };
+
+#define DPK_BENCH_PARAMS_MAX 4
+#define DPK_BENCH_ROLES_MAX 64
+
+/** A named integer parameter of a case ("n", "esize", ...). */
+struct dpk_bench_param {
+	const char *name;
+	long value;
+};
+
+struct dpk_bench_run;
+
+/** A case, as suites declare it in their static tables. */
+struct dpk_bench_case {
+	const char *name;  /**< short, unique in the suite with the same params: "sp_sc_bulk" */
+	const char *desc;  /**< one line: what one operation is */
+	enum dpk_bench_kind kind;
+	enum dpk_bench_unit unit;
+	struct dpk_bench_param params[DPK_BENCH_PARAMS_MAX]; /**< unused entries have name NULL */
+	/** Operations per body call come in multiples of this (e.g. the burst size); 0 = 1. */
+	unsigned ops_multiple;
+	/** Roles whose operations and samples make the case's figures (bit r = role r);
+	 *  0 means every role. E.g. only the consumer of a producer/consumer pair. */
+	uint64_t counted_roles;
+	/** Names of the roles for reports ("producer", "consumer"); NULL: "role N". */
+	const char *role_names[2];
+	/** Allocate and initialise run->state for @p nroles roles; 0 or -errno. */
+	int (*setup)(struct dpk_bench_run *run);
+	/** Perform @p n operations as role @p role; return the number completed. */
+	uint64_t (*body)(struct dpk_bench_run *run, unsigned role, uint64_t n);
+	/** Check end-of-run invariants (dpk_bench_fail on breakage) and free the state. */
+	void (*teardown)(struct dpk_bench_run *run);
+	/** Case-specific constant data. */
+	const void *arg;
+};
+
+/** A running case, as its body sees it. */
+struct dpk_bench_run {
+	const struct dpk_bench_case *c;
+	void *state;          /**< the case's own state from setup */
+	unsigned nroles;      /**< roles running (1 for single-lcore cases) */
+	enum dpk_placement placement;
+	atomic_bool stop;     /**< raised by the main lcore when the budget is spent */
+	atomic_bool failed;   /**< an invariant broke */
+	char fail_msg[256];   /**< the first failure's message */
+};
+
+/** A suite: a name and its cases. */
+struct dpk_bench_suite {
+	const char *name;
+	const char *desc;
+	const struct dpk_bench_case *cases;
+	unsigned ncases;
+	bool default_on; /**< run by `dpk-bench` with no patterns */
+};
+
+/** True once the case must stop; poll it in every wait loop of a multi-lcore body. */
+static inline bool dpk_bench_stopped(struct dpk_bench_run *run)
+{
+	/* Relaxed: the flag carries no data; the harness joins the lcores afterwards. */
+	return atomic_load_explicit(&run->stop, memory_order_relaxed);
+}
+
+/** Record that an invariant broke (first message kept) and stop the case. Thread-safe. */
+void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/** Value of parameter @p name of the case, or @p dflt when it has none. */
+long dpk_bench_param(const struct dpk_bench_case *c, const char *name, long dflt);
+
+/** Keep the compiler from optimising a value away. */
+#define DPK_BENCH_KEEP(x) __asm__ volatile("" : "+r"(x)::"memory")
+
+#endif /* DPK_BENCH_H */

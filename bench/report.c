@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Table, JSON and CSV output of a dpk-bench run. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <dpk/cycles.h>
+
+#include "json.h"
+#include "report.h"
+
+#ifndef DPK_BUILD_TYPE
+#define DPK_BUILD_TYPE "unknown"
+#endif
+
+const char *dpk_bench_status_name(enum dpk_bench_status s)
+{
+	switch (s) {
+	case DPK_RESULT_OK:
+		return "ok";
+	case DPK_RESULT_FAILED:
+		return "failed";
+	case DPK_RESULT_SKIPPED:
+		return "skipped";
+	}
+	return "?";
+}
+
+void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_clock *k)
+{
+	fprintf(f, "environment\n");
+	for (unsigned i = 0; i < env->count; i++) {
+		const struct dpk_env_item *it = &env->item[i];
+		fprintf(f, "  %-24s %-9s %s%s%s%s\n", it->label, dpk_verdict_name(it->verdict),
+			it->value[0] ? it->value : "-", it->detail[0] ? " (" : "", it->detail,
+			it->detail[0] ? ")" : "");
+	}
+	fprintf(f, "clock\n");
+	fprintf(f, "  %-24s %.3f MHz from %s (20 ms check: %.3f MHz)\n", "counter", k->hz / 1e6,
+		k->source, k->hz_check / 1e6);
+	fprintf(f, "  %-24s %.0f ticks median, %.0f min (subtracted from every sample)\n",
+		"fenced read pair", k->read_cost, k->read_cost_min);
+	fprintf(f, "  %-24s %llu ticks (smallest step seen %llu)\n", "counter step",
+		(unsigned long long)k->granularity, (unsigned long long)k->min_delta);
+	fprintf(f, "  %-24s %.0f ticks one lcore, %.0f ticks multi-lcore\n", "sample length",
+		k->target_single, k->target_multi);
+}
+
+void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
+{
+	const struct dpk_bench_runner *r = m->runner;
+	char cpus[64];
+
+	fprintf(f, "lcores\n  main %u on cpu %u; workers:", r->main_lcore,
+		dpk_lcore_cpu(r->main_lcore));
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		struct dpk_cpuset cs;
+		dpk_lcore_cpus(r->workers[i], &cs);
+		fprintf(f, " %u@%s", r->workers[i], dpk_cpulist_format(&cs, cpus, sizeof(cpus)));
+	}
+	fprintf(f, "\n");
+	for (unsigned i = 0; i < m->nskips; i++)
+		fprintf(f, "  placement %-8s skipped: %s\n", dpk_placement_name(m->skips[i].placement),
+			m->skips[i].reason);
+}
+
+void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
+			     const struct dpk_bench_clock *k)
+{
+	fprintf(f, "\n%s: %s\n", s->name, s->desc);
+	fprintf(f, "  figures in TSC ticks (%.2f MHz) per unit; ns and Mops/s at that rate\n",
+		(double)k->hz / 1e6);
+	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s  %s\n", "case", "place",
+		"unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 ns", "Mops/s",
+		"samples");
+}
+
+static void num(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v < 1e6)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k)
+{
+	char name[96], params[64], a[6][24];
+	const struct dpk_summary *t = &res->ticks;
+	double ns_per_tick = 1e9 / (double)k->hz;
+
+	dpk_bench_params_str(res->c, params, sizeof(params));
+	snprintf(name, sizeof(name), "%s%s%s", res->c->name, params[0] ? " " : "", params);
+	if (res->status != DPK_RESULT_OK) {
+		fprintf(f, "  %-36s %-8s %-14s %s: %s\n", name, dpk_placement_name(res->placement),
+			dpk_bench_unit_name(res->c->unit),
+			res->status == DPK_RESULT_FAILED ? "FAILED" : "skipped", res->reason);
+		return;
+	}
+	num(a[0], sizeof(a[0]), t->p50);
+	num(a[1], sizeof(a[1]), t->min);
+	num(a[2], sizeof(a[2]), t->p90);
+	num(a[3], sizeof(a[3]), t->p99);
+	num(a[4], sizeof(a[4]), t->max);
+	num(a[5], sizeof(a[5]), t->p50 * ns_per_tick);
+	size_t rejected = res->samples - res->reject[0];
+	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9.1f  %zu", name,
+		dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
+		a[2], a[3], a[4], t->cv * 100.0, a[5], res->mops, res->reject[0]);
+	if (rejected)
+		fprintf(f, " (%zu rejected)", rejected);
+	fprintf(f, "\n");
+	if (res->c->kind == DPK_BENCH_SINGLE)
+		return;
+	for (unsigned i = 0; i < res->nroles; i++) {
+		const struct dpk_bench_role_result *rr = &res->role[i];
+		char rn[24];
+
+		if (rr->name)
+			snprintf(rn, sizeof(rn), "%s", rr->name);
+		else
+			snprintf(rn, sizeof(rn), "role %u", i);
+		num(a[0], sizeof(a[0]), rr->ticks.p50);
+		fprintf(f, "      %-10s lcore %-3u cpu %-3u p50 %s ticks, %.1f Mops/s, %zu samples%s\n",
+			rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
+			rr->counted ? "" : " (not counted)");
+	}
+}
+
+static void json_summary(struct dpk_json *j, const char *key, const struct dpk_summary *s,
+			 double scale)
+{
+	dpk_json_object_begin(j, key);
+	dpk_json_double(j, "min", s->min * scale);
+	dpk_json_double(j, "p50", s->p50 * scale);
+	dpk_json_double(j, "p90", s->p90 * scale);
+	dpk_json_double(j, "p99", s->p99 * scale);
+	dpk_json_double(j, "max", s->max * scale);
+	dpk_json_double(j, "mean", s->mean * scale);
+	dpk_json_double(j, "stddev", s->stddev * scale);
+	dpk_json_double(j, "cv", s->cv);
+	dpk_json_double(j, "p50_ci95_lo", s->p50_lo * scale);
+	dpk_json_double(j, "p50_ci95_hi", s->p50_hi * scale);
+	dpk_json_object_end(j);
+}
+
+int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
+		    size_t n)
+{
+	const struct dpk_bench_runner *r = m->runner;
+	const struct dpk_bench_clock *k = &r->clock;
+	double ns_per_tick = 1e9 / (double)k->hz;
+	struct dpk_json j;
+	char buf[64];
+
+	dpk_json_init(&j, f, true);
+	dpk_json_object_begin(&j, NULL);
+	dpk_json_string(&j, "schema", DPK_BENCH_SCHEMA);
+	dpk_json_int(&j, "schema_version", DPK_BENCH_SCHEMA_VERSION);
+	dpk_json_string(&j, "started", m->started);
+	dpk_json_double(&j, "wall_s", m->wall_s);
+	dpk_json_string(&j, "command", m->command);
+
+	dpk_json_object_begin(&j, "options");
+	dpk_json_double(&j, "time_s", r->opt.time_s);
+	dpk_json_double(&j, "warmup_s", r->opt.warmup_s);
+	dpk_json_int(&j, "repeat", r->opt.repeat);
+	dpk_json_string(&j, "lcores", r->opt.lcores ? r->opt.lcores : "default");
+	dpk_json_bool(&j, "raw", r->opt.raw);
+	dpk_json_array_begin(&j, "placements");
+	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
+		if (r->opt.placement_on[p])
+			dpk_json_string(&j, NULL, dpk_placement_name(p));
+	dpk_json_array_end(&j);
+	dpk_json_object_end(&j);
+
+	dpk_json_object_begin(&j, "clock");
+	dpk_json_uint(&j, "tsc_hz", k->hz);
+	dpk_json_string(&j, "tsc_source", k->source);
+	dpk_json_double(&j, "tsc_hz_check", k->hz_check);
+	dpk_json_double(&j, "read_cost_ticks", k->read_cost);
+	dpk_json_double(&j, "read_cost_min_ticks", k->read_cost_min);
+	dpk_json_uint(&j, "granularity_ticks", k->granularity);
+	dpk_json_uint(&j, "min_delta_ticks", k->min_delta);
+	dpk_json_double(&j, "sample_target_ticks_single", k->target_single);
+	dpk_json_double(&j, "sample_target_ticks_multi", k->target_multi);
+	dpk_json_object_end(&j);
+
+	dpk_json_array_begin(&j, "environment");
+	for (unsigned i = 0; i < m->env->count; i++) {
+		const struct dpk_env_item *it = &m->env->item[i];
+		dpk_json_object_begin(&j, NULL);
+		dpk_json_string(&j, "key", it->key);
+		dpk_json_string(&j, "label", it->label);
+		dpk_json_string(&j, "value", it->value);
+		dpk_json_string(&j, "verdict", dpk_verdict_name(it->verdict));
+		dpk_json_string(&j, "detail", it->detail);
+		dpk_json_object_end(&j);
+	}
+	dpk_json_array_end(&j);
+
+	dpk_json_object_begin(&j, "lcores");
+	dpk_json_uint(&j, "main", r->main_lcore);
+	dpk_json_array_begin(&j, "workers");
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		struct dpk_cpuset cs;
+		dpk_lcore_cpus(r->workers[i], &cs);
+		dpk_json_object_begin(&j, NULL);
+		dpk_json_uint(&j, "lcore", r->workers[i]);
+		dpk_json_string(&j, "cpus", dpk_cpulist_format(&cs, buf, sizeof(buf)));
+		dpk_json_object_end(&j);
+	}
+	dpk_json_array_end(&j);
+	dpk_json_array_begin(&j, "skipped_placements");
+	for (unsigned i = 0; i < m->nskips; i++) {
+		dpk_json_object_begin(&j, NULL);
+		dpk_json_string(&j, "placement", dpk_placement_name(m->skips[i].placement));
+		dpk_json_string(&j, "reason", m->skips[i].reason);
+		dpk_json_object_end(&j);
+	}
+	dpk_json_array_end(&j);
+	dpk_json_object_end(&j);
+
+	dpk_json_array_begin(&j, "results");
+	for (size_t i = 0; i < n; i++) {
+		const struct dpk_bench_result *x = &res[i];
+		dpk_json_object_begin(&j, NULL);
+		dpk_json_string(&j, "suite", x->suite->name);
+		dpk_json_string(&j, "case", x->c->name);
+		dpk_json_object_begin(&j, "params");
+		for (unsigned p = 0; p < DPK_BENCH_PARAMS_MAX && x->c->params[p].name; p++)
+			dpk_json_int(&j, x->c->params[p].name, x->c->params[p].value);
+		dpk_json_object_end(&j);
+		dpk_json_string(&j, "placement", dpk_placement_name(x->placement));
+		dpk_json_uint(&j, "repeat", x->repeat);
+		dpk_json_string(&j, "description", x->c->desc);
+		dpk_json_string(&j, "unit", dpk_bench_unit_name(x->c->unit));
+		dpk_json_string(&j, "status", dpk_bench_status_name(x->status));
+		if (x->status != DPK_RESULT_OK)
+			dpk_json_string(&j, "reason", x->reason);
+		dpk_json_double(&j, "elapsed_s", x->elapsed_s);
+		if (x->status == DPK_RESULT_OK) {
+			dpk_json_uint(&j, "batch_ops", x->batch_ops);
+			dpk_json_uint(&j, "samples", x->samples);
+			dpk_json_uint(&j, "kept", x->reject[0]);
+			dpk_json_object_begin(&j, "rejected");
+			for (unsigned q = 1; q < DPK_REJECT_COUNT; q++)
+				dpk_json_uint(&j, dpk_reject_name(q), x->reject[q]);
+			dpk_json_object_end(&j);
+			json_summary(&j, "ticks", &x->ticks, 1.0);
+			json_summary(&j, "ns", &x->ticks, ns_per_tick);
+			dpk_json_double(&j, "mops", x->mops);
+			dpk_json_array_begin(&j, "lcores");
+			for (unsigned q = 0; q < x->nroles; q++) {
+				const struct dpk_bench_role_result *rr = &x->role[q];
+				dpk_json_object_begin(&j, NULL);
+				dpk_json_uint(&j, "role", q);
+				dpk_json_string(&j, "name", rr->name);
+				dpk_json_uint(&j, "lcore", rr->lcore);
+				dpk_json_uint(&j, "cpu", rr->cpu);
+				dpk_json_bool(&j, "counted", rr->counted);
+				dpk_json_uint(&j, "ops", rr->ops);
+				dpk_json_double(&j, "window_s", rr->window_s);
+				dpk_json_double(&j, "mops", rr->mops);
+				dpk_json_uint(&j, "batch_ops", rr->batch_ops);
+				dpk_json_uint(&j, "samples", rr->samples);
+				dpk_json_uint(&j, "kept", rr->kept);
+				json_summary(&j, "ticks", &rr->ticks, 1.0);
+				dpk_json_object_end(&j);
+			}
+			dpk_json_array_end(&j);
+			if (x->raw) {
+				dpk_json_array_begin(&j, "raw_ticks");
+				for (size_t q = 0; q < x->nraw; q++)
+					dpk_json_double(&j, NULL, x->raw[q]);
+				dpk_json_array_end(&j);
+			}
+		}
+		dpk_json_object_end(&j);
+	}
+	dpk_json_array_end(&j);
+	dpk_json_object_end(&j);
+	return dpk_json_finish(&j);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
+		   size_t n, bool raw)
+{
+	double ns_per_tick = 1e9 / (double)m->runner->clock.hz;
+	char params[64];
+
+	fprintf(f, "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
+		   "rejected_migration,rejected_ctx_switch,rejected_gap,batch_ops,"
+		   "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
+		   "p50_ns,mops,sample_index,sample_ticks\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct dpk_bench_result *x = &res[i];
+		const struct dpk_summary *t = &x->ticks;
+
+		dpk_bench_params_str(x->c, params, sizeof(params));
+		fprintf(f, "case,%s,%s,", x->suite->name, x->c->name);
+		csv_str(f, params);
+		fprintf(f, ",%s,%u,%s,", dpk_placement_name(x->placement), x->repeat,
+			dpk_bench_status_name(x->status));
+		csv_str(f, dpk_bench_unit_name(x->c->unit));
+		if (x->status == DPK_RESULT_OK)
+			fprintf(f, ",%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
+				   "%.5f,%.4f,%.4f,,\n",
+				x->samples, x->reject[0], x->reject[DPK_REJECT_MIGRATION],
+				x->reject[DPK_REJECT_CTX_SWITCH], x->reject[DPK_REJECT_GAP],
+				(unsigned long long)x->batch_ops, t->min, t->p50, t->p90, t->p99,
+				t->max, t->mean, t->stddev, t->cv, t->p50 * ns_per_tick, x->mops);
+		else
+			fprintf(f, ",,,,,,,,,,,,,,,,,,\n");
+		if (raw && x->raw) {
+			for (size_t q = 0; q < x->nraw; q++) {
+				fprintf(f, "sample,%s,%s,", x->suite->name, x->c->name);
+				csv_str(f, params);
+				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement), x->repeat);
+				csv_str(f, dpk_bench_unit_name(x->c->unit));
+				fprintf(f, ",,,,,,,,,,,,,,,,,%zu,%.4f\n", q, x->raw[q]);
+			}
+		}
+	}
+	if (fflush(f) != 0 || ferror(f))
+		return -EIO;
+	return 0;
+}

@@ -1,0 +1,782 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The harness engine: clock self-check, placements, and the timing method every suite
+ * shares (batch sizing, warm-up, fenced samples, rejection, bounded multi-lcore runs).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <dpk/cycles.h>
+
+#include "runner.h"
+
+/* Samples are at least this many times the read cost and the tick step, so each of the
+ * two stays under 1% of a sample. */
+#define TARGET_FACTOR 100.0
+/* ... and at least this long, so the per-sample bookkeeping around the window stays
+ * small next to it. */
+#define SINGLE_MIN_NS 2000.0
+/* Multi-lcore samples are longer: a role's bookkeeping between batches (a getrusage
+ * call, the sample store) stalls its partner, so it must be a small share of a batch. */
+#define MULTI_MIN_NS 200000.0
+
+static const char *const unit_names[DPK_UNIT_COUNT] = {
+	[DPK_UNIT_ELEMENT] = "per element",       [DPK_UNIT_CALL] = "per call",
+	[DPK_UNIT_PACKET] = "per packet",         [DPK_UNIT_OBJECT] = "per object",
+	[DPK_UNIT_ROUND_TRIP] = "per round trip", [DPK_UNIT_ITERATION] = "per iteration",
+};
+
+const char *dpk_bench_unit_name(enum dpk_bench_unit u)
+{
+	return (unsigned)u < DPK_UNIT_COUNT ? unit_names[u] : "per ?";
+}
+
+void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
+{
+	bool expected = false;
+
+	/* The first failure wins the message; release pairs with the acquire load in
+	 * finish_run() on the main lcore after it joined the roles (the join orders it
+	 * anyway; the release keeps a racing second writer from tearing the text). */
+	if (atomic_compare_exchange_strong_explicit(&run->failed, &expected, true,
+						    memory_order_acq_rel, memory_order_relaxed)) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(run->fail_msg, sizeof(run->fail_msg), fmt, ap);
+		va_end(ap);
+	}
+	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
+}
+
+long dpk_bench_param(const struct dpk_bench_case *c, const char *name, long dflt)
+{
+	for (unsigned i = 0; i < DPK_BENCH_PARAMS_MAX && c->params[i].name; i++)
+		if (strcmp(c->params[i].name, name) == 0)
+			return c->params[i].value;
+	return dflt;
+}
+
+char *dpk_bench_params_str(const struct dpk_bench_case *c, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < DPK_BENCH_PARAMS_MAX && c->params[i].name; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s=%ld", i ? " " : "", c->params[i].name,
+				 c->params[i].value);
+		if (w < 0 || (size_t)w >= len - off)
+			break;
+		off += (size_t)w;
+	}
+	return buf;
+}
+
+void dpk_bench_options_default(struct dpk_bench_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->time_s = 0.2;
+	o->warmup_s = 0.03;
+	o->repeat = 1;
+	o->lcores = NULL;
+	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
+		o->placement_on[p] = true;
+	o->max_samples = 200000;
+}
+
+/* ---- clock ---------------------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+void dpk_bench_clock_check(struct dpk_bench_clock *k)
+{
+	enum { N = 20001 };
+	static double cost[N];
+	uint64_t g = 0, mind = UINT64_MAX, prev;
+	double ns_per_tick;
+
+	memset(k, 0, sizeof(*k));
+	k->hz = dpk_tsc_hz();
+	k->source = dpk_tsc_source_name(dpk_tsc_hz_source());
+	k->hz_check = (double)dpk_tsc_calibrate(20);
+
+	/* Cost of the window itself: an empty begin/end pair. */
+	for (unsigned i = 0; i < N; i++) {
+		uint64_t a = dpk_tsc_begin();
+		uint64_t b = dpk_tsc_end();
+		cost[i] = (double)(b - a);
+	}
+	qsort(cost, N, sizeof(cost[0]), cmp_double);
+	k->read_cost = cost[N / 2];
+	k->read_cost_min = cost[0];
+
+	/* Tick step: the counter may advance in coarse steps (26 ticks on some AMD guests);
+	 * the GCD of many consecutive deltas finds the step. */
+	prev = dpk_tsc();
+	for (unsigned i = 0; i < 100000; i++) {
+		uint64_t now = dpk_tsc(), d = now - prev;
+		prev = now;
+		if (d == 0)
+			continue;
+		g = gcd64(g, d);
+		if (d < mind)
+			mind = d;
+	}
+	k->granularity = g ? g : 1;
+	k->min_delta = mind == UINT64_MAX ? 0 : mind;
+
+	ns_per_tick = 1e9 / (double)k->hz;
+	double floor_ticks = TARGET_FACTOR * (k->read_cost > (double)k->granularity
+						      ? k->read_cost
+						      : (double)k->granularity);
+	k->target_single = floor_ticks;
+	if (k->target_single < SINGLE_MIN_NS / ns_per_tick)
+		k->target_single = SINGLE_MIN_NS / ns_per_tick;
+	k->target_multi = k->target_single;
+	if (k->target_multi < MULTI_MIN_NS / ns_per_tick)
+		k->target_multi = MULTI_MIN_NS / ns_per_tick;
+}
+
+/* ---- lcores and placements ------------------------------------------------------ */
+
+int dpk_bench_lcore_spec(const char *spec, struct dpk_lcore_spec *out)
+{
+	const struct dpk_topo *t = dpk_topo_system();
+	char buf[4096];
+	int rc;
+
+	if (!spec) {
+		const struct dpk_cpuset *on;
+		unsigned cpu, first, id = 0;
+		size_t off = 0;
+
+		if (!t)
+			return -ENODEV;
+		on = dpk_topo_online(t);
+		first = dpk_cpuset_first(on);
+		if (first >= DPK_CPU_MAX)
+			return -ENODEV;
+		/* main on the first CPU, a worker per CPU, one extra worker on the first CPU */
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%u@%u", id++, first);
+		DPK_CPUSET_FOREACH(cpu, on)
+		{
+			if (id >= DPK_LCORE_MAX - 1 || off >= sizeof(buf) - 32)
+				break;
+			off += (size_t)snprintf(buf + off, sizeof(buf) - off, ",%u@%u", id++, cpu);
+		}
+		snprintf(buf + off, sizeof(buf) - off, ",%u@%u", id, first);
+		spec = buf;
+	}
+	rc = dpk_lcore_spec_parse(spec, out);
+	if (rc)
+		return rc;
+	if (out->count < 1)
+		return -EINVAL;
+	return dpk_lcore_spec_check(out, t);
+}
+
+int dpk_bench_runner_init(struct dpk_bench_runner *r, const struct dpk_bench_options *o)
+{
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->opt = *o;
+	rc = dpk_bench_lcore_spec(o->lcores, &r->spec);
+	if (rc)
+		return rc;
+	rc = dpk_lcore_init_spec(&r->spec);
+	if (rc)
+		return rc;
+	r->main_lcore = dpk_lcore_main();
+	dpk_cpuset_zero(&r->cpus_used);
+	for (unsigned i = 0; i < r->spec.count; i++) {
+		const struct dpk_cpuset *cs = &r->spec.cpus[i];
+		unsigned cpu;
+
+		DPK_CPUSET_FOREACH(cpu, cs)
+		dpk_cpuset_set(&r->cpus_used, cpu);
+		if (r->spec.ids[i] == r->main_lcore)
+			continue;
+		unsigned w = r->nworkers++;
+		r->workers[w] = r->spec.ids[i];
+		r->worker_cpu[w] = dpk_cpuset_count(cs) == 1 ? dpk_cpuset_first(cs) : DPK_CPU_MAX;
+		/* "all" takes one worker per distinct CPU set, so the extra oversub worker of
+		 * the default spec does not turn "all" into an oversubscribed run. */
+		r->all_member[w] = true;
+		for (unsigned j = 0; j < w; j++)
+			if (r->all_member[j]) {
+				struct dpk_cpuset other;
+				dpk_lcore_cpus(r->workers[j], &other);
+				if (dpk_cpuset_equal(&other, cs))
+					r->all_member[w] = false;
+			}
+	}
+	dpk_bench_clock_check(&r->clock);
+	return 0;
+}
+
+void dpk_bench_runner_fini(struct dpk_bench_runner *r)
+{
+	dpk_lcore_fini();
+	r->nworkers = 0;
+}
+
+static bool machine_has_smt(const struct dpk_topo *t)
+{
+	const struct dpk_cpuset *on;
+	struct dpk_cpu_info info;
+	unsigned cpu;
+
+	if (!t)
+		return false;
+	on = dpk_topo_online(t);
+	DPK_CPUSET_FOREACH(cpu, on)
+	if (dpk_topo_cpu(t, cpu, &info) == 0 && dpk_cpuset_count(&info.siblings) > 1)
+		return true;
+	return false;
+}
+
+bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_placement p,
+				   unsigned *a, unsigned *b, char *why, size_t whylen)
+{
+	const struct dpk_topo *t = dpk_topo_system();
+
+	if (p == DPK_PLACE_SINGLE)
+		return true;
+	if (p == DPK_PLACE_ALL) {
+		unsigned n = 0;
+		for (unsigned i = 0; i < r->nworkers; i++)
+			n += r->all_member[i];
+		if (n >= 1)
+			return true;
+		snprintf(why, whylen, "no worker lcores");
+		return false;
+	}
+	if (p >= DPK_PLACE_COUNT) {
+		snprintf(why, whylen, "not a placement");
+		return false;
+	}
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		for (unsigned j = i + 1; j < r->nworkers; j++) {
+			unsigned ci = r->worker_cpu[i], cj = r->worker_cpu[j];
+			if (ci >= DPK_CPU_MAX || cj >= DPK_CPU_MAX || !t)
+				continue;
+			if (dpk_topo_is_pair(t, p, ci, cj)) {
+				*a = r->workers[i];
+				*b = r->workers[j];
+				return true;
+			}
+		}
+	}
+	switch (p) {
+	case DPK_PLACE_SMT:
+		snprintf(why, whylen, "no two worker lcores are SMT siblings%s",
+			 machine_has_smt(t) ? "" : " (the machine has none)");
+		break;
+	case DPK_PLACE_CORE:
+		snprintf(why, whylen, "no two worker lcores on different cores sharing an L3");
+		break;
+	case DPK_PLACE_LLC:
+		snprintf(why, whylen, "no two worker lcores in different L3 domains (%u known)",
+			 t ? dpk_topo_llc_count(t) : 0);
+		break;
+	case DPK_PLACE_NUMA:
+		snprintf(why, whylen, "no two worker lcores on different NUMA nodes (%u known)",
+			 t ? dpk_topo_numa_count(t) : 0);
+		break;
+	case DPK_PLACE_OVERSUB:
+		snprintf(why, whylen, "no two worker lcores pinned to the same CPU");
+		break;
+	default:
+		snprintf(why, whylen, "unavailable");
+		break;
+	}
+	return false;
+}
+
+/* ---- timing ----------------------------------------------------------------------- */
+
+static uint32_t ivcsw_now(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return 0;
+	return (uint32_t)ru.ru_nivcsw;
+}
+
+/* Time one batch of @p n operations of @p role. Returns completed operations. */
+static uint64_t time_batch(struct dpk_bench_run *run, unsigned role, uint64_t n, double overhead,
+			   struct dpk_sample *s, bool want_ctx, double *ticks_out)
+{
+	uint32_t cs0 = want_ctx ? ivcsw_now() : 0;
+	unsigned c0 = (unsigned)sched_getcpu(), c1 = 0;
+	uint64_t t0 = dpk_tsc_begin();
+	uint64_t done = run->c->body(run, role, n);
+	uint64_t t1 = dpk_tsc_end_cpu(&c1);
+	double ticks = (double)(t1 - t0) - overhead;
+
+	if (ticks < 0)
+		ticks = 0;
+	*ticks_out = ticks;
+	if (s) {
+		s->ticks_per_op = done ? ticks / (double)done : 0;
+		s->cpu_begin = c0;
+		s->cpu_end = c1;
+		s->ivcsw = want_ctx ? ivcsw_now() - cs0 : 0;
+		s->reject = DPK_REJECT_NONE;
+	}
+	return done;
+}
+
+static uint64_t round_ops(uint64_t n, unsigned mult)
+{
+	if (mult <= 1)
+		return n ? n : 1;
+	n = (n + mult - 1) / mult * mult;
+	return n ? n : mult;
+}
+
+/* Summarise the kept samples of a set, filling the rejection counts. */
+static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, size_t *reject,
+			      struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
+{
+	size_t counts[DPK_REJECT_COUNT] = {0};
+	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
+	double *v = malloc((kept ? kept : 1) * sizeof(double));
+	size_t k = 0;
+
+	for (unsigned i = 0; i < DPK_REJECT_COUNT; i++)
+		reject[i] += counts[i];
+	if (!v) {
+		memset(sum, 0, sizeof(*sum));
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE)
+			v[k++] = s[i].ticks_per_op;
+	dpk_stats_summarise(v, k, sum);
+	if (keep_out) {
+		*keep_out = v;
+		*nkeep_out = k;
+	} else {
+		free(v);
+	}
+}
+
+static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
+		       struct dpk_bench_result *res)
+{
+	const struct dpk_bench_case *c = run->c;
+	const double hz = (double)r->clock.hz;
+	const double target = r->clock.target_single, overhead = r->clock.read_cost;
+	const uint64_t warm_ticks = (uint64_t)(r->opt.warmup_s * hz);
+	const uint64_t budget = (uint64_t)(r->opt.time_s * hz);
+	unsigned mult = c->ops_multiple ? c->ops_multiple : 1;
+	uint64_t n = round_ops(1, mult), t_start, now;
+	size_t cap = r->opt.max_samples, ns = 0;
+	struct dpk_sample *samples = calloc(cap ? cap : 1, sizeof(*samples));
+	double ticks, sum_ticks = 0, sum_ops = 0;
+
+	if (!samples) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return;
+	}
+	res->nroles = 1;
+	res->role[0].lcore = dpk_lcore_id();
+	res->role[0].cpu = (unsigned)sched_getcpu();
+	res->role[0].name = c->role_names[0] ? c->role_names[0] : "main";
+	res->role[0].counted = true;
+
+	/* Size the batch: double until one batch reaches the target, within the warm-up. */
+	t_start = dpk_tsc();
+	for (;;) {
+		uint64_t done = time_batch(run, 0, n, overhead, NULL, false, &ticks);
+		if (atomic_load(&run->failed) || done < n)
+			goto out;
+		if (ticks >= target || dpk_tsc() - t_start > warm_ticks + budget)
+			break;
+		n = round_ops(ticks > target / 64 ? (uint64_t)((double)n * target / ticks * 1.1)
+						 : n * 2,
+			      mult);
+	}
+	/* Warm up at that size, then re-size from the warm-up's median batch. */
+	{
+		double wv[512];
+		unsigned nw = 0;
+		uint64_t w0 = dpk_tsc();
+		do {
+			if (time_batch(run, 0, n, overhead, NULL, false, &ticks) < n ||
+			    atomic_load(&run->failed))
+				goto out;
+			if (nw < 512)
+				wv[nw++] = ticks;
+		} while (dpk_tsc() - w0 < warm_ticks);
+		qsort(wv, nw, sizeof(wv[0]), cmp_double);
+		if (nw && wv[nw / 2] > 0) {
+			double scaled = (double)n * target / wv[nw / 2];
+			if (scaled > (double)n)
+				n = round_ops((uint64_t)(scaled + 0.5), mult);
+		}
+	}
+	/* Measure. */
+	t_start = dpk_tsc();
+	do {
+		if (time_batch(run, 0, n, overhead, &samples[ns], true, &ticks) < n ||
+		    atomic_load(&run->failed))
+			break;
+		sum_ticks += ticks;
+		sum_ops += (double)n;
+		ns++;
+		now = dpk_tsc();
+	} while (now - t_start < budget && ns < cap);
+
+out:
+	res->batch_ops = n;
+	res->samples = ns;
+	res->role[0].batch_ops = n;
+	res->role[0].samples = ns;
+	summarise_samples(samples, ns, true, res->reject, &res->ticks,
+			  r->opt.raw ? &res->raw : NULL, &res->nraw);
+	res->role[0].kept = res->reject[0];
+	res->role[0].ticks = res->ticks;
+	res->role[0].ops = (uint64_t)sum_ops;
+	res->role[0].window_s = sum_ticks / hz;
+	res->mops = sum_ticks > 0 ? sum_ops / (sum_ticks / hz) / 1e6 : 0;
+	res->role[0].mops = res->mops;
+	free(samples);
+}
+
+/* ---- multi-lcore ------------------------------------------------------------------ */
+
+enum { PHASE_START, PHASE_WARM, PHASE_MEASURE };
+
+struct multi;
+
+struct role_ctx {
+	struct multi *m;
+	unsigned role;
+	struct dpk_sample *samples;
+	size_t nsamples;
+	uint64_t ops;       /* completed in the measurement window */
+	uint64_t window;    /* ticks of the measurement window */
+	uint64_t batch;
+};
+
+struct multi {
+	struct dpk_bench_run *run;
+	const struct dpk_bench_runner *r;
+	atomic_uint ready;
+	atomic_int phase;
+	bool check_ctx;
+	struct role_ctx role[DPK_BENCH_ROLES_MAX];
+};
+
+static void spin_wait_relax(unsigned *spins)
+{
+	/* Yield now and then: on an oversubscribed CPU the thread we wait for may need this
+	 * CPU to make progress. */
+	if (++*spins % 256 == 0)
+		sched_yield();
+	else
+		dpk_pause();
+}
+
+static int role_main(void *arg)
+{
+	struct role_ctx *rc = arg;
+	struct multi *m = rc->m;
+	struct dpk_bench_run *run = m->run;
+	const struct dpk_bench_runner *r = m->r;
+	unsigned mult = run->c->ops_multiple ? run->c->ops_multiple : 1, spins = 0;
+	uint64_t n = round_ops(16, mult), warm_ops = 0, warm_t0, t0, now;
+	double ticks, overhead = r->clock.read_cost, warm_ticks = 0;
+	size_t cap = r->opt.max_samples;
+
+	/* A1: the start barrier. The release increment pairs with the acquire load of
+	 * ready in run_multi(); the acquire load of phase pairs with its release store, so
+	 * the state that setup() wrote is visible here before the first body call. */
+	atomic_fetch_add_explicit(&m->ready, 1, memory_order_release);
+	while (atomic_load_explicit(&m->phase, memory_order_acquire) == PHASE_START)
+		spin_wait_relax(&spins);
+
+	/* Warm-up: run and learn the rate, until the main lcore opens the window. */
+	warm_t0 = dpk_tsc();
+	while (atomic_load_explicit(&m->phase, memory_order_relaxed) == PHASE_WARM &&
+	       !dpk_bench_stopped(run)) {
+		uint64_t done = time_batch(run, rc->role, n, overhead, NULL, false, &ticks);
+		warm_ops += done;
+		warm_ticks += ticks;
+		if (done < n)
+			break;
+	}
+	if ((double)(dpk_tsc() - warm_t0) > 0 && warm_ops > 0 && warm_ticks > 0) {
+		double rate = (double)warm_ops / warm_ticks; /* ops per tick */
+		double want = rate * r->clock.target_multi;
+		if (want > (double)n)
+			n = round_ops((uint64_t)want, mult);
+	}
+	rc->batch = n;
+
+	/* Measure until stopped. */
+	t0 = dpk_tsc();
+	now = t0;
+	while (!dpk_bench_stopped(run)) {
+		struct dpk_sample *s = rc->nsamples < cap ? &rc->samples[rc->nsamples] : NULL;
+		struct dpk_sample scratch;
+		uint64_t done = time_batch(run, rc->role, n, overhead, s ? s : &scratch, m->check_ctx,
+					   &ticks);
+		now = dpk_tsc();
+		rc->ops += done;
+		if (done < n)
+			break; /* stopped inside the batch: the partial sample is dropped */
+		if (s)
+			rc->nsamples++;
+	}
+	rc->window = now - t0;
+	return 0;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+static void run_multi(struct dpk_bench_runner *r, struct dpk_bench_run *run, const unsigned *lcores,
+		      unsigned nroles, struct dpk_bench_result *res)
+{
+	const struct dpk_bench_case *c = run->c;
+	struct multi *m = calloc(1, sizeof(*m));
+	size_t cap = r->opt.max_samples;
+	unsigned spins = 0, launched = 0;
+	uint64_t counted = c->counted_roles;
+	size_t total_kept = 0;
+
+	if (!m) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return;
+	}
+	m->run = run;
+	m->r = r;
+	/* Two lcores sharing a CPU preempt each other by design; counting those switches
+	 * as spoiled samples would reject every sample. */
+	m->check_ctx = run->placement != DPK_PLACE_OVERSUB;
+	atomic_init(&m->ready, 0);
+	atomic_init(&m->phase, PHASE_START);
+	res->nroles = nroles;
+	for (unsigned i = 0; i < nroles; i++) {
+		m->role[i].m = m;
+		m->role[i].role = i;
+		m->role[i].samples = calloc(cap ? cap : 1, sizeof(struct dpk_sample));
+		if (!m->role[i].samples) {
+			res->status = DPK_RESULT_FAILED;
+			snprintf(res->reason, sizeof(res->reason), "out of memory");
+			goto out_free;
+		}
+	}
+	for (unsigned i = 0; i < nroles; i++) {
+		int rc = dpk_lcore_launch(lcores[i], role_main, &m->role[i]);
+		if (rc) {
+			res->status = DPK_RESULT_FAILED;
+			snprintf(res->reason, sizeof(res->reason), "launch on lcore %u: %s", lcores[i],
+				 strerror(-rc));
+			atomic_store(&run->stop, true);
+			atomic_store_explicit(&m->phase, PHASE_WARM, memory_order_release);
+			goto out_wait;
+		}
+		launched++;
+	}
+	/* A1's pair: every role has arrived (acquire), then open the start gate (release). */
+	while (atomic_load_explicit(&m->ready, memory_order_acquire) < nroles)
+		spin_wait_relax(&spins);
+	atomic_store_explicit(&m->phase, PHASE_WARM, memory_order_release);
+	sleep_s(r->opt.warmup_s);
+	atomic_store_explicit(&m->phase, PHASE_MEASURE, memory_order_relaxed);
+	sleep_s(r->opt.time_s);
+	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
+
+out_wait:
+	for (unsigned i = 0; i < launched; i++)
+		dpk_lcore_wait(lcores[i]);
+	if (res->status != DPK_RESULT_OK)
+		goto out_free;
+
+	/* Per-role figures, then the counted roles' samples pooled for the case's row. */
+	{
+		size_t pooled_n = 0;
+		struct dpk_sample *pooled;
+		uint64_t batches[DPK_BENCH_ROLES_MAX];
+		unsigned nb = 0;
+
+		for (unsigned i = 0; i < nroles; i++)
+			if (!counted || (counted >> i) & 1)
+				pooled_n += m->role[i].nsamples;
+		pooled = calloc(pooled_n ? pooled_n : 1, sizeof(*pooled));
+		if (!pooled) {
+			res->status = DPK_RESULT_FAILED;
+			snprintf(res->reason, sizeof(res->reason), "out of memory");
+			goto out_free;
+		}
+		pooled_n = 0;
+		res->mops = 0;
+		for (unsigned i = 0; i < nroles; i++) {
+			struct role_ctx *rc = &m->role[i];
+			struct dpk_bench_role_result *rr = &res->role[i];
+			size_t rej[DPK_REJECT_COUNT] = {0};
+			bool is_counted = !counted || (counted >> i) & 1;
+
+			rr->lcore = lcores[i];
+			rr->cpu = dpk_lcore_cpu(lcores[i]);
+			rr->name = i < 2 && c->role_names[i] ? c->role_names[i] : NULL;
+			rr->counted = is_counted;
+			rr->ops = rc->ops;
+			rr->window_s = (double)rc->window / (double)r->clock.hz;
+			rr->mops = rr->window_s > 0 ? (double)rc->ops / rr->window_s / 1e6 : 0;
+			rr->batch_ops = rc->batch;
+			rr->samples = rc->nsamples;
+			if (is_counted) {
+				memcpy(pooled + pooled_n, rc->samples,
+				       rc->nsamples * sizeof(*pooled));
+				pooled_n += rc->nsamples;
+				res->mops += rr->mops;
+				batches[nb++] = rc->batch;
+			}
+			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, rej, &rr->ticks,
+					  NULL, NULL);
+			rr->kept = rej[0];
+		}
+		res->samples = pooled_n;
+		summarise_samples(pooled, pooled_n, m->check_ctx, res->reject, &res->ticks,
+				  r->opt.raw ? &res->raw : NULL, &res->nraw);
+		total_kept = res->reject[0];
+		for (unsigned i = 1; i < nb; i++)
+			for (unsigned j = i; j > 0 && batches[j - 1] > batches[j]; j--) {
+				uint64_t t = batches[j];
+				batches[j] = batches[j - 1];
+				batches[j - 1] = t;
+			}
+		res->batch_ops = nb ? batches[nb / 2] : 0;
+		free(pooled);
+	}
+	if (total_kept == 0 && !atomic_load(&run->failed)) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason),
+			 "no complete sample within %.3f s: the case made no progress", r->opt.time_s);
+	}
+
+out_free:
+	for (unsigned i = 0; i < nroles; i++)
+		free(m->role[i].samples);
+	free(m);
+}
+
+/* ---- one case ---------------------------------------------------------------------- */
+
+void dpk_bench_result_free(struct dpk_bench_result *res)
+{
+	free(res->raw);
+	res->raw = NULL;
+	res->nraw = 0;
+}
+
+void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
+			const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
+			struct dpk_bench_result *res)
+{
+	struct dpk_bench_run *run = calloc(1, sizeof(*run));
+	unsigned lcores[DPK_BENCH_ROLES_MAX], nroles = 0;
+	uint64_t t0 = dpk_tsc();
+	char why[160];
+
+	memset(res, 0, sizeof(*res));
+	res->suite = s;
+	res->c = c;
+	res->placement = p;
+	res->repeat = repeat;
+	res->status = DPK_RESULT_OK;
+	if (!run) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return;
+	}
+	run->c = c;
+	run->placement = p;
+	atomic_init(&run->stop, false);
+	atomic_init(&run->failed, false);
+
+	switch (c->kind) {
+	case DPK_BENCH_SINGLE:
+		nroles = 1;
+		break;
+	case DPK_BENCH_PAIR:
+		if (!dpk_bench_placement_available(r, p, &lcores[0], &lcores[1], why, sizeof(why))) {
+			res->status = DPK_RESULT_SKIPPED;
+			snprintf(res->reason, sizeof(res->reason), "%s", why);
+			goto out;
+		}
+		nroles = 2;
+		break;
+	case DPK_BENCH_ALL:
+		for (unsigned i = 0; i < r->nworkers && nroles < DPK_BENCH_ROLES_MAX; i++)
+			if (r->all_member[i])
+				lcores[nroles++] = r->workers[i];
+		if (nroles == 0) {
+			res->status = DPK_RESULT_SKIPPED;
+			snprintf(res->reason, sizeof(res->reason), "no worker lcores");
+			goto out;
+		}
+		break;
+	}
+	run->nroles = nroles;
+	if (c->setup) {
+		int rc = c->setup(run);
+		if (rc) {
+			res->status = DPK_RESULT_FAILED;
+			snprintf(res->reason, sizeof(res->reason), "setup: %s", strerror(-rc));
+			goto out;
+		}
+	}
+	if (c->kind == DPK_BENCH_SINGLE)
+		run_single(r, run, res);
+	else
+		run_multi(r, run, lcores, nroles, res);
+	if (c->teardown)
+		c->teardown(run);
+	/* Pairs with the acq_rel exchange in dpk_bench_fail(): fail_msg is complete. */
+	if (atomic_load_explicit(&run->failed, memory_order_acquire)) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "%s", run->fail_msg);
+	}
+out:
+	res->elapsed_s = (double)(dpk_tsc() - t0) / (double)r->clock.hz;
+	free(run);
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * runner.h - the harness engine: the clock self-check, lcore set-up for placements, and
+ * the timing of one case on one placement. Used by the dpk-bench CLI and the tests.
+ */
+#ifndef DPK_BENCH_RUNNER_H
+#define DPK_BENCH_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dpk/lcore.h>
+
+#include "bench.h"
+#include "stats.h"
+
+/** Options of a run. */
+struct dpk_bench_options {
+	double time_s;        /**< measurement budget per case, seconds */
+	double warmup_s;      /**< warm-up per case, seconds (also bounds batch sizing) */
+	unsigned repeat;      /**< times to run the whole plan */
+	const char *lcores;   /**< lcore spec; NULL: one lcore per online CPU + one extra */
+	bool placement_on[DPK_PLACE_COUNT]; /**< placements to run */
+	bool raw;             /**< keep every sample in the results */
+	size_t max_samples;   /**< sample cap per case and role */
+};
+
+/** Defaults: 0.2 s per case, 0.03 s warm-up, every placement, 1 repeat. */
+void dpk_bench_options_default(struct dpk_bench_options *o);
+
+/** What the clock self-check found. */
+struct dpk_bench_clock {
+	uint64_t hz;               /**< counter frequency */
+	const char *source;        /**< where the frequency came from */
+	double hz_check;           /**< a 20 ms calibration against CLOCK_MONOTONIC_RAW */
+	double read_cost;          /**< median ticks of an empty fenced begin/end pair */
+	double read_cost_min;      /**< smallest such pair */
+	uint64_t granularity;      /**< GCD of consecutive counter deltas: the tick step */
+	uint64_t min_delta;        /**< smallest non-zero consecutive delta */
+	double target_single;      /**< sample length for single-lcore cases, ticks */
+	double target_multi;       /**< sample length for multi-lcore cases, ticks */
+};
+
+/** Measure the clock; sample targets keep read cost and granularity under 1% each. */
+void dpk_bench_clock_check(struct dpk_bench_clock *k);
+
+/** Per-role figures of a multi-lcore case. */
+struct dpk_bench_role_result {
+	unsigned lcore, cpu;
+	const char *name;
+	bool counted;
+	uint64_t ops;            /**< operations completed in the measurement window */
+	double window_s;         /**< length of that window */
+	double mops;             /**< ops / window, millions per second */
+	uint64_t batch_ops;      /**< operations per sample */
+	size_t samples, kept;
+	struct dpk_summary ticks; /**< per operation, kept samples */
+};
+
+enum dpk_bench_status { DPK_RESULT_OK, DPK_RESULT_FAILED, DPK_RESULT_SKIPPED };
+
+/** The outcome of one case on one placement. */
+struct dpk_bench_result {
+	const struct dpk_bench_suite *suite;
+	const struct dpk_bench_case *c;
+	enum dpk_placement placement;
+	unsigned repeat;
+	enum dpk_bench_status status;
+	char reason[256];            /**< failure or skip reason */
+	unsigned nroles;
+	struct dpk_bench_role_result role[DPK_BENCH_ROLES_MAX];
+	uint64_t batch_ops;          /**< operations per sample (single) or median over roles */
+	size_t samples;              /**< samples taken (counted roles) */
+	size_t reject[DPK_REJECT_COUNT]; /**< [0] kept, then per reason (counted roles) */
+	struct dpk_summary ticks;    /**< per operation over kept samples of counted roles */
+	double mops;                 /**< aggregate throughput, millions of ops per second */
+	double elapsed_s;            /**< wall time of the case including warm-up */
+	double *raw;                 /**< kept samples (ticks per op) when options.raw */
+	size_t nraw;
+};
+
+/** The engine's state for a run. */
+struct dpk_bench_runner {
+	struct dpk_bench_options opt;
+	struct dpk_bench_clock clock;
+	struct dpk_lcore_spec spec;
+	unsigned main_lcore;
+	unsigned nworkers;
+	unsigned workers[DPK_LCORE_MAX];   /**< worker lcore ids */
+	unsigned worker_cpu[DPK_LCORE_MAX];/**< their single CPU, or DPK_CPU_MAX if several */
+	bool all_member[DPK_LCORE_MAX];    /**< worker takes part in "all" (one per CPU set) */
+	struct dpk_cpuset cpus_used;
+};
+
+/**
+ * Parse @p spec (NULL: the default) into @p out. The default has the main lcore on the
+ * first online CPU, one worker on every online CPU, and one more worker on the first CPU
+ * so the oversub placement exists: "0@0,1@0,2@1,3@0" on a two-CPU machine.
+ * @retval 0 / -EINVAL (bad spec) / -ENODEV (CPU missing or offline); message in
+ *         dpk_last_error()
+ */
+int dpk_bench_lcore_spec(const char *spec, struct dpk_lcore_spec *out);
+
+/** Start lcores and check the clock. 0 or -errno (see dpk_lcore_init). */
+int dpk_bench_runner_init(struct dpk_bench_runner *r, const struct dpk_bench_options *o);
+
+/** Stop the lcores. */
+void dpk_bench_runner_fini(struct dpk_bench_runner *r);
+
+/**
+ * Whether placement @p p can run; when not, @p why says so. For pair placements *a, *b
+ * receive the worker lcores used.
+ */
+bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_placement p,
+				   unsigned *a, unsigned *b, char *why, size_t whylen);
+
+/** Run case @p c of @p s on placement @p p; fills @p res (free with _result_free). */
+void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
+			const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
+			struct dpk_bench_result *res);
+
+void dpk_bench_result_free(struct dpk_bench_result *res);
+
+/** "esize=8 n=32" for the case's parameters into @p buf. */
+char *dpk_bench_params_str(const struct dpk_bench_case *c, char *buf, size_t len);
+
+#endif /* DPK_BENCH_RUNNER_H */

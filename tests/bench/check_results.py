@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Check a dpk-bench results file against the documented schema (README, "JSON results").
+
+usage: check_results.py RESULTS.json [SUITE...]
+Exits 0 when every documented field is present with the right type, every listed suite
+has at least one ok result, and the figures are internally consistent; prints TAP.
+"""
+import json
+import math
+import sys
+
+NUM = (int, float)
+TOP = {"schema": str, "schema_version": int, "started": str, "wall_s": NUM,
+       "command": str, "options": dict, "clock": dict, "environment": list,
+       "lcores": dict, "results": list}
+OPTIONS = {"time_s": NUM, "warmup_s": NUM, "repeat": int, "lcores": str, "raw": bool,
+           "placements": list}
+CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks": NUM,
+         "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
+         "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM}
+ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
+RESULT = {"suite": str, "case": str, "params": dict, "placement": str, "repeat": int,
+          "description": str, "unit": str, "status": str, "elapsed_s": NUM}
+OK_RESULT = {"batch_ops": int, "samples": int, "kept": int, "rejected": dict, "ticks": dict,
+             "ns": dict, "mops": NUM, "lcores": list}
+SUMMARY = ["min", "p50", "p90", "p99", "max", "mean", "stddev", "cv", "p50_ci95_lo",
+           "p50_ci95_hi"]
+LCORE = {"role": int, "lcore": int, "cpu": int, "counted": bool, "ops": int,
+         "window_s": NUM, "mops": NUM, "batch_ops": int, "samples": int, "kept": int,
+         "ticks": dict}
+UNITS = {"per element", "per call", "per packet", "per object", "per round trip",
+         "per iteration"}
+VERDICTS = {"ok", "degraded", "unknown", "info"}
+PLACEMENTS = {"single", "smt", "core", "llc", "numa", "oversub", "all"}
+
+checks = []
+
+
+def need(obj, spec, where):
+    for k, t in spec.items():
+        if k not in obj:
+            raise AssertionError(f"{where}: missing '{k}'")
+        if not isinstance(obj[k], t) or (t is int and isinstance(obj[k], bool)):
+            raise AssertionError(f"{where}: '{k}' has type {type(obj[k]).__name__}")
+
+
+def summary_ok(s, where):
+    for k in SUMMARY:
+        if k not in s or not isinstance(s[k], NUM) or not math.isfinite(s[k]):
+            raise AssertionError(f"{where}: summary field '{k}' missing or not finite")
+    if not (s["min"] <= s["p50"] <= s["p90"] <= s["p99"] <= s["max"]):
+        raise AssertionError(f"{where}: percentiles out of order {s}")
+    if not (s["p50_ci95_lo"] <= s["p50"] <= s["p50_ci95_hi"]):
+        raise AssertionError(f"{where}: median outside its interval")
+
+
+def main():
+    doc = json.load(open(sys.argv[1]))
+    suites = sys.argv[2:]
+    tests = []
+
+    def t(name, fn):
+        tests.append((name, fn))
+
+    t("top level", lambda: need(doc, TOP, "top"))
+    t("schema name and version",
+      lambda: (doc["schema"] == "dpkit-bench" and doc["schema_version"] == 1) or
+      (_ for _ in ()).throw(AssertionError("schema")))
+    t("options", lambda: need(doc["options"], OPTIONS, "options"))
+    t("clock", lambda: need(doc["clock"], CLOCK, "clock"))
+
+    def env():
+        assert doc["environment"], "empty environment"
+        for it in doc["environment"]:
+            need(it, ENV, f"environment {it.get('key')}")
+            assert it["verdict"] in VERDICTS, it
+            if it["verdict"] == "unknown":
+                assert it["detail"], f"unknown item {it['key']} without a reason"
+    t("environment items and verdicts", env)
+
+    def results():
+        assert doc["results"], "no results"
+        for r in doc["results"]:
+            where = f"{r.get('suite')}/{r.get('case')} {r.get('placement')}"
+            need(r, RESULT, where)
+            assert r["unit"] in UNITS, where
+            assert r["placement"] in PLACEMENTS, where
+            if r["status"] != "ok":
+                assert r.get("reason"), f"{where}: {r['status']} without a reason"
+                continue
+            need(r, OK_RESULT, where)
+            summary_ok(r["ticks"], where + " ticks")
+            summary_ok(r["ns"], where + " ns")
+            assert r["kept"] <= r["samples"], where
+            assert r["kept"] + sum(r["rejected"].values()) == r["samples"], where
+            assert set(r["rejected"]) == {"migration", "ctx_switch", "gap"}, where
+            assert r["lcores"], where
+            for lc in r["lcores"]:
+                need(lc, LCORE, where + " lcore")
+    t("every result", results)
+
+    def suites_ok():
+        for s in suites:
+            ok = [r for r in doc["results"] if r["suite"] == s and r["status"] == "ok"]
+            assert ok, f"suite {s} has no ok result"
+            failed = [r for r in doc["results"] if r["suite"] == s and r["status"] == "failed"]
+            assert not failed, f"suite {s}: failed {failed[0]['case']}: {failed[0].get('reason')}"
+    t("suites present and passing", suites_ok)
+
+    print("TAP version 13")
+    print(f"1..{len(tests)}")
+    bad = 0
+    for i, (name, fn) in enumerate(tests, 1):
+        try:
+            fn()
+            print(f"ok {i} - {name}")
+        except Exception as e:  # noqa: BLE001
+            bad += 1
+            print(f"not ok {i} - {name}\n# {e}")
+    print(f"# {len(tests) - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""dpk-bench's command line: bad input is refused before any case runs, with exit 2 and a
+message naming the bad token; good input runs, lists and writes files.
+
+usage: test_cli.py PATH/TO/dpk-bench
+Prints TAP. Each case runs the real binary.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN = sys.argv[1]
+results = []
+
+
+def run(*args, timeout=120):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def case(name):
+    def wrap(fn):
+        results.append((name, fn))
+        return fn
+    return wrap
+
+
+def expect_bad(args, *needles):
+    rc, out, err = run(*args)
+    assert rc == 2, f"exit {rc} for {args}, stderr: {err!r}"
+    for n in needles:
+        assert n in err, f"{n!r} not in stderr {err!r}"
+    # nothing ran: no table on stdout
+    assert "p50" not in out, f"a case ran for {args}: {out[:200]!r}"
+
+
+@case("unknown option suggests a near one")
+def _():
+    expect_bad(["run", "--tme", "1"], "unknown option '--tme'", "--time")
+
+
+@case("unknown pattern suggests a near name")
+def _():
+    expect_bad(["run", "rnig"], "no case matches 'rnig'", "ring")
+
+
+@case("pattern with no near name points at list")
+def _():
+    expect_bad(["run", "zzzzzzzzzzzzzzzz"], "no case matches", "dpk-bench list")
+
+
+@case("bad --time values are refused")
+def _():
+    for bad in ["abc", "0", "-1", "1h", "5000", ""]:
+        expect_bad(["run", "floor", "--time", bad], "--time")
+
+
+@case("--time without a value")
+def _():
+    expect_bad(["run", "floor", "--time"], "--time needs a value")
+
+
+@case("bad --repeat")
+def _():
+    for bad in ["0", "x", "-2", "100000"]:
+        expect_bad(["run", "floor", "--repeat", bad], "--repeat")
+
+
+@case("bad --placement names the token")
+def _():
+    expect_bad(["run", "floor", "--placement", "single,smtt"], "unknown placement 'smtt'")
+
+
+@case("--lcores the machine cannot satisfy")
+def _():
+    expect_bad(["run", "floor", "--lcores", "0@4000"], "--lcores")
+    expect_bad(["run", "floor", "--lcores", "0-x"], "--lcores", "x")
+    expect_bad(["run", "floor", "--lcores", "0,0"], "--lcores")
+
+
+@case("unwritable --json and --csv paths")
+def _():
+    expect_bad(["run", "floor", "--json", "/nonexistent-dir/x.json"], "cannot write --json",
+               "/nonexistent-dir/x.json")
+    expect_bad(["run", "floor", "--csv", "/nonexistent-dir/x.csv"], "cannot write --csv")
+
+
+@case("flag given a value")
+def _():
+    expect_bad(["run", "floor", "--raw=yes"], "--raw takes no value")
+
+
+@case("help and version exit 0")
+def _():
+    rc, out, _ = run("--help")
+    assert rc == 0 and "usage: dpk-bench" in out
+    rc, out, _ = run("--version")
+    assert rc == 0 and out.startswith("dpk-bench ")
+
+
+@case("list shows suites and units, and filters")
+def _():
+    rc, out, _ = run("list")
+    assert rc == 0
+    assert "floor" in out and "ring" in out and "per element" in out
+    rc, out, _ = run("list", "ring/spsc_single")
+    assert rc == 0 and "spsc_single" in out and "pingpong" not in out
+
+
+@case("env prints verdicts")
+def _():
+    rc, out, _ = run("env")
+    assert rc == 0, out
+    for word in ["environment", "clock", "counter", "lcores"]:
+        assert word in out, word
+    assert any(v in out for v in ["ok", "degraded", "unknown"])
+
+
+@case("a run writes JSON and CSV that parse")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j, c = os.path.join(d, "r.json"), os.path.join(d, "r.csv")
+        rc, out, err = run("run", "floor/tsc_read", "--time", "20ms", "--warmup", "5ms",
+                           "--json", j, "--csv", c, "--raw", "--quiet")
+        assert rc == 0, err
+        doc = json.load(open(j))
+        assert doc["schema"] == "dpkit-bench" and doc["schema_version"] == 1
+        r = doc["results"][0]
+        assert r["suite"] == "floor" and r["case"] == "tsc_read" and r["status"] == "ok"
+        assert len(r["raw_ticks"]) == r["kept"] > 0
+        lines = open(c).read().splitlines()
+        head = lines[0].split(",")
+        assert head[0] == "row" and "p50_ticks" in head
+        assert lines[1].startswith("case,floor,tsc_read,")
+        samples = [l for l in lines if l.startswith("sample,")]
+        assert len(samples) == r["kept"]
+        assert all(len(l.split(",")) == len(head) for l in lines[:3])
+
+
+def main():
+    print("TAP version 13")
+    print(f"1..{len(results)}")
+    failed = 0
+    for i, (name, fn) in enumerate(results, 1):
+        try:
+            fn()
+            print(f"ok {i} - {name}")
+        except Exception as e:  # noqa: BLE001 - report every failure as TAP
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for line in str(e).splitlines():
+                print(f"# {line}")
+    print(f"# {len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dpk-bench command-line parsing and pattern checks. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "suites.h"
+
+const char dpk_cli_usage[] =
+	"usage: dpk-bench [run] [PATTERN...] [OPTIONS]\n"
+	"       dpk-bench list [PATTERN...]\n"
+	"       dpk-bench env [--lcores SPEC]\n"
+	"\n"
+	"Measure what dpkit's building blocks cost on this machine.\n"
+	"\n"
+	"commands:\n"
+	"  run        run the cases PATTERN selects (default: the default suites)\n"
+	"  list       list suites and cases\n"
+	"  env        print the environment report and the clock self-check\n"
+	"\n"
+	"PATTERN is a suite name or a glob on SUITE/CASE, e.g. ring, 'ring/spsc_*', '*pingpong'.\n"
+	"\n"
+	"options:\n"
+	"  --time T          measurement time per case (default 0.2s; e.g. 0.5, 500ms, 2s)\n"
+	"  --warmup T        warm-up time per case (default 30ms)\n"
+	"  --lcores SPEC     lcores to use, DPDK syntax: 0-3, 0,2, (0-1)@0, 2@(4-5)\n"
+	"                    (default: main on the first CPU, a worker per CPU, and one\n"
+	"                    more worker on the first CPU for the oversub placement)\n"
+	"  --placement LIST  placements to run: single,smt,core,llc,numa,oversub,all\n"
+	"  --repeat N        run the whole selection N times (default 1)\n"
+	"  --json FILE       write results as JSON (schema dpkit-bench v1)\n"
+	"  --csv FILE        write results as CSV\n"
+	"  --raw             keep every sample in the JSON/CSV\n"
+	"  --quiet           no environment block and no progress line\n"
+	"  --help            this text\n"
+	"  --version         print the version\n"
+	"\n"
+	"exit status: 0 all cases ran, 1 a case failed its invariants, 2 bad input\n";
+
+int dpk_cli_parse_duration(const char *text, double *out)
+{
+	char *end;
+	double v, scale = 1.0;
+
+	if (!text || !*text)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno != 0 || !isfinite(v))
+		return -EINVAL;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		scale = 1.0;
+	else if (strcmp(end, "ms") == 0)
+		scale = 1e-3;
+	else if (strcmp(end, "us") == 0)
+		scale = 1e-6;
+	else
+		return -EINVAL;
+	v *= scale;
+	if (!(v > 0) || v > 3600)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static const char *const options[] = {
+	"--time", "--warmup", "--lcores", "--placement", "--repeat", "--json", "--csv",
+	"--raw",  "--quiet",  "--help",   "--version",   NULL,
+};
+
+static bool takes_value(const char *opt)
+{
+	return strcmp(opt, "--time") == 0 || strcmp(opt, "--warmup") == 0 ||
+	       strcmp(opt, "--lcores") == 0 || strcmp(opt, "--placement") == 0 ||
+	       strcmp(opt, "--repeat") == 0 || strcmp(opt, "--json") == 0 ||
+	       strcmp(opt, "--csv") == 0;
+}
+
+unsigned dpk_cli_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned row[128], prev_diag, tmp;
+
+	if (lb >= 128)
+		lb = 127;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		prev_diag = row[0];
+		row[0] = (unsigned)i;
+		for (size_t j = 1; j <= lb; j++) {
+			tmp = row[j];
+			unsigned best = prev_diag + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev_diag = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static void suggest_option(const char *bad, char *err, size_t errlen)
+{
+	const char *best = NULL;
+	unsigned bd = 4;
+	char name[64];
+	const char *eq = strchr(bad, '=');
+	size_t len = eq ? (size_t)(eq - bad) : strlen(bad);
+
+	snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), bad);
+	for (unsigned i = 0; options[i]; i++) {
+		unsigned d = dpk_cli_distance(name, options[i]);
+		if (d < bd) {
+			bd = d;
+			best = options[i];
+		}
+	}
+	if (best)
+		snprintf(err, errlen, "unknown option '%s' (did you mean '%s'?)", name, best);
+	else
+		snprintf(err, errlen, "unknown option '%s' (see --help)", name);
+}
+
+static int parse_placements(const char *list, struct dpk_cli *cli, char *err, size_t errlen)
+{
+	char buf[256], *save = NULL, *tok;
+
+	if (strlen(list) >= sizeof(buf) || !*list) {
+		snprintf(err, errlen, "--placement: '%s' is not a placement list", list);
+		return -EINVAL;
+	}
+	strcpy(buf, list);
+	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
+		cli->opt.placement_on[p] = false;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int p = dpk_placement_from_name(tok);
+		if (p < 0) {
+			snprintf(err, errlen,
+				 "--placement: unknown placement '%s' (one of single, smt, core, "
+				 "llc, numa, oversub, all)",
+				 tok);
+			return -EINVAL;
+		}
+		cli->opt.placement_on[p] = true;
+	}
+	cli->placement_given = true;
+	return 0;
+}
+
+int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen)
+{
+	int i = 1;
+
+	memset(cli, 0, sizeof(*cli));
+	dpk_bench_options_default(&cli->opt);
+	cli->cmd = CLI_RUN;
+	if (argc > 1 && argv[1][0] != '-') {
+		if (strcmp(argv[1], "run") == 0) {
+			cli->cmd = CLI_RUN;
+			i = 2;
+		} else if (strcmp(argv[1], "list") == 0) {
+			cli->cmd = CLI_LIST;
+			i = 2;
+		} else if (strcmp(argv[1], "env") == 0) {
+			cli->cmd = CLI_ENV;
+			i = 2;
+		} else if (strcmp(argv[1], "help") == 0) {
+			cli->cmd = CLI_HELP;
+			return 0;
+		}
+		/* anything else is a pattern of an implicit "run" */
+	}
+	for (; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		char opt[32];
+
+		if (a[0] != '-' || strcmp(a, "-") == 0) {
+			if (cli->cmd == CLI_ENV) {
+				snprintf(err, errlen, "env takes no patterns: '%s'", a);
+				return -EINVAL;
+			}
+			if (cli->npatterns >= CLI_PATTERNS_MAX) {
+				snprintf(err, errlen, "too many patterns (at most %d)", CLI_PATTERNS_MAX);
+				return -EINVAL;
+			}
+			cli->patterns[cli->npatterns++] = a;
+			continue;
+		}
+		if (strcmp(a, "-h") == 0) {
+			cli->cmd = CLI_HELP;
+			return 0;
+		}
+		if (strcmp(a, "-V") == 0) {
+			cli->cmd = CLI_VERSION;
+			return 0;
+		}
+		const char *eq = strchr(a, '=');
+		size_t len = eq ? (size_t)(eq - a) : strlen(a);
+		if (len >= sizeof(opt)) {
+			suggest_option(a, err, errlen);
+			return -EINVAL;
+		}
+		memcpy(opt, a, len);
+		opt[len] = '\0';
+		bool known = false;
+		for (unsigned k = 0; options[k]; k++)
+			known |= strcmp(opt, options[k]) == 0;
+		if (!known) {
+			suggest_option(a, err, errlen);
+			return -EINVAL;
+		}
+		if (takes_value(opt)) {
+			if (eq) {
+				val = eq + 1;
+			} else if (i + 1 < argc) {
+				val = argv[++i];
+			} else {
+				snprintf(err, errlen, "%s needs a value", opt);
+				return -EINVAL;
+			}
+		} else if (eq) {
+			snprintf(err, errlen, "%s takes no value: '%s'", opt, a);
+			return -EINVAL;
+		}
+		if (strcmp(opt, "--help") == 0) {
+			cli->cmd = CLI_HELP;
+			return 0;
+		} else if (strcmp(opt, "--version") == 0) {
+			cli->cmd = CLI_VERSION;
+			return 0;
+		} else if (strcmp(opt, "--time") == 0) {
+			if (dpk_cli_parse_duration(val, &cli->opt.time_s)) {
+				snprintf(err, errlen,
+					 "--time: '%s' is not a duration between 0 and 3600 s "
+					 "(e.g. 0.5, 500ms, 2s)",
+					 val);
+				return -EINVAL;
+			}
+		} else if (strcmp(opt, "--warmup") == 0) {
+			if (dpk_cli_parse_duration(val, &cli->opt.warmup_s)) {
+				snprintf(err, errlen,
+					 "--warmup: '%s' is not a duration between 0 and 3600 s "
+					 "(e.g. 30ms)",
+					 val);
+				return -EINVAL;
+			}
+		} else if (strcmp(opt, "--lcores") == 0) {
+			if (!*val) {
+				snprintf(err, errlen, "--lcores: empty spec");
+				return -EINVAL;
+			}
+			cli->opt.lcores = val;
+		} else if (strcmp(opt, "--placement") == 0) {
+			if (parse_placements(val, cli, err, errlen))
+				return -EINVAL;
+		} else if (strcmp(opt, "--repeat") == 0) {
+			char *end;
+			unsigned long n;
+			errno = 0;
+			n = strtoul(val, &end, 10);
+			if (!*val || *end || errno || n < 1 || n > 1000 || val[0] == '-') {
+				snprintf(err, errlen, "--repeat: '%s' is not a count from 1 to 1000",
+					 val);
+				return -EINVAL;
+			}
+			cli->opt.repeat = (unsigned)n;
+		} else if (strcmp(opt, "--json") == 0) {
+			if (!*val) {
+				snprintf(err, errlen, "--json: empty file name");
+				return -EINVAL;
+			}
+			cli->json_path = val;
+		} else if (strcmp(opt, "--csv") == 0) {
+			if (!*val) {
+				snprintf(err, errlen, "--csv: empty file name");
+				return -EINVAL;
+			}
+			cli->csv_path = val;
+		} else if (strcmp(opt, "--raw") == 0) {
+			cli->opt.raw = true;
+		} else if (strcmp(opt, "--quiet") == 0) {
+			cli->quiet = true;
+		}
+	}
+	return 0;
+}
+
+bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *s,
+			     const struct dpk_bench_case *c)
+{
+	char full[160];
+
+	if (fnmatch(pattern, s->name, 0) == 0)
+		return true;
+	snprintf(full, sizeof(full), "%s/%s", s->name, c->name);
+	return fnmatch(pattern, full, 0) == 0;
+}
+
+bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
+		      const struct dpk_bench_case *c)
+{
+	if (cli->npatterns == 0)
+		return s->default_on;
+	for (unsigned i = 0; i < cli->npatterns; i++)
+		if (dpk_cli_pattern_matches(cli->patterns[i], s, c))
+			return true;
+	return false;
+}
+
+int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < cli->npatterns; i++) {
+		const char *p = cli->patterns[i];
+		bool hit = false;
+		char best[160] = "";
+		unsigned bd = UINT32_MAX;
+
+		for (unsigned k = 0; dpk_bench_suites[k] && !hit; k++) {
+			const struct dpk_bench_suite *s = dpk_bench_suites[k];
+			unsigned d = dpk_cli_distance(p, s->name);
+			if (d < bd) {
+				bd = d;
+				snprintf(best, sizeof(best), "%s", s->name);
+			}
+			for (unsigned j = 0; j < s->ncases && !hit; j++) {
+				char full[160];
+				hit = dpk_cli_pattern_matches(p, s, &s->cases[j]);
+				snprintf(full, sizeof(full), "%s/%s", s->name, s->cases[j].name);
+				d = dpk_cli_distance(p, full);
+				if (d < bd) {
+					bd = d;
+					snprintf(best, sizeof(best), "%s", full);
+				}
+				d = dpk_cli_distance(p, s->cases[j].name);
+				if (d < bd) {
+					bd = d;
+					snprintf(best, sizeof(best), "%s", full);
+				}
+			}
+		}
+		if (hit)
+			continue;
+		if (best[0] && bd <= 3 + strlen(p) / 3)
+			snprintf(err, errlen, "no case matches '%s' (did you mean '%s'?)", p, best);
+		else
+			snprintf(err, errlen, "no case matches '%s' (see 'dpk-bench list')", p);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dpk-bench: run dpkit's perf suites and report what each block costs here. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dpk/cycles.h>
+
+#include "cli.h"
+#include "env.h"
+#include "report.h"
+#include "suites.h"
+
+#ifndef DPK_BUILD_CFLAGS
+#define DPK_BUILD_CFLAGS "unknown"
+#endif
+#ifndef DPK_BUILD_TYPE
+#define DPK_BUILD_TYPE "unknown"
+#endif
+#ifndef DPK_GIT_REV
+#define DPK_GIT_REV "unknown"
+#endif
+
+#if defined(__clang__)
+#define COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define COMPILER "gcc " __VERSION__
+#else
+#define COMPILER "unknown"
+#endif
+
+static int fail_input(const char *msg)
+{
+	fprintf(stderr, "dpk-bench: %s\n", msg);
+	return 2;
+}
+
+static void collect_env(const struct dpk_bench_clock *k, const struct dpk_cpuset *cpus,
+			struct dpk_env *env)
+{
+	struct dpk_env_input in = {
+		.cpus = cpus,
+		.compiler = COMPILER,
+		.cflags = DPK_BUILD_CFLAGS,
+		.build_type = DPK_BUILD_TYPE,
+		.version = dpk_version(),
+		.git_rev = DPK_GIT_REV,
+		.tsc_hz = k->hz,
+		.tsc_source = k->source,
+	};
+	dpk_env_collect(&in, env);
+}
+
+static void list_cases(const struct dpk_cli *cli)
+{
+	char params[64];
+
+	for (unsigned k = 0; dpk_bench_suites[k]; k++) {
+		const struct dpk_bench_suite *s = dpk_bench_suites[k];
+		bool header = false;
+
+		for (unsigned j = 0; j < s->ncases; j++) {
+			const struct dpk_bench_case *c = &s->cases[j];
+			if (cli->npatterns && !dpk_cli_selected(cli, s, c))
+				continue;
+			if (!header) {
+				printf("%s%s: %s\n", s->name, s->default_on ? "" : " (not default)",
+				       s->desc);
+				header = true;
+			}
+			dpk_bench_params_str(c, params, sizeof(params));
+			printf("  %-22s %-18s %-7s %-15s %s\n", c->name, params,
+			       c->kind == DPK_BENCH_SINGLE ? "single"
+			       : c->kind == DPK_BENCH_PAIR ? "pairs"
+							   : "all",
+			       dpk_bench_unit_name(c->unit), c->desc);
+		}
+	}
+}
+
+static void now_iso(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void join_args(int argc, char **argv, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc && off + 2 < len; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+struct plan_item {
+	const struct dpk_bench_suite *s;
+	const struct dpk_bench_case *c;
+	enum dpk_placement p;
+};
+
+int main(int argc, char **argv)
+{
+	struct dpk_cli cli;
+	struct dpk_bench_runner runner;
+	struct dpk_bench_meta meta;
+	struct dpk_env env;
+	struct dpk_lcore_spec spec;
+	struct plan_item *plan = NULL;
+	struct dpk_bench_result *res = NULL;
+	FILE *json = NULL, *csv = NULL;
+	size_t nplan = 0, nres = 0;
+	char err[512], command[1024];
+	bool progress, failed = false;
+	int rc;
+
+	if (dpk_cli_parse(argc, argv, &cli, err, sizeof(err)))
+		return fail_input(err);
+	switch (cli.cmd) {
+	case CLI_HELP:
+		fputs(dpk_cli_usage, stdout);
+		return 0;
+	case CLI_VERSION:
+		printf("dpk-bench %s (git %s, %s)\n", dpk_version(), DPK_GIT_REV, DPK_BUILD_TYPE);
+		return 0;
+	case CLI_LIST:
+		if (dpk_cli_check_patterns(&cli, err, sizeof(err)))
+			return fail_input(err);
+		list_cases(&cli);
+		return 0;
+	default:
+		break;
+	}
+
+	/* Every input is checked before any case runs. */
+	if (dpk_cli_check_patterns(&cli, err, sizeof(err)))
+		return fail_input(err);
+	rc = dpk_bench_lcore_spec(cli.opt.lcores, &spec);
+	if (rc) {
+		snprintf(err, sizeof(err), "--lcores: %s",
+			 dpk_last_error()[0] ? dpk_last_error() : strerror(-rc));
+		return fail_input(err);
+	}
+	if (cli.json_path && !(json = fopen(cli.json_path, "w"))) {
+		snprintf(err, sizeof(err), "cannot write --json '%s': %s", cli.json_path,
+			 strerror(errno));
+		return fail_input(err);
+	}
+	if (cli.csv_path && !(csv = fopen(cli.csv_path, "w"))) {
+		snprintf(err, sizeof(err), "cannot write --csv '%s': %s", cli.csv_path,
+			 strerror(errno));
+		if (json)
+			fclose(json);
+		return fail_input(err);
+	}
+
+	rc = dpk_bench_runner_init(&runner, &cli.opt);
+	if (rc) {
+		snprintf(err, sizeof(err), "cannot start lcores: %s",
+			 dpk_last_error()[0] ? dpk_last_error() : strerror(-rc));
+		fprintf(stderr, "dpk-bench: %s\n", err);
+		return 2;
+	}
+	collect_env(&runner.clock, &runner.cpus_used, &env);
+
+	memset(&meta, 0, sizeof(meta));
+	meta.runner = &runner;
+	meta.env = &env;
+	join_args(argc, argv, command, sizeof(command));
+	meta.command = command;
+	now_iso(meta.started, sizeof(meta.started));
+	for (unsigned p = DPK_PLACE_SMT; p <= DPK_PLACE_OVERSUB; p++) {
+		unsigned a, b;
+		if (!cli.opt.placement_on[p])
+			continue;
+		if (!dpk_bench_placement_available(&runner, p, &a, &b, meta.skips[meta.nskips].reason,
+						   sizeof(meta.skips[0].reason)))
+			meta.skips[meta.nskips++].placement = p;
+	}
+
+	if (cli.cmd == CLI_ENV) {
+		dpk_report_env(stdout, &env, &runner.clock);
+		dpk_report_placements(stdout, &meta);
+		dpk_bench_runner_fini(&runner);
+		return 0;
+	}
+
+	/* The plan: selected cases on their enabled, available placements. */
+	for (unsigned k = 0; dpk_bench_suites[k]; k++) {
+		const struct dpk_bench_suite *s = dpk_bench_suites[k];
+		for (unsigned j = 0; j < s->ncases; j++) {
+			const struct dpk_bench_case *c = &s->cases[j];
+			if (!dpk_cli_selected(&cli, s, c))
+				continue;
+			for (unsigned p = 0; p < DPK_PLACE_COUNT; p++) {
+				unsigned a, b;
+				char why[160];
+				bool fits = (c->kind == DPK_BENCH_SINGLE && p == DPK_PLACE_SINGLE) ||
+					    (c->kind == DPK_BENCH_ALL && p == DPK_PLACE_ALL) ||
+					    (c->kind == DPK_BENCH_PAIR && p >= DPK_PLACE_SMT &&
+					     p <= DPK_PLACE_OVERSUB);
+				if (!fits || !cli.opt.placement_on[p])
+					continue;
+				if (c->kind == DPK_BENCH_PAIR &&
+				    !dpk_bench_placement_available(&runner, p, &a, &b, why,
+								   sizeof(why)))
+					continue;
+				struct plan_item *np = realloc(plan, (nplan + 1) * sizeof(*plan));
+				if (!np) {
+					fprintf(stderr, "dpk-bench: out of memory\n");
+					return 2;
+				}
+				plan = np;
+				plan[nplan++] = (struct plan_item){s, c, p};
+			}
+		}
+	}
+	if (nplan == 0) {
+		dpk_bench_runner_fini(&runner);
+		return fail_input("the selection has no case to run on the chosen placements");
+	}
+	res = calloc(nplan * cli.opt.repeat, sizeof(*res));
+	if (!res) {
+		fprintf(stderr, "dpk-bench: out of memory\n");
+		return 2;
+	}
+
+	if (!cli.quiet) {
+		double est = (double)nplan * cli.opt.repeat * (cli.opt.time_s + cli.opt.warmup_s);
+		printf("dpk-bench %s (git %s, %s build)\n", dpk_version(), DPK_GIT_REV,
+		       DPK_BUILD_TYPE);
+		dpk_report_env(stdout, &env, &runner.clock);
+		dpk_report_placements(stdout, &meta);
+		printf("plan\n  %zu case runs x %u, at least %.0f s\n", nplan, cli.opt.repeat, est);
+	}
+	progress = !cli.quiet && isatty(STDERR_FILENO);
+	fflush(stdout);
+
+	uint64_t t0 = dpk_tsc();
+	for (unsigned rep = 0; rep < cli.opt.repeat; rep++) {
+		const struct dpk_bench_suite *cur = NULL;
+		for (size_t i = 0; i < nplan; i++) {
+			struct dpk_bench_result *x = &res[nres];
+			char params[64];
+
+			if (progress) {
+				dpk_bench_params_str(plan[i].c, params, sizeof(params));
+				fprintf(stderr, "\r\033[K[%zu/%zu] %s/%s %s on %s", nres + 1,
+					nplan * cli.opt.repeat, plan[i].s->name, plan[i].c->name,
+					params, dpk_placement_name(plan[i].p));
+				fflush(stderr);
+			}
+			dpk_bench_run_case(&runner, plan[i].s, plan[i].c, plan[i].p, rep, x);
+			nres++;
+			if (x->status == DPK_RESULT_FAILED)
+				failed = true;
+			if (progress)
+				fprintf(stderr, "\r\033[K");
+			if (plan[i].s != cur) {
+				cur = plan[i].s;
+				dpk_report_suite_header(stdout, cur, &runner.clock);
+				if (cli.opt.repeat > 1)
+					printf("  repeat %u of %u\n", rep + 1, cli.opt.repeat);
+			}
+			dpk_report_row(stdout, x, &runner.clock);
+			fflush(stdout);
+		}
+	}
+	meta.wall_s = (double)(dpk_tsc() - t0) / (double)runner.clock.hz;
+	if (!cli.quiet)
+		printf("\n%zu case runs in %.1f s%s\n", nres, meta.wall_s,
+		       failed ? "; some FAILED their invariants" : "");
+
+	rc = failed ? 1 : 0;
+	if (json) {
+		if (dpk_report_json(json, &meta, res, nres) || fclose(json) != 0) {
+			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.json_path);
+			rc = 2;
+		}
+	}
+	if (csv) {
+		if (dpk_report_csv(csv, &meta, res, nres, cli.opt.raw) || fclose(csv) != 0) {
+			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.csv_path);
+			rc = 2;
+		}
+	}
+	for (size_t i = 0; i < nres; i++)
+		dpk_bench_result_free(&res[i]);
+	free(res);
+	free(plan);
+	dpk_bench_runner_fini(&runner);
+	return rc;
+}
