@@ -10,6 +10,10 @@
  *   2@(4-5)    lcore 2, free to run on CPUs 4 and 5
  *   (0,2)@(4-5) lcores 0 and 2, each free to run on CPUs 4 and 5
  *   1@3        lcore 1 on CPU 3
+ *   (0-3)      lcores 0..3, each free to run on CPUs 0..3 (as DPDK: no '@', same set)
+ * A plain range may stand for a parenthesised set on either side ("1-2@3", "2@4-5"). An
+ * lcore id may appear only once; a CPU may be named by several lcores. Spaces are not
+ * allowed anywhere.
  * Lcore ids are 0 .. DPK_LCORE_MAX-1 and may be sparse. The lowest id is the main lcore:
  * the thread that calls dpk_lcore_init() becomes it and is pinned to its CPUs until
  * dpk_lcore_fini(), which restores its old affinity. Every other lcore gets its own
@@ -55,16 +59,19 @@ int dpk_lcore_spec_parse(const char *text, struct dpk_lcore_spec *out);
 /**
  * Check that every CPU of @p spec is present and online in @p topo (NULL: the system).
  * @retval 0       every CPU exists and is online
- * @retval -ENODEV a CPU does not exist or is offline; dpk_last_error() names it
+ * @retval -EINVAL @p spec is NULL or not as dpk_lcore_spec_parse() makes one (no lcores,
+ *                 ids not ascending or out of range, an lcore without CPUs)
+ * @retval -ENODEV a CPU does not exist or is offline, or @p topo is NULL and the system's
+ *                 topology cannot be read; dpk_last_error() names the CPU or the file
  */
 int dpk_lcore_spec_check(const struct dpk_lcore_spec *spec, const struct dpk_topo *topo);
 
 /**
  * Pick two lcores of @p spec whose single CPUs are in relation @p p on @p topo (NULL: the
  * system). Lcores free to run on several CPUs are never picked. The first lcore returned
- * has the lower id.
+ * has the lower id; among several pairs the one with the lowest (a, b) is returned.
  * @retval 0       *a and *b are set
- * @retval -ENOENT no such pair
+ * @retval -ENOENT no such pair (or @p topo is NULL and the system's cannot be read)
  * @retval -EINVAL @p p is not a pair placement, or an argument is NULL
  */
 int dpk_lcore_spec_pair(const struct dpk_lcore_spec *spec, const struct dpk_topo *topo,
