@@ -17,7 +17,12 @@
  * Lcore ids are 0 .. DPK_LCORE_MAX-1 and may be sparse. The lowest id is the main lcore:
  * the thread that calls dpk_lcore_init() becomes it and is pinned to its CPUs until
  * dpk_lcore_fini(), which restores its old affinity. Every other lcore gets its own
- * thread, pinned to its CPUs and waiting for work.
+ * thread, named "dpk-lcore-<id>", pinned to its CPUs and asleep (not spinning) until it
+ * is launched.
+ *
+ * Memory: what the main lcore wrote before dpk_lcore_launch() is visible to the launched
+ * function, and what the function wrote is visible to the main lcore once
+ * dpk_lcore_wait() returns, or once dpk_lcore_state() says DPK_LCORE_FINISHED.
  *
  * Concurrency:
  *   dpk_lcore_init / dpk_lcore_fini   main thread only, with no lcore running
@@ -139,7 +144,8 @@ int dpk_lcore_cpus(unsigned id, struct dpk_cpuset *out);
 /** The lowest CPU of lcore @p id, or DPK_CPU_MAX if it is not an lcore. */
 unsigned dpk_lcore_cpu(unsigned id);
 
-/** As dpk_lcore_spec_pair() on the running lcores and the system topology. */
+/** As dpk_lcore_spec_pair() on the running lcores and the system topology; -ENOENT when
+ * lcores are not initialised. */
 int dpk_lcore_pair(enum dpk_placement p, unsigned *a, unsigned *b);
 
 /** A function run on an lcore; its return value is what dpk_lcore_wait() gives back. */
@@ -173,6 +179,7 @@ enum dpk_lcore_state dpk_lcore_state(unsigned id);
  * Launch @p fn(@p arg) on every worker lcore, and, when @p call_main, run it on the
  * calling main lcore too before returning.
  * @retval 0      all launched (and the main call returned 0)
+ * @retval -EINVAL @p fn is NULL or lcores are not initialised
  * @retval -EBUSY a worker was busy; none was launched
  * @retval other  the main lcore's own return value when it was not 0
  */
