@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stats.h - statistics over benchmark samples: order statistics, moments, a confidence
+ * interval for the median, and the rejection of spoiled samples.
+ *
+ * A sample is the cost of one operation averaged over a timed batch, in TSC ticks, with
+ * what the harness saw around it (CPU at the start and end, involuntary context switches
+ * during the batch). Rejection happens here, so every suite gets the same rules.
+ */
+#ifndef DPK_BENCH_STATS_H
+#define DPK_BENCH_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** Why a sample was dropped. */
+enum dpk_reject {
+	DPK_REJECT_NONE = 0,
+	DPK_REJECT_MIGRATION, /**< the CPU at the end of the batch differs from the start */
+	DPK_REJECT_CTX_SWITCH, /**< the thread was preempted (involuntary switch) in the batch */
+	DPK_REJECT_GAP,       /**< far slower than the run's median: an interrupt or steal */
+	DPK_REJECT_COUNT
+};
+
+/** Short name of a rejection reason: "migration", "ctx_switch", "gap". */
+const char *dpk_reject_name(enum dpk_reject r);
+
+/** One timed batch. */
+struct dpk_sample {
+	double ticks_per_op;   /**< batch ticks (timer overhead removed) / operations */
+	uint32_t cpu_begin;    /**< CPU when the batch started */
+	uint32_t cpu_end;      /**< CPU when it ended */
+	uint32_t ivcsw;        /**< involuntary context switches during the batch */
+	uint8_t reject;        /**< enum dpk_reject, filled by dpk_stats_reject() */
+};
+
+/** A gap is a sample above this many times the median of the other samples. */
+#define DPK_GAP_FACTOR 10.0
+
+/**
+ * Mark spoiled samples in @p s (n of them): migration first, then context switches, then
+ * gaps (a sample more than DPK_GAP_FACTOR times the median of the samples not yet
+ * rejected). When @p check_ctx_switch is false, ivcsw is ignored (multi-lcore cases on
+ * oversubscribed CPUs are preempted by design). Counts per reason go to
+ * @p counts[DPK_REJECT_COUNT] (counts[0] = samples kept; may be NULL). Returns the number
+ * kept. Each sample's previous mark is cleared first, so a second call gives the same marks.
+ *
+ * The gap rule runs once: the median is taken over the samples that survived the first two
+ * rules and is not recomputed after gaps are dropped, so a run with two modes far apart
+ * cannot be eaten away one threshold at a time. A median of zero or less disables it, as
+ * does running out of memory for the median of more than 256 samples.
+ */
+size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
+			size_t counts[DPK_REJECT_COUNT]);
+
+/** Summary of the kept values. All zero when n == 0. */
+struct dpk_summary {
+	size_t n;        /**< values summarised */
+	double min, p50, p90, p99, max;
+	double mean, stddev; /**< stddev is the sample standard deviation (n - 1) */
+	double cv;       /**< stddev / mean, 0 when mean is 0 */
+	double p50_lo, p50_hi; /**< a distribution-free 95% confidence interval of the median
+				  (order statistics from the binomial); equal to p50 when n < 6 */
+};
+
+/**
+ * Summarise @p v (n values); sorts @p v in place. Percentiles interpolate linearly between
+ * order statistics (type 7, as R and numpy's default).
+ */
+void dpk_stats_summarise(double *v, size_t n, struct dpk_summary *out);
+
+/**
+ * The 0-based ranks @p lo < @p hi in a sorted set of @p n values that bound a 95%
+ * distribution-free confidence interval of the median: the median lies between the values
+ * at those ranks with probability >= 0.95 (binomial(n, 1/2), symmetric ranks; exact up to
+ * DPK_STATS_CI_EXACT_MAX values, the normal approximation above). The same ranks give the
+ * sign-test interval of a median difference. False (and nothing written) when n < 6, where
+ * no such pair exists.
+ */
+bool dpk_stats_median_ci_ranks(size_t n, size_t *lo, size_t *hi);
+
+/** Above this many values the median interval uses the normal approximation. */
+#define DPK_STATS_CI_EXACT_MAX 1000
+
+/** The q-quantile (0 <= q <= 1) of sorted @p v by linear interpolation; 0 if n == 0. */
+double dpk_stats_quantile(const double *sorted, size_t n, double q);
+
+/** Ascending sort of doubles. */
+void dpk_stats_sort(double *v, size_t n);
+
+#endif /* DPK_BENCH_STATS_H */
