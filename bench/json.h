@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * json.h - a small streaming JSON writer for reports: objects and arrays nest, commas and
+ * indentation are handled, strings are escaped (control characters, quotes, backslash,
+ * invalid UTF-8 replaced by U+FFFD), non-finite numbers are written as null.
+ */
+#ifndef DPK_BENCH_JSON_H
+#define DPK_BENCH_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Depth 0 is the top level, so at most DPK_JSON_DEPTH_MAX - 1 containers can be open. */
+#define DPK_JSON_DEPTH_MAX 32
+
+struct dpk_json {
+	FILE *f;
+	int depth;
+	bool first[DPK_JSON_DEPTH_MAX]; /* no member written yet at this depth */
+	uint32_t object;                /* bit d: the container at depth d is an object */
+	bool pretty;
+	bool error;                     /* nesting misuse or a write failed */
+};
+
+void dpk_json_init(struct dpk_json *j, FILE *f, bool pretty);
+
+/*
+ * Inside an object every value needs a key; inside an array and at the top level the key
+ * must be NULL; there is one top-level value. A call that breaks these rules, an end that
+ * does not match the open container, or nesting past the limit writes nothing, sets error,
+ * and turns every later call into a no-op. Pretty output indents by two spaces per level
+ * and writes empty containers as {} and []; compact output has no whitespace at all.
+ */
+
+/* Containers. A NULL key writes an array element (or the top-level value). */
+void dpk_json_object_begin(struct dpk_json *j, const char *key);
+void dpk_json_object_end(struct dpk_json *j);
+void dpk_json_array_begin(struct dpk_json *j, const char *key);
+void dpk_json_array_end(struct dpk_json *j);
+
+/* Values. */
+void dpk_json_string(struct dpk_json *j, const char *key, const char *value); /* NULL -> null */
+void dpk_json_int(struct dpk_json *j, const char *key, int64_t value);
+void dpk_json_uint(struct dpk_json *j, const char *key, uint64_t value);
+void dpk_json_double(struct dpk_json *j, const char *key, double value); /* %.17g or null */
+void dpk_json_bool(struct dpk_json *j, const char *key, bool value);
+void dpk_json_null(struct dpk_json *j, const char *key);
+
+/* Finish: newline after the top-level value, flush; 0 on success, -EIO if anything failed
+ * (a write error, misuse, containers left open, or no value written). */
+int dpk_json_finish(struct dpk_json *j);
+
+#endif /* DPK_BENCH_JSON_H */
