@@ -23,6 +23,8 @@ const char *dpk_bench_status_name(enum dpk_bench_status s)
 		return "failed";
 	case DPK_RESULT_SKIPPED:
 		return "skipped";
+	case DPK_RESULT_EMPTY:
+		return "empty";
 	}
 	return "?";
 }
@@ -97,7 +99,8 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	if (res->status != DPK_RESULT_OK) {
 		fprintf(f, "  %-36s %-8s %-14s %s: %s\n", name, dpk_placement_name(res->placement),
 			dpk_bench_unit_name(res->c->unit),
-			res->status == DPK_RESULT_FAILED ? "FAILED" : "skipped", res->reason);
+			res->status == DPK_RESULT_FAILED ? "FAILED" : dpk_bench_status_name(res->status),
+			res->reason);
 		return;
 	}
 	num(a[0], sizeof(a[0]), t->p50);

@@ -694,9 +694,10 @@ out_wait:
 		free(pooled);
 	}
 	if (total_kept == 0 && !atomic_load(&run->failed)) {
-		res->status = DPK_RESULT_FAILED;
+		res->status = DPK_RESULT_EMPTY;
 		snprintf(res->reason, sizeof(res->reason),
-			 "no complete sample within %.3f s: the case made no progress", r->opt.time_s);
+			 "no complete sample within %.3f s; a longer --time may give some",
+			 r->opt.time_s);
 	}
 
 out_free:

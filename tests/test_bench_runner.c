@@ -170,9 +170,10 @@ static void blocked_role_ends_on_stop(void)
 	if (!have_two_cpus())
 		DPK_SKIP("needs two online CPUs");
 	ASSERT_EQ(0, start(NULL));
-	/* Role 1 never completes a batch: the case must still end, and say so. */
+	/* Role 1 never completes a batch: the case must still end, and say so without
+	 * calling it a failure of the code under test. */
 	dpk_bench_run_case(&runner, &suite, &c_wait, DPK_PLACE_OVERSUB, 0, &res);
-	EXPECT_EQ(DPK_RESULT_FAILED, res.status);
+	EXPECT_EQ(DPK_RESULT_EMPTY, res.status);
 	EXPECT_TRUE(strstr(res.reason, "no complete sample") != NULL);
 	dpk_bench_result_free(&res);
 	dpk_bench_runner_fini(&runner);
