@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "env.h"
+#include "gbench.h"
 #include "report.h"
 #include "suites.h"
 
@@ -127,6 +128,10 @@ int main(int argc, char **argv)
 
 	if (dpk_cli_parse(argc, argv, &cli, err, sizeof(err)))
 		return fail_input(err);
+	/* The gbench writer needs every kept sample; --raw still decides the CSV rows. */
+	bool csv_raw = cli.opt.raw;
+	if (cli.format == CLI_FORMAT_GBENCH)
+		cli.opt.raw = true;
 	switch (cli.cmd) {
 	case CLI_HELP:
 		fputs(dpk_cli_usage, stdout);
@@ -284,13 +289,16 @@ int main(int argc, char **argv)
 
 	rc = failed ? 1 : 0;
 	if (json) {
-		if (dpk_report_json(json, &meta, res, nres) || fclose(json) != 0) {
+		int wrc = cli.format == CLI_FORMAT_GBENCH
+				  ? dpk_report_gbench(json, &meta, res, nres, argv[0])
+				  : dpk_report_json(json, &meta, res, nres);
+		if (wrc | (fclose(json) != 0)) {
 			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.json_path);
 			rc = 2;
 		}
 	}
 	if (csv) {
-		if (dpk_report_csv(csv, &meta, res, nres, cli.opt.raw) || fclose(csv) != 0) {
+		if (dpk_report_csv(csv, &meta, res, nres, csv_raw) || fclose(csv) != 0) {
 			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.csv_path);
 			rc = 2;
 		}
