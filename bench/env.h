@@ -33,7 +33,8 @@ struct dpk_env {
 struct dpk_env_input {
 	const char *sysfs_root;   /**< NULL: $DPK_SYSFS_ROOT or /sys */
 	const char *procfs_root;  /**< NULL: /proc (tests point this at a fake tree) */
-	const struct dpk_cpuset *cpus; /**< CPUs the run uses (isolcpus/nohz/governor checks) */
+	const struct dpk_cpuset *cpus; /**< CPUs the run uses (isolcpus/nohz/governor checks);
+					    NULL or empty: the online CPUs */
 	const char *compiler;     /**< e.g. "gcc 12.2.0" */
 	const char *cflags;       /**< flags the library and harness were built with */
 	const char *build_type;   /**< "Release", ... */
@@ -54,6 +55,16 @@ struct dpk_env_input {
  * hypervisor ("hypervisor" cpuinfo flag or /sys/hypervisor/type: degraded, with the
  * vendor if known), aslr (/proc/sys/kernel/randomize_va_space: info), load (loadavg: info).
  * Anything unreadable is unknown with a detail saying what was missing.
+ *
+ * Beyond that: build_type Release, RelWithDebInfo or MinSizeRel is ok and Debug, Asan or
+ * Tsan degraded (other names are info); a fact the harness did not pass in (NULL, or
+ * tsc_hz 0) is unknown, except the version, which defaults to dpk_version(). On aarch64,
+ * where cpuinfo has no model name and no flags, cpu_model is "CPU implementer ..., part ..."
+ * and invariant_tsc is ok (the generic timer has a fixed rate); clocksource
+ * arch_sys_counter is ok like tsc. The hypervisor vendor comes from hypervisor/type, else
+ * class/dmi/id/sys_vendor. A governor of some used CPUs with others missing is unknown.
+ * An empty isolated or nohz_full list (or the "(null)" old kernels print) means none.
+ * @p in may be NULL (all defaults); nothing is done when @p out is NULL.
  */
 void dpk_env_collect(const struct dpk_env_input *in, struct dpk_env *out);
 

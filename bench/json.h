@@ -11,17 +11,27 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Depth 0 is the top level, so at most DPK_JSON_DEPTH_MAX - 1 containers can be open. */
 #define DPK_JSON_DEPTH_MAX 32
 
 struct dpk_json {
 	FILE *f;
 	int depth;
 	bool first[DPK_JSON_DEPTH_MAX]; /* no member written yet at this depth */
+	uint32_t object;                /* bit d: the container at depth d is an object */
 	bool pretty;
 	bool error;                     /* nesting misuse or a write failed */
 };
 
 void dpk_json_init(struct dpk_json *j, FILE *f, bool pretty);
+
+/*
+ * Inside an object every value needs a key; inside an array and at the top level the key
+ * must be NULL; there is one top-level value. A call that breaks these rules, an end that
+ * does not match the open container, or nesting past the limit writes nothing, sets error,
+ * and turns every later call into a no-op. Pretty output indents by two spaces per level
+ * and writes empty containers as {} and []; compact output has no whitespace at all.
+ */
 
 /* Containers. A NULL key writes an array element (or the top-level value). */
 void dpk_json_object_begin(struct dpk_json *j, const char *key);
@@ -38,7 +48,7 @@ void dpk_json_bool(struct dpk_json *j, const char *key, bool value);
 void dpk_json_null(struct dpk_json *j, const char *key);
 
 /* Finish: newline after the top-level value, flush; 0 on success, -EIO if anything failed
- * (a write error, or containers left open). */
+ * (a write error, misuse, containers left open, or no value written). */
 int dpk_json_finish(struct dpk_json *j);
 
 #endif /* DPK_BENCH_JSON_H */

@@ -43,7 +43,13 @@ struct dpk_sample {
  * gaps (a sample more than DPK_GAP_FACTOR times the median of the samples not yet
  * rejected). When @p check_ctx_switch is false, ivcsw is ignored (multi-lcore cases on
  * oversubscribed CPUs are preempted by design). Counts per reason go to
- * @p counts[DPK_REJECT_COUNT] (counts[0] = samples kept). Returns the number kept.
+ * @p counts[DPK_REJECT_COUNT] (counts[0] = samples kept; may be NULL). Returns the number
+ * kept. Each sample's previous mark is cleared first, so a second call gives the same marks.
+ *
+ * The gap rule runs once: the median is taken over the samples that survived the first two
+ * rules and is not recomputed after gaps are dropped, so a run with two modes far apart
+ * cannot be eaten away one threshold at a time. A median of zero or less disables it, as
+ * does running out of memory for the median of more than 256 samples.
  */
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
 			size_t counts[DPK_REJECT_COUNT]);
@@ -63,6 +69,19 @@ struct dpk_summary {
  * order statistics (type 7, as R and numpy's default).
  */
 void dpk_stats_summarise(double *v, size_t n, struct dpk_summary *out);
+
+/**
+ * The 0-based ranks @p lo < @p hi in a sorted set of @p n values that bound a 95%
+ * distribution-free confidence interval of the median: the median lies between the values
+ * at those ranks with probability >= 0.95 (binomial(n, 1/2), symmetric ranks; exact up to
+ * DPK_STATS_CI_EXACT_MAX values, the normal approximation above). The same ranks give the
+ * sign-test interval of a median difference. False (and nothing written) when n < 6, where
+ * no such pair exists.
+ */
+bool dpk_stats_median_ci_ranks(size_t n, size_t *lo, size_t *hi);
+
+/** Above this many values the median interval uses the normal approximation. */
+#define DPK_STATS_CI_EXACT_MAX 1000
 
 /** The q-quantile (0 <= q <= 1) of sorted @p v by linear interpolation; 0 if n == 0. */
 double dpk_stats_quantile(const double *sorted, size_t n, double q);

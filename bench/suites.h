@@ -8,7 +8,12 @@
 extern const struct dpk_bench_suite dpk_suite_floor;
 extern const struct dpk_bench_suite dpk_suite_ring;
 
-/** Every suite, NULL-terminated. */
-extern const struct dpk_bench_suite *const dpk_bench_suites[];
+/** Comparison suites built only when their reference library is installed (DPDK's rte_ring
+ *  as dpdk_ring); the build picks suites_ref_dpdk.c or suites_ref_none.c. */
+extern const struct dpk_bench_suite dpk_suite_dpdk_ring;
+extern const struct dpk_bench_suite *const dpk_bench_ref_suites[]; /* NULL-terminated */
+
+/** Suite @p i in run order (dpkit's own, then the reference ones); NULL past the last. */
+const struct dpk_bench_suite *dpk_bench_suite_at(unsigned i);
 
 #endif /* DPK_BENCH_SUITES_H */

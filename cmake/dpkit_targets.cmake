@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The one place that knows CTest: every test and every bench smoke run is declared here.
 
-# dpk_add_test(NAME SOURCES file... [LABELS l...] [TIMEOUT s] [ARGS a...])
+# dpk_add_test(NAME SOURCES file... [LABELS l...] [TIMEOUT s] [ARGS a...] [LIBS l...])
 # A test program linked with libdpkit (static) and the harness; exit 77 means skipped.
 function(dpk_add_test name)
-	cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LABELS;ARGS;ENV" ${ARGN})
+	cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LABELS;ARGS;ENV;LIBS" ${ARGN})
 	if(NOT T_TIMEOUT)
 		set(T_TIMEOUT 60)
 	endif()
@@ -12,7 +12,7 @@ function(dpk_add_test name)
 		set(T_LABELS unit)
 	endif()
 	add_executable(${name} ${T_SOURCES})
-	target_link_libraries(${name} PRIVATE dpkit_static dpk_test_harness)
+	target_link_libraries(${name} PRIVATE ${T_LIBS} dpkit_static dpk_test_harness)
 	target_compile_definitions(${name} PRIVATE DPK_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 	add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
 	set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}

@@ -10,10 +10,19 @@
  *   2@(4-5)    lcore 2, free to run on CPUs 4 and 5
  *   (0,2)@(4-5) lcores 0 and 2, each free to run on CPUs 4 and 5
  *   1@3        lcore 1 on CPU 3
+ *   (0-3)      lcores 0..3, each free to run on CPUs 0..3 (as DPDK: no '@', same set)
+ * A plain range may stand for a parenthesised set on either side ("1-2@3", "2@4-5"). An
+ * lcore id may appear only once; a CPU may be named by several lcores. Spaces are not
+ * allowed anywhere.
  * Lcore ids are 0 .. DPK_LCORE_MAX-1 and may be sparse. The lowest id is the main lcore:
  * the thread that calls dpk_lcore_init() becomes it and is pinned to its CPUs until
  * dpk_lcore_fini(), which restores its old affinity. Every other lcore gets its own
- * thread, pinned to its CPUs and waiting for work.
+ * thread, named "dpk-lcore-<id>", pinned to its CPUs and asleep (not spinning) until it
+ * is launched.
+ *
+ * Memory: what the main lcore wrote before dpk_lcore_launch() is visible to the launched
+ * function, and what the function wrote is visible to the main lcore once
+ * dpk_lcore_wait() returns, or once dpk_lcore_state() says DPK_LCORE_FINISHED.
  *
  * Concurrency:
  *   dpk_lcore_init / dpk_lcore_fini   main thread only, with no lcore running
@@ -55,16 +64,19 @@ int dpk_lcore_spec_parse(const char *text, struct dpk_lcore_spec *out);
 /**
  * Check that every CPU of @p spec is present and online in @p topo (NULL: the system).
  * @retval 0       every CPU exists and is online
- * @retval -ENODEV a CPU does not exist or is offline; dpk_last_error() names it
+ * @retval -EINVAL @p spec is NULL or not as dpk_lcore_spec_parse() makes one (no lcores,
+ *                 ids not ascending or out of range, an lcore without CPUs)
+ * @retval -ENODEV a CPU does not exist or is offline, or @p topo is NULL and the system's
+ *                 topology cannot be read; dpk_last_error() names the CPU or the file
  */
 int dpk_lcore_spec_check(const struct dpk_lcore_spec *spec, const struct dpk_topo *topo);
 
 /**
  * Pick two lcores of @p spec whose single CPUs are in relation @p p on @p topo (NULL: the
  * system). Lcores free to run on several CPUs are never picked. The first lcore returned
- * has the lower id.
+ * has the lower id; among several pairs the one with the lowest (a, b) is returned.
  * @retval 0       *a and *b are set
- * @retval -ENOENT no such pair
+ * @retval -ENOENT no such pair (or @p topo is NULL and the system's cannot be read)
  * @retval -EINVAL @p p is not a pair placement, or an argument is NULL
  */
 int dpk_lcore_spec_pair(const struct dpk_lcore_spec *spec, const struct dpk_topo *topo,
@@ -132,7 +144,8 @@ int dpk_lcore_cpus(unsigned id, struct dpk_cpuset *out);
 /** The lowest CPU of lcore @p id, or DPK_CPU_MAX if it is not an lcore. */
 unsigned dpk_lcore_cpu(unsigned id);
 
-/** As dpk_lcore_spec_pair() on the running lcores and the system topology. */
+/** As dpk_lcore_spec_pair() on the running lcores and the system topology; -ENOENT when
+ * lcores are not initialised. */
 int dpk_lcore_pair(enum dpk_placement p, unsigned *a, unsigned *b);
 
 /** A function run on an lcore; its return value is what dpk_lcore_wait() gives back. */
@@ -166,6 +179,7 @@ enum dpk_lcore_state dpk_lcore_state(unsigned id);
  * Launch @p fn(@p arg) on every worker lcore, and, when @p call_main, run it on the
  * calling main lcore too before returning.
  * @retval 0      all launched (and the main call returned 0)
+ * @retval -EINVAL @p fn is NULL or lcores are not initialised
  * @retval -EBUSY a worker was busy; none was launched
  * @retval other  the main lcore's own return value when it was not 0
  */

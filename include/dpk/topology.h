@@ -119,13 +119,19 @@ int dpk_topo_pair(const struct dpk_topo *t, enum dpk_placement p, const struct d
 		  unsigned *a, unsigned *b);
 
 /**
- * Parse a Linux CPU list ("0-3,8,10-11") into @p out.
+ * Parse a Linux CPU list ("0-3,8,10-11") into @p out. The list is taken as written: no
+ * spaces or newline, and at least one CPU. On error @p out is unchanged.
  * @retval 0       success
- * @retval -EINVAL malformed, or a number >= DPK_CPU_MAX
+ * @retval -EINVAL empty, malformed (a range like "3-1" included), or a number >= DPK_CPU_MAX;
+ *                 dpk_last_error() names the bad token
  */
 int dpk_cpulist_parse(const char *list, struct dpk_cpuset *out);
 
-/** Format @p s as a CPU list ("0-3,8") into @p buf of @p len bytes; returns @p buf. */
+/**
+ * Format @p s as a CPU list ("0-3,8"; "" for the empty set) into @p buf of @p len bytes;
+ * returns @p buf. A list longer than @p len allows is cut after a whole item and ends in
+ * "..." so it cannot be read as a smaller set; 5 bytes per CPU plus one always suffice.
+ */
 char *dpk_cpulist_format(const struct dpk_cpuset *s, char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -339,8 +339,8 @@ int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
 		char best[160] = "";
 		unsigned bd = UINT32_MAX;
 
-		for (unsigned k = 0; dpk_bench_suites[k] && !hit; k++) {
-			const struct dpk_bench_suite *s = dpk_bench_suites[k];
+		const struct dpk_bench_suite *s;
+		for (unsigned k = 0; (s = dpk_bench_suite_at(k)) && !hit; k++) {
 			unsigned d = dpk_cli_distance(p, s->name);
 			if (d < bd) {
 				bd = d;

@@ -60,8 +60,8 @@ static void list_cases(const struct dpk_cli *cli)
 {
 	char params[64];
 
-	for (unsigned k = 0; dpk_bench_suites[k]; k++) {
-		const struct dpk_bench_suite *s = dpk_bench_suites[k];
+	const struct dpk_bench_suite *s;
+	for (unsigned k = 0; (s = dpk_bench_suite_at(k)); k++) {
 		bool header = false;
 
 		for (unsigned j = 0; j < s->ncases; j++) {
@@ -202,8 +202,8 @@ int main(int argc, char **argv)
 	}
 
 	/* The plan: selected cases on their enabled, available placements. */
-	for (unsigned k = 0; dpk_bench_suites[k]; k++) {
-		const struct dpk_bench_suite *s = dpk_bench_suites[k];
+	const struct dpk_bench_suite *s;
+	for (unsigned k = 0; (s = dpk_bench_suite_at(k)); k++) {
 		for (unsigned j = 0; j < s->ncases; j++) {
 			const struct dpk_bench_case *c = &s->cases[j];
 			if (!dpk_cli_selected(&cli, s, c))

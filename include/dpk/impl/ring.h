@@ -1,4 +1,562 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpk/impl/ring.h - the ring's layout and its inline fast paths; included by <dpk/ring.h>
+ * only.
+ *
+ * Indices. Each side has a head (the next index it will reserve), a tail (every index
+ * before it is finished and visible to the other side) and a cached copy of the other
+ * side's tail. Indices run freely over 32 bits and are masked by size - 1 to find a slot.
+ * The producer owns the slots from prod.tail up to cons.tail + capacity; the consumer owns
+ * the slots from cons.tail up to prod.tail.
+ *
+ * Memory orders. Every acquire and release below carries a label:
+ *   R1  store-release of prod.tail (sp and mp enqueue): the slots written before it are
+ *       visible to whoever acquires the new tail (A1, A3).
+ *   R2  store-release of cons.tail (sc and mc dequeue): the slots read before it are done
+ *       with, so a producer that acquires the new tail (A2, A4) may overwrite them.
+ *   A1  load-acquire of prod.tail by a consumer; pairs with R1.
+ *   A2  load-acquire of cons.tail by a producer; pairs with R2.
+ *   A3  mp enqueue waiting for its turn (prod.tail == its old head); pairs with R1 of the
+ *       producer before it, so that producer's slot writes are ordered before this one's
+ *       R1 and a consumer acquiring the later tail sees both.
+ *   A4  mc dequeue waiting for its turn (cons.tail == its old head); pairs with R2 of the
+ *       consumer before it, the same chain for slot reads.
+ *   AR5 load-acquire of prod.head and the acq_rel CAS on it (mp enqueue). A producer that
+ *       reads the head another producer wrote also sees at least the cons.tail that one
+ *       saw, so head - cons.tail never exceeds the capacity in its computation. A plain
+ *       fence between relaxed loads does not give this under RCpc (Arm LDAPR), which is
+ *       how DPDK's C11 ring came to compute a negative free count.
+ *   AR6 the same for cons.head and prod.tail (mc dequeue).
+ *   A7  load-acquire of cons.tail in dpk_ring_count(); pairs with R2 and orders the
+ *       prod.tail load after it.
+ * The cached copies carry no order of their own: each is written and read by one side,
+ * and every value in one was loaded with A1 or A2 by that side (calls of the other mode on
+ * other threads are ordered before by whatever separates the two modes in time).
+ */
 #ifndef DPK_RING_H
 #error "include <dpk/ring.h>, not <dpk/impl/ring.h>"
 #endif
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include <dpk/cycles.h>
+
+/*
+ * Intel's adjacent-line prefetcher fetches cache lines in aligned pairs. A line owned by
+ * one core must not share a pair with a line written by another, or each prefetch of the
+ * neighbour steals it; so the hot lines sit one pair apart with an unused line beside each.
+ */
+#define DPK__RING_PAIR (2 * DPK_CACHE_LINE)
+
+/*
+ * One side's indices, all on one cache line. The cached copy of the other side's tail
+ * shares the line with the published tail on purpose: in a single-producer,
+ * single-consumer hand-off each side writes only its own line, and the other side reads
+ * that line only when its cached copy says full (producer) or empty (consumer). A hand-off
+ * therefore moves at most one line each way, the fewest possible, and the private fields
+ * cost nothing extra: the side must own its line anyway to publish the tail, and reading
+ * its own head and cache from a line the other side holds shared is a hit.
+ */
+struct dpk__ring_side {
+	_Atomic uint32_t head;   /* next index to reserve (mp/mc: by CAS) */
+	_Atomic uint32_t tail;   /* indices before it are finished; read by the other side */
+	_Atomic uint32_t cached; /* a recent value of the other side's tail */
+};
+
+struct dpk_ring {
+	/* Fixed at init, read by both sides, never written while the ring is in use. */
+	uint32_t size;     /* table slots, a power of two */
+	uint32_t mask;     /* size - 1 */
+	uint32_t capacity; /* usable slots: size - 1, or the count asked for (EXACT_SZ) */
+	uint32_t esize;    /* element bytes, a multiple of 4 */
+	uint32_t flags;    /* DPK_RING_F_* given at init */
+	_Alignas(DPK_CACHE_LINE) unsigned char guard0[DPK_CACHE_LINE];
+	_Alignas(DPK_CACHE_LINE) struct dpk__ring_side prod; /* written by producers only */
+	_Alignas(DPK_CACHE_LINE) unsigned char guard1[DPK_CACHE_LINE];
+	_Alignas(DPK_CACHE_LINE) struct dpk__ring_side cons; /* written by consumers only */
+	_Alignas(DPK_CACHE_LINE) unsigned char guard2[DPK_CACHE_LINE];
+	/* The element table follows, size * esize bytes from sizeof(struct dpk_ring). */
+};
+
+_Static_assert(sizeof(struct dpk__ring_side) <= DPK_CACHE_LINE, "a side fits one line");
+_Static_assert(offsetof(struct dpk_ring, prod) % DPK__RING_PAIR == 0, "prod starts a pair");
+_Static_assert(offsetof(struct dpk_ring, cons) % DPK__RING_PAIR == 0, "cons starts a pair");
+_Static_assert(offsetof(struct dpk_ring, prod) >= DPK__RING_PAIR,
+               "the read-only fields and prod do not share a line pair");
+_Static_assert(offsetof(struct dpk_ring, cons) >= offsetof(struct dpk_ring, prod) + DPK__RING_PAIR,
+               "prod and cons do not share a line or a line pair");
+_Static_assert(sizeof(struct dpk_ring) >= offsetof(struct dpk_ring, cons) + DPK__RING_PAIR,
+               "cons and the table do not share a line or a line pair");
+_Static_assert(sizeof(struct dpk_ring) % DPK__RING_PAIR == 0,
+               "the table starts on its own line pair");
+
+/*
+ * For tests only: set every head, tail and cached copy to @p idx, so that traffic crosses
+ * the 32-bit wrap of the indices soon. The ring must be empty and quiet.
+ */
+void dpk__ring_set_indices(struct dpk_ring *r, uint32_t idx);
+
+/*
+ * For tests only: set the producer's copy of cons.tail and the consumer's copy of
+ * prod.tail, e.g. to values far behind, to check that a stale copy only causes a reload.
+ * A copy must never be ahead of the tail it copies. The ring must be quiet.
+ */
+void dpk__ring_set_cached(struct dpk_ring *r, uint32_t prod_cached, uint32_t cons_cached);
+
+#define DPK__RING_INLINE static inline __attribute__((always_inline))
+
+DPK__RING_INLINE unsigned char *dpk__ring_table(struct dpk_ring *r)
+{
+	return (unsigned char *)(r + 1);
+}
+
+/*
+ * Copy @p bytes (a multiple of 4) between the table and the caller's array: 16-byte words,
+ * then an 8- and a 4-byte tail. memcpy of a constant size compiles to one unaligned load
+ * and store, so caller arrays need no alignment and no library call is made. With the
+ * element size a constant (see dpk__ring_copy_in()) the tails fold away for 16-byte
+ * elements and a single 8-byte element is one load and one store.
+ */
+DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= bytes; i += 16) {
+		uint64_t w[2];
+		memcpy(w, src + i, 16);
+		memcpy(dst + i, w, 16);
+	}
+	if (bytes & 8) {
+		uint64_t w;
+		memcpy(&w, src + i, 8);
+		memcpy(dst + i, &w, 8);
+		i += 8;
+	}
+	if (bytes & 4) {
+		uint32_t w;
+		memcpy(&w, src + i, 4);
+		memcpy(dst + i, &w, 4);
+	}
+}
+
+/*
+ * Copy @p n >= 1 elements of @p esize bytes into (@p in) or out of the slots from index
+ * @p head on, in two parts when they run past the end of the table. The callers pass
+ * esize as a constant for the common sizes, so the slot address is a shift and the copy
+ * a fixed sequence of loads and stores.
+ */
+DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned char *objs,
+                                     unsigned n, uint32_t esize, bool in)
+{
+	const uint32_t mask = r->mask, idx = head & mask;
+	unsigned char *table = dpk__ring_table(r);
+	unsigned char *slot = table + (size_t)idx * esize;
+	/* idx <= mask and n <= capacity < 2^31, so this does not overflow; written against
+	 * the mask so the compiler sees that a single element never wraps. */
+	unsigned first = n;
+
+	if (__builtin_expect(idx + (n - 1) > mask, 0))
+		first = mask + 1 - idx;
+	if (in)
+		dpk__ring_copy(slot, objs, (size_t)first * esize);
+	else
+		dpk__ring_copy(objs, slot, (size_t)first * esize);
+	if (__builtin_expect(first < n, 0)) {
+		unsigned char *rest = objs + (size_t)first * esize;
+
+		if (in)
+			dpk__ring_copy(table, rest, (size_t)(n - first) * esize);
+		else
+			dpk__ring_copy(rest, table, (size_t)(n - first) * esize);
+	}
+}
+
+/* Copy @p n >= 1 elements from @p objs into the slots from index @p head on. */
+DPK__RING_INLINE void dpk__ring_copy_in(struct dpk_ring *r, uint32_t head, const void *objs,
+                                        unsigned n)
+{
+	/* Copying in only reads the caller's array; dropping const lets one routine serve
+	 * both directions. */
+	unsigned char *src = (unsigned char *)(uintptr_t)objs;
+
+	if (r->esize == 8)
+		dpk__ring_move(r, head, src, n, 8, true);
+	else if (r->esize == 16)
+		dpk__ring_move(r, head, src, n, 16, true);
+	else
+		dpk__ring_move(r, head, src, n, r->esize, true);
+}
+
+/* Copy @p n >= 1 elements from the slots from index @p head on into @p objs. */
+DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void *objs, unsigned n)
+{
+	unsigned char *dst = (unsigned char *)objs;
+
+	if (r->esize == 8)
+		dpk__ring_move(r, head, dst, n, 8, false);
+	else if (r->esize == 16)
+		dpk__ring_move(r, head, dst, n, 16, false);
+	else
+		dpk__ring_move(r, head, dst, n, r->esize, false);
+}
+
+/*
+ * How many of @p n elements to move when @p room slots (or elements) are there: n when
+ * they fit, otherwise 0 for a bulk call and room for a burst. @p room may be negative
+ * (computed from a stale copy), which means none.
+ */
+DPK__RING_INLINE unsigned dpk__ring_fit(int32_t room, unsigned n, bool bulk)
+{
+	if ((int64_t)room >= (int64_t)n)
+		return n;
+	if (bulk || room < 0)
+		return 0;
+	return (unsigned)room;
+}
+
+/*
+ * Single producer. No CAS: this thread alone moves prod.head and prod.tail. It trusts its
+ * cached copy of cons.tail while that shows room for @p n, and loads cons.tail only when
+ * it does not. While the consumer keeps up, the consumer's line is then read about once
+ * per capacity's worth of elements instead of on every call.
+ *
+ * The copy may be stale, and not only by being behind: calls of the other sync mode
+ * (allowed one after another, not at the same time) move the head without this call
+ * seeing it. Two things keep a stale copy harmless. The room is computed as a signed
+ * 32-bit difference, so a copy that the head has run past gives a negative room and
+ * causes a reload where an unsigned difference would wrap to a huge room and overrun the
+ * consumer; this is exact while the copy is less than 2^31 behind, which sizes below 2^31
+ * allow. And the mp/mc calls refresh the copy of their side as they publish (under their
+ * turn, so in index order), which keeps it within the capacity of the head however long
+ * the ring ran in the other mode.
+ */
+DPK__RING_INLINE unsigned dpk__ring_sp_enqueue(struct dpk_ring *r, const void *objs, unsigned n,
+                                               unsigned *free_space, bool bulk)
+{
+	const uint32_t cap = r->capacity;
+	const uint32_t head = atomic_load_explicit(&r->prod.head, memory_order_relaxed);
+	int32_t room =
+	        (int32_t)(atomic_load_explicit(&r->prod.cached, memory_order_relaxed) + cap - head);
+
+	if (__builtin_expect((int64_t)room < (int64_t)n, 0)) {
+		/* A2: pairs with R2 in dequeue; the consumer is done with the slots we reuse. */
+		uint32_t ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+
+		atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
+		room = (int32_t)(ctail + cap - head);
+		n = dpk__ring_fit(room, n, bulk);
+	}
+	if (__builtin_expect(n != 0, 1)) {
+		dpk__ring_copy_in(r, head, objs, n);
+		/* The head is kept equal to the tail for later mp calls and for dump. */
+		atomic_store_explicit(&r->prod.head, head + n, memory_order_relaxed);
+		/* R1: pairs with A1 in dequeue and A3 in mp enqueue; the slots are written. */
+		atomic_store_explicit(&r->prod.tail, head + n, memory_order_release);
+	}
+	if (free_space) {
+		/* The caller wants an exact figure, not the cached one. A2 as above. */
+		uint32_t ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+
+		atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
+		*free_space = ctail + cap - (head + n);
+	}
+	return n;
+}
+
+/* Single consumer: the mirror of dpk__ring_sp_enqueue(), with the same reasoning for its
+ * cached copy of prod.tail. */
+DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
+                                               unsigned *available, bool bulk)
+{
+	const uint32_t head = atomic_load_explicit(&r->cons.head, memory_order_relaxed);
+	int32_t room =
+	        (int32_t)(atomic_load_explicit(&r->cons.cached, memory_order_relaxed) - head);
+
+	if (__builtin_expect((int64_t)room < (int64_t)n, 0)) {
+		/* A1: pairs with R1 in enqueue; the slots up to the tail are written. */
+		uint32_t ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+
+		atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
+		room = (int32_t)(ptail - head);
+		n = dpk__ring_fit(room, n, bulk);
+	}
+	if (__builtin_expect(n != 0, 1)) {
+		dpk__ring_copy_out(r, head, objs, n);
+		atomic_store_explicit(&r->cons.head, head + n, memory_order_relaxed);
+		/* R2: pairs with A2 in enqueue and A4 in mc dequeue; the slots are read. */
+		atomic_store_explicit(&r->cons.tail, head + n, memory_order_release);
+	}
+	if (available) {
+		/* A1 as above. */
+		uint32_t ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+
+		atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
+		*available = ptail - (head + n);
+	}
+	return n;
+}
+
+/*
+ * Multi producer: reserve [head, head + n) by CAS on prod.head, copy, wait until every
+ * earlier reservation is published (prod.tail == head), then publish. cons.tail is loaded
+ * on every call, as the cached copy is not shared between producers.
+ *
+ * A failed C11 CAS writes the current head back into `head` (DPDK measured this
+ * write-back semantic as a 15-30% cost on x86 against a CAS that only returns a flag).
+ * Here the loop needs that value anyway and uses it instead of loading the head again,
+ * and `head` is a local that stays in a register, so the write-back is a register move.
+ */
+DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *objs, unsigned n,
+                                               unsigned *free_space, bool bulk)
+{
+	const uint32_t cap = r->capacity;
+	uint32_t head, next, ctail;
+	unsigned m;
+	int32_t room;
+
+	/* AR5: pairs with the CAS below in earlier producers; see the top of this file. */
+	head = atomic_load_explicit(&r->prod.head, memory_order_acquire);
+	do {
+		/* A2: pairs with R2 in dequeue; the consumer is done with the slots we reuse. */
+		ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+		room = (int32_t)(ctail + cap - head);
+		m = dpk__ring_fit(room, n, bulk);
+		if (__builtin_expect(m == 0, 0)) {
+			if (free_space)
+				*free_space = room < 0 ? 0 : (unsigned)room;
+			return 0;
+		}
+		next = head + m;
+		/* AR5: release pairs with the acquiring loads of the head in later producers;
+		 * acquire on failure pairs with the CAS that moved the head. */
+	} while (!atomic_compare_exchange_weak_explicit(
+	        &r->prod.head, &head, next, memory_order_acq_rel, memory_order_acquire));
+
+	dpk__ring_copy_in(r, head, objs, m);
+
+	/* A3: pairs with R1 of the producer that reserved just before us. */
+	while (atomic_load_explicit(&r->prod.tail, memory_order_acquire) != head)
+		dpk_pause();
+	/* Under our turn, so the copy advances in index order and stays within the capacity
+	 * of the head for a later sp call. */
+	atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
+	/* R1: pairs with A1 in dequeue and A3 in later producers; the slots are written. */
+	atomic_store_explicit(&r->prod.tail, next, memory_order_release);
+	if (free_space)
+		*free_space = (unsigned)room - m;
+	return m;
+}
+
+/* Multi consumer: the mirror of dpk__ring_mp_enqueue(). */
+DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
+                                               unsigned *available, bool bulk)
+{
+	uint32_t head, next, ptail;
+	unsigned m;
+	int32_t room;
+
+	/* AR6: pairs with the CAS below in earlier consumers; see the top of this file. */
+	head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
+	do {
+		/* A1: pairs with R1 in enqueue; the slots up to the tail are written. */
+		ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+		room = (int32_t)(ptail - head);
+		m = dpk__ring_fit(room, n, bulk);
+		if (__builtin_expect(m == 0, 0)) {
+			if (available)
+				*available = room < 0 ? 0 : (unsigned)room;
+			return 0;
+		}
+		next = head + m;
+		/* AR6: as AR5 in dpk__ring_mp_enqueue(). */
+	} while (!atomic_compare_exchange_weak_explicit(
+	        &r->cons.head, &head, next, memory_order_acq_rel, memory_order_acquire));
+
+	dpk__ring_copy_out(r, head, objs, m);
+
+	/* A4: pairs with R2 of the consumer that reserved just before us. */
+	while (atomic_load_explicit(&r->cons.tail, memory_order_acquire) != head)
+		dpk_pause();
+	atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
+	/* R2: pairs with A2 in enqueue and A4 in later consumers; the slots are read. */
+	atomic_store_explicit(&r->cons.tail, next, memory_order_release);
+	if (available)
+		*available = (unsigned)room - m;
+	return m;
+}
+
+/* Queries. */
+
+static inline unsigned dpk_ring_count(const struct dpk_ring *r)
+{
+	/* A7: pairs with R2 in dequeue, and keeps the prod.tail load below after this one:
+	 * prod.tail only grows and is never behind cons.tail, so the difference is not
+	 * negative. It can exceed the capacity if both tails moved between the two loads,
+	 * hence the clamp. */
+	uint32_t ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+	/* Relaxed: only the value is wanted, no slot is read. */
+	uint32_t ptail = atomic_load_explicit(&r->prod.tail, memory_order_relaxed);
+	int32_t used = (int32_t)(ptail - ctail);
+
+	if (used < 0)
+		return 0;
+	return (uint32_t)used > r->capacity ? r->capacity : (unsigned)used;
+}
+
+static inline unsigned dpk_ring_free_count(const struct dpk_ring *r)
+{
+	return r->capacity - dpk_ring_count(r);
+}
+
+static inline unsigned dpk_ring_capacity(const struct dpk_ring *r)
+{
+	return r->capacity;
+}
+
+static inline unsigned dpk_ring_size(const struct dpk_ring *r)
+{
+	return r->size;
+}
+
+static inline unsigned dpk_ring_esize(const struct dpk_ring *r)
+{
+	return r->esize;
+}
+
+static inline bool dpk_ring_empty(const struct dpk_ring *r)
+{
+	return dpk_ring_count(r) == 0;
+}
+
+static inline bool dpk_ring_full(const struct dpk_ring *r)
+{
+	return dpk_ring_count(r) == r->capacity;
+}
+
+static inline bool dpk_ring_is_sp(const struct dpk_ring *r)
+{
+	return (r->flags & DPK_RING_F_SP_ENQ) != 0;
+}
+
+static inline bool dpk_ring_is_sc(const struct dpk_ring *r)
+{
+	return (r->flags & DPK_RING_F_SC_DEQ) != 0;
+}
+
+/* Enqueue. */
+
+static inline unsigned dpk_ring_sp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                unsigned *free_space)
+{
+	return dpk__ring_sp_enqueue(r, objs, n, free_space, true);
+}
+
+static inline unsigned dpk_ring_mp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                unsigned *free_space)
+{
+	return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
+}
+
+static inline unsigned dpk_ring_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                             unsigned *free_space)
+{
+	if (r->flags & DPK_RING_F_SP_ENQ)
+		return dpk__ring_sp_enqueue(r, objs, n, free_space, true);
+	return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
+}
+
+static inline unsigned dpk_ring_sp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
+                                                 unsigned *free_space)
+{
+	return dpk__ring_sp_enqueue(r, objs, n, free_space, false);
+}
+
+static inline unsigned dpk_ring_mp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
+                                                 unsigned *free_space)
+{
+	return dpk__ring_mp_enqueue(r, objs, n, free_space, false);
+}
+
+static inline unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
+                                              unsigned *free_space)
+{
+	if (r->flags & DPK_RING_F_SP_ENQ)
+		return dpk__ring_sp_enqueue(r, objs, n, free_space, false);
+	return dpk__ring_mp_enqueue(r, objs, n, free_space, false);
+}
+
+/* Dequeue. */
+
+static inline unsigned dpk_ring_sc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                unsigned *available)
+{
+	return dpk__ring_sc_dequeue(r, objs, n, available, true);
+}
+
+static inline unsigned dpk_ring_mc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                unsigned *available)
+{
+	return dpk__ring_mc_dequeue(r, objs, n, available, true);
+}
+
+static inline unsigned dpk_ring_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                             unsigned *available)
+{
+	if (r->flags & DPK_RING_F_SC_DEQ)
+		return dpk__ring_sc_dequeue(r, objs, n, available, true);
+	return dpk__ring_mc_dequeue(r, objs, n, available, true);
+}
+
+static inline unsigned dpk_ring_sc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                 unsigned *available)
+{
+	return dpk__ring_sc_dequeue(r, objs, n, available, false);
+}
+
+static inline unsigned dpk_ring_mc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                 unsigned *available)
+{
+	return dpk__ring_mc_dequeue(r, objs, n, available, false);
+}
+
+static inline unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                              unsigned *available)
+{
+	if (r->flags & DPK_RING_F_SC_DEQ)
+		return dpk__ring_sc_dequeue(r, objs, n, available, false);
+	return dpk__ring_mc_dequeue(r, objs, n, available, false);
+}
+
+/* One element. */
+
+static inline int dpk_ring_sp_enqueue(struct dpk_ring *r, const void *obj)
+{
+	return dpk__ring_sp_enqueue(r, obj, 1, NULL, true) ? 0 : -ENOBUFS;
+}
+
+static inline int dpk_ring_mp_enqueue(struct dpk_ring *r, const void *obj)
+{
+	return dpk__ring_mp_enqueue(r, obj, 1, NULL, true) ? 0 : -ENOBUFS;
+}
+
+static inline int dpk_ring_enqueue(struct dpk_ring *r, const void *obj)
+{
+	return dpk_ring_enqueue_bulk(r, obj, 1, NULL) ? 0 : -ENOBUFS;
+}
+
+static inline int dpk_ring_sc_dequeue(struct dpk_ring *r, void *obj)
+{
+	return dpk__ring_sc_dequeue(r, obj, 1, NULL, true) ? 0 : -ENOENT;
+}
+
+static inline int dpk_ring_mc_dequeue(struct dpk_ring *r, void *obj)
+{
+	return dpk__ring_mc_dequeue(r, obj, 1, NULL, true) ? 0 : -ENOENT;
+}
+
+static inline int dpk_ring_dequeue(struct dpk_ring *r, void *obj)
+{
+	return dpk_ring_dequeue_bulk(r, obj, 1, NULL) ? 0 : -ENOENT;
+}

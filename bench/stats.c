@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * stats.c - order statistics, moments, the median's confidence interval and the rejection
+ * of spoiled samples.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* Medians of up to this many samples use a buffer on the stack. */
+#define STACK_VALUES 256
+
+const char *dpk_reject_name(enum dpk_reject r)
+{
+	switch (r) {
+	case DPK_REJECT_NONE:
+		return "none";
+	case DPK_REJECT_MIGRATION:
+		return "migration";
+	case DPK_REJECT_CTX_SWITCH:
+		return "ctx_switch";
+	case DPK_REJECT_GAP:
+		return "gap";
+	default:
+		return "invalid";
+	}
+}
+
+/* Ascending order with NaN after every number, so that a NaN cannot break the sort. */
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	if (isnan(a) || isnan(b))
+		return isnan(a) - isnan(b);
+	return (a > b) - (a < b);
+}
+
+void dpk_stats_sort(double *v, size_t n)
+{
+	if (v && n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
+}
+
+double dpk_stats_quantile(const double *sorted, size_t n, double q)
+{
+	double h, frac;
+	size_t lo;
+
+	if (!sorted || n == 0)
+		return 0.0;
+	if (!(q > 0.0)) /* also catches NaN */
+		q = 0.0;
+	if (q > 1.0)
+		q = 1.0;
+	/* Type 7: h = (n - 1) q, interpolate between the order statistics either side. */
+	h = (double)(n - 1) * q;
+	lo = (size_t)h;
+	if (lo >= n - 1)
+		return sorted[n - 1];
+	frac = h - (double)lo;
+	if (frac == 0.0)
+		return sorted[lo];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}
+
+/*
+ * With B ~ binomial(n, 1/2) the number of values below the true median, the interval
+ * [x(j), x(n - j + 1)] (1-based order statistics) misses the median with probability
+ * 2 P(B <= j - 1). The widest-coverage-first search takes the largest j that keeps that
+ * at or below 5%. The exact sum works in logs so that 2^-n cannot underflow.
+ */
+static size_t ci_rank_exact(size_t n)
+{
+	double logc = 0.0; /* log C(n, i) */
+	double log_half_n = (double)n * log(0.5);
+	double cdf = 0.0;
+	size_t j = 0;
+
+	for (size_t i = 0; i < n / 2; i++) {
+		cdf += exp(logc + log_half_n);
+		if (cdf > 0.025)
+			break;
+		j = i + 1;
+		logc += log((double)(n - i) / (double)(i + 1));
+	}
+	return j;
+}
+
+/* Normal approximation: j = n/2 - 1.96 sqrt(n)/2, rounded down so coverage stays >= 95%. */
+static size_t ci_rank_normal(size_t n)
+{
+	double j = floor((double)n / 2.0 - 1.96 * sqrt((double)n) / 2.0);
+
+	return j < 1.0 ? 1 : (size_t)j;
+}
+
+bool dpk_stats_median_ci_ranks(size_t n, size_t *lo, size_t *hi)
+{
+	size_t j;
+
+	if (n < 6)
+		return false;
+	j = n <= DPK_STATS_CI_EXACT_MAX ? ci_rank_exact(n) : ci_rank_normal(n);
+	if (j == 0)
+		return false;
+	if (lo)
+		*lo = j - 1;
+	if (hi)
+		*hi = n - j;
+	return true;
+}
+
+void dpk_stats_summarise(double *v, size_t n, struct dpk_summary *out)
+{
+	double sum = 0.0, ss = 0.0;
+	size_t lo, hi;
+
+	if (!out)
+		return;
+	memset(out, 0, sizeof(*out));
+	if (!v || n == 0)
+		return;
+
+	dpk_stats_sort(v, n);
+	out->n = n;
+	out->min = v[0];
+	out->max = v[n - 1];
+	out->p50 = dpk_stats_quantile(v, n, 0.50);
+	out->p90 = dpk_stats_quantile(v, n, 0.90);
+	out->p99 = dpk_stats_quantile(v, n, 0.99);
+
+	/* Two passes: the squared deviations from the mean lose less than sum(x^2) - n m^2. */
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
+	if (n >= 2) {
+		for (size_t i = 0; i < n; i++)
+			ss += (v[i] - out->mean) * (v[i] - out->mean);
+		out->stddev = sqrt(ss / (double)(n - 1));
+	}
+	out->cv = out->mean != 0.0 ? out->stddev / out->mean : 0.0;
+
+	if (dpk_stats_median_ci_ranks(n, &lo, &hi)) {
+		out->p50_lo = v[lo];
+		out->p50_hi = v[hi];
+	} else {
+		out->p50_lo = out->p50;
+		out->p50_hi = out->p50;
+	}
+}
+
+/* The median of the samples not yet rejected, or NAN when there is none or no memory. */
+static double kept_median(const struct dpk_sample *s, size_t n, size_t kept)
+{
+	double stack[STACK_VALUES], *v = stack, m;
+	size_t k = 0;
+
+	if (kept == 0)
+		return NAN;
+	if (kept > STACK_VALUES) {
+		v = malloc(kept * sizeof(*v));
+		if (!v)
+			return NAN;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE)
+			v[k++] = s[i].ticks_per_op;
+	dpk_stats_sort(v, k);
+	m = dpk_stats_quantile(v, k, 0.5);
+	if (v != stack)
+		free(v);
+	return m;
+}
+
+size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
+                        size_t counts[DPK_REJECT_COUNT])
+{
+	size_t c[DPK_REJECT_COUNT] = {0};
+	size_t kept = 0;
+	double median;
+
+	if (!s)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].cpu_begin != s[i].cpu_end)
+			s[i].reject = DPK_REJECT_MIGRATION;
+		else if (check_ctx_switch && s[i].ivcsw > 0)
+			s[i].reject = DPK_REJECT_CTX_SWITCH;
+		else
+			s[i].reject = DPK_REJECT_NONE;
+		c[s[i].reject]++;
+	}
+	kept = c[DPK_REJECT_NONE];
+
+	/* One pass against one threshold; see the header for why it is not iterated. */
+	median = kept_median(s, n, kept);
+	if (median > 0.0) {
+		double limit = DPK_GAP_FACTOR * median;
+
+		for (size_t i = 0; i < n; i++) {
+			if (s[i].reject == DPK_REJECT_NONE && s[i].ticks_per_op > limit) {
+				s[i].reject = DPK_REJECT_GAP;
+				c[DPK_REJECT_GAP]++;
+				kept--;
+			}
+		}
+	}
+
+	c[DPK_REJECT_NONE] = kept;
+	if (counts)
+		memcpy(counts, c, sizeof(c));
+	return kept;
+}

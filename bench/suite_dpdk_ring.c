@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The dpdk_ring suite: DPDK's rte_ring (the elem API of the installed DPDK) run through
+ * the very same case bodies and harness as dpkit's ring suite, so the two can be read
+ * side by side from one run: `dpk-bench run ring dpdk_ring`. Built only when DPDK's
+ * development files are found; rte_ring_init() on our own memory needs no EAL start-up.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_ring.h>
+#include <rte_ring_elem.h>
+
+#include "ring_cases.h"
+#include "suites.h"
+
+#ifndef DPK_DPDK_VERSION
+#define DPK_DPDK_VERSION "(installed)"
+#endif
+
+static int rte_setup(struct dpk_bench_run *run)
+{
+	const struct ring_arg *a = run->c->arg;
+	unsigned flags = a->mode == RING_SPSC ? RING_F_SP_ENQ | RING_F_SC_DEQ : 0;
+	size_t size = sizeof(struct ring_state) + run->nroles * sizeof(struct ring_role);
+	ssize_t rsize = rte_ring_get_memsize_elem(a->esize, RING_SLOTS);
+	struct ring_state *st;
+	void *mem;
+
+	if (rsize < 0)
+		return (int)rsize;
+	if (posix_memalign((void **)&st, 64, size) != 0)
+		return -ENOMEM;
+	memset(st, 0, size);
+	if (posix_memalign(&mem, 64, (size_t)rsize) != 0) {
+		free(st);
+		return -ENOMEM;
+	}
+	memset(mem, 0, (size_t)rsize);
+	if (rte_ring_init(mem, "dpk-bench", RING_SLOTS, flags) != 0) {
+		free(mem);
+		free(st);
+		return -EINVAL;
+	}
+	st->r = mem;
+	st->a = a;
+	st->esize = a->esize;
+	st->words = a->esize / 8;
+	run->state = st;
+	return 0;
+}
+
+static void rte_teardown(struct dpk_bench_run *run)
+{
+	struct ring_state *st = run->state;
+	uint64_t enq = 0, deq = 0;
+
+	for (unsigned i = 0; i < run->nroles; i++) {
+		enq += st->role[i].enq;
+		deq += st->role[i].deq;
+	}
+	if (enq - deq != rte_ring_count(st->r))
+		dpk_bench_fail(run, "elements enqueued %llu - dequeued %llu != %u left in the ring",
+			       (unsigned long long)enq, (unsigned long long)deq,
+			       rte_ring_count(st->r));
+	free(st->r);
+	free(st);
+}
+
+#define R(st) ((struct rte_ring *)(st)->r)
+#define SP1(st, p) rte_ring_sp_enqueue_elem(R(st), p, (st)->esize)
+#define SC1(st, p) rte_ring_sc_dequeue_elem(R(st), p, (st)->esize)
+#define SPB(st, p, n) rte_ring_sp_enqueue_bulk_elem(R(st), p, (st)->esize, n, NULL)
+#define SCB(st, p, n) rte_ring_sc_dequeue_bulk_elem(R(st), p, (st)->esize, n, NULL)
+#define SPS(st, p, n) rte_ring_sp_enqueue_burst_elem(R(st), p, (st)->esize, n, NULL)
+#define SCS(st, p, n) rte_ring_sc_dequeue_burst_elem(R(st), p, (st)->esize, n, NULL)
+#define MP1(st, p) rte_ring_mp_enqueue_elem(R(st), p, (st)->esize)
+#define MC1(st, p) rte_ring_mc_dequeue_elem(R(st), p, (st)->esize)
+#define MPB(st, p, n) rte_ring_mp_enqueue_bulk_elem(R(st), p, (st)->esize, n, NULL)
+#define MCB(st, p, n) rte_ring_mc_dequeue_bulk_elem(R(st), p, (st)->esize, n, NULL)
+#define MPS(st, p, n) rte_ring_mp_enqueue_burst_elem(R(st), p, (st)->esize, n, NULL)
+#define MCS(st, p, n) rte_ring_mc_dequeue_burst_elem(R(st), p, (st)->esize, n, NULL)
+
+RING_BODIES(rte, spsc, SP1, SC1, SPB, SCB, SPS, SCS)
+RING_BODIES(rte, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
+RING_ALL_BODY(rte, MPB, MCB)
+
+static const struct dpk_bench_case rte_cases[] = {
+	RING_CASES(rte, rte_setup, rte_teardown),
+};
+
+const struct dpk_bench_suite dpk_suite_dpdk_ring = {
+	.name = "dpdk_ring",
+	.desc = "DPDK " DPK_DPDK_VERSION " rte_ring through the same cases as the ring suite",
+	.cases = rte_cases,
+	.ncases = sizeof(rte_cases) / sizeof(rte_cases[0]),
+	.default_on = false,
+};

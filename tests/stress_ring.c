@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The ring under concurrent producers and consumers: order, loss and duplication.
+ *
+ * Each element carries (producer id, sequence). Producers mix bulk, burst and single calls
+ * of random sizes until the time budget is spent. Each consumer checks that, per producer,
+ * the sequences it sees increase (with one producer and one consumer: that they are
+ * exactly 0, 1, 2, ...), and records them in its own bitmap; at the end the bitmaps must
+ * cover every sequence each producer enqueued exactly once and nothing else. 16-byte
+ * elements also carry a check word, so a torn or mixed copy is caught.
+ *
+ * Placements have up to 8 threads on whatever CPUs there are; more threads than CPUs is
+ * intended. The indices start just below 2^32 so they wrap during the run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <dpk/ring.h>
+
+#include "dpk_test.h"
+
+#define MAX_SIDE     4          /* threads per side */
+#define SEQ_CAP      (1u << 21) /* sequences per producer at most; bounds the bitmaps */
+#define BITMAP_WORDS (SEQ_CAP / 64)
+#define MAX_BURST    32u
+#define ESIZE_MAX    16u
+
+enum side_mode { MODE_ST, MODE_MT, MODE_DEFAULT }; /* sp/sc, mp/mc, or the ring's default */
+enum call_kind { CALL_BULK, CALL_BURST, CALL_ONE };
+
+struct config {
+	unsigned producers, consumers;
+	unsigned esize, count, flags;
+	enum side_mode prod_mode, cons_mode;
+};
+
+struct run {
+	const struct config *cfg;
+	struct dpk_ring *r;
+	uint64_t seed;
+	pthread_barrier_t start;
+	atomic_bool stop;                   /* set by the main thread when the budget is spent */
+	atomic_uint producers_left;         /* producers still enqueueing */
+	uint32_t produced[MAX_SIDE];        /* per producer, written before it leaves */
+	uint64_t *seen[MAX_SIDE][MAX_SIDE]; /* [consumer][producer] bitmap of sequences */
+	uint64_t received[MAX_SIDE];        /* per consumer */
+	atomic_uint errors;
+};
+
+struct worker {
+	struct run *run;
+	unsigned id;
+};
+
+static uint64_t check_word(uint64_t tag)
+{
+	tag ^= tag >> 33;
+	tag *= 0xff51afd7ed558ccdu;
+	tag ^= tag >> 33;
+	return tag;
+}
+
+static void encode(unsigned char *e, unsigned esize, unsigned pid, uint32_t seq)
+{
+	uint64_t tag = (uint64_t)pid << 56 | seq;
+
+	memcpy(e, &tag, 8);
+	if (esize == 16) {
+		uint64_t c = check_word(tag);
+		memcpy(e + 8, &c, 8);
+	}
+}
+
+/* Report a broken invariant once per run with its details, count every one. */
+static void broken(struct run *run, const char *what, unsigned who, uint64_t a, uint64_t b)
+{
+	if (atomic_fetch_add_explicit(&run->errors, 1, memory_order_relaxed) < 5)
+		dpk_test_note("%s (thread %u: %" PRIu64 ", %" PRIu64 ")", what, who, a, b);
+}
+
+static void backoff(unsigned *idle)
+{
+	if ((++*idle & 15) == 0)
+		sched_yield();
+	else
+		dpk_pause();
+}
+
+static enum call_kind pick_kind(uint64_t *rng)
+{
+	return (enum call_kind)(dpk_test_rand(rng) % 3);
+}
+
+static unsigned pick_n(uint64_t *rng, enum call_kind kind, unsigned cap)
+{
+	unsigned most = cap < MAX_BURST ? cap : MAX_BURST;
+
+	return kind == CALL_ONE ? 1 : 1 + (unsigned)(dpk_test_rand(rng) % most);
+}
+
+static unsigned enqueue(struct run *run, enum call_kind kind, const void *buf, unsigned n,
+                        unsigned *fs, unsigned pid)
+{
+	struct dpk_ring *r = run->r;
+	enum side_mode mode = run->cfg->prod_mode;
+	unsigned got;
+	int rc;
+
+	switch (kind) {
+	case CALL_BULK:
+		got = mode == MODE_ST   ? dpk_ring_sp_enqueue_bulk(r, buf, n, fs)
+		      : mode == MODE_MT ? dpk_ring_mp_enqueue_bulk(r, buf, n, fs)
+		                        : dpk_ring_enqueue_bulk(r, buf, n, fs);
+		if (got != 0 && got != n)
+			broken(run, "bulk enqueue moved part", pid, got, n);
+		return got;
+	case CALL_BURST:
+		got = mode == MODE_ST   ? dpk_ring_sp_enqueue_burst(r, buf, n, fs)
+		      : mode == MODE_MT ? dpk_ring_mp_enqueue_burst(r, buf, n, fs)
+		                        : dpk_ring_enqueue_burst(r, buf, n, fs);
+		if (got > n)
+			broken(run, "burst enqueue moved too many", pid, got, n);
+		return got;
+	default:
+		rc = mode == MODE_ST   ? dpk_ring_sp_enqueue(r, buf)
+		     : mode == MODE_MT ? dpk_ring_mp_enqueue(r, buf)
+		                       : dpk_ring_enqueue(r, buf);
+		if (rc != 0 && rc != -ENOBUFS)
+			broken(run, "single enqueue returned a bad code", pid, (uint64_t)-rc, 0);
+		return rc == 0;
+	}
+}
+
+static unsigned dequeue(struct run *run, enum call_kind kind, void *buf, unsigned n, unsigned *av,
+                        unsigned cid)
+{
+	struct dpk_ring *r = run->r;
+	enum side_mode mode = run->cfg->cons_mode;
+	unsigned got;
+	int rc;
+
+	switch (kind) {
+	case CALL_BULK:
+		got = mode == MODE_ST   ? dpk_ring_sc_dequeue_bulk(r, buf, n, av)
+		      : mode == MODE_MT ? dpk_ring_mc_dequeue_bulk(r, buf, n, av)
+		                        : dpk_ring_dequeue_bulk(r, buf, n, av);
+		if (got != 0 && got != n)
+			broken(run, "bulk dequeue moved part", cid, got, n);
+		return got;
+	case CALL_BURST:
+		got = mode == MODE_ST   ? dpk_ring_sc_dequeue_burst(r, buf, n, av)
+		      : mode == MODE_MT ? dpk_ring_mc_dequeue_burst(r, buf, n, av)
+		                        : dpk_ring_dequeue_burst(r, buf, n, av);
+		if (got > n)
+			broken(run, "burst dequeue moved too many", cid, got, n);
+		return got;
+	default:
+		rc = mode == MODE_ST   ? dpk_ring_sc_dequeue(r, buf)
+		     : mode == MODE_MT ? dpk_ring_mc_dequeue(r, buf)
+		                       : dpk_ring_dequeue(r, buf);
+		if (rc != 0 && rc != -ENOENT)
+			broken(run, "single dequeue returned a bad code", cid, (uint64_t)-rc, 0);
+		return rc == 0;
+	}
+}
+
+static void *producer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *run = w->run;
+	const unsigned esize = run->cfg->esize, cap = dpk_ring_capacity(run->r);
+	unsigned char buf[MAX_BURST * ESIZE_MAX];
+	uint64_t rng = run->seed ^ (0x9e3779b97f4a7c15u * (w->id + 1));
+	uint32_t seq = 0;
+	unsigned idle = 0;
+
+	pthread_barrier_wait(&run->start);
+	while (seq < SEQ_CAP && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+		enum call_kind kind = pick_kind(&rng);
+		unsigned n = pick_n(&rng, kind, cap), got, fs = 0;
+		bool want_fs = dpk_test_rand(&rng) % 4 == 0;
+
+		if (n > SEQ_CAP - seq)
+			n = SEQ_CAP - seq;
+		for (unsigned i = 0; i < n; i++)
+			encode(buf + (size_t)i * esize, esize, w->id, seq + i);
+		got = enqueue(run, kind, buf, n, want_fs ? &fs : NULL, w->id);
+		if (want_fs && kind != CALL_ONE && fs > cap)
+			broken(run, "free space above the capacity", w->id, fs, cap);
+		if (got == 0)
+			backoff(&idle);
+		seq += got;
+	}
+	run->produced[w->id] = seq;
+	/* Release: pairs with the acquire in consumer(); everything enqueued is published. */
+	atomic_fetch_sub_explicit(&run->producers_left, 1, memory_order_release);
+	return NULL;
+}
+
+/* Check and record @p n dequeued elements; @p next holds, per producer, the lowest
+ * sequence this consumer may still see. */
+static void take(struct run *run, unsigned cid, const unsigned char *buf, unsigned n,
+                 uint32_t *next)
+{
+	const struct config *cfg = run->cfg;
+	const bool spsc = cfg->producers == 1 && cfg->consumers == 1;
+
+	for (unsigned i = 0; i < n; i++) {
+		const unsigned char *e = buf + (size_t)i * cfg->esize;
+		uint64_t tag, c;
+		unsigned pid;
+		uint32_t seq;
+
+		memcpy(&tag, e, 8);
+		pid = (unsigned)(tag >> 56);
+		seq = (uint32_t)tag;
+		if (cfg->esize == 16) {
+			memcpy(&c, e + 8, 8);
+			if (c != check_word(tag)) {
+				broken(run, "element corrupted", cid, tag, c);
+				continue;
+			}
+		}
+		if (pid >= cfg->producers || (tag >> 32 & 0xffffff) != 0 || seq >= SEQ_CAP) {
+			broken(run, "element from nowhere", cid, tag, 0);
+			continue;
+		}
+		if (spsc ? seq != next[pid] : seq < next[pid])
+			broken(run, "sequence out of order", cid, seq, next[pid]);
+		next[pid] = seq + 1;
+		uint64_t *word = &run->seen[cid][pid][seq / 64], bit = UINT64_C(1) << (seq % 64);
+		if (*word & bit)
+			broken(run, "element seen twice by one consumer", cid, pid, seq);
+		*word |= bit;
+		run->received[cid]++;
+	}
+}
+
+static void *consumer(void *arg)
+{
+	struct worker *w = arg;
+	struct run *run = w->run;
+	const unsigned cap = dpk_ring_capacity(run->r);
+	unsigned char buf[MAX_BURST * ESIZE_MAX];
+	uint64_t rng = run->seed ^ (0xc2b2ae3d27d4eb4fu * (w->id + 1));
+	uint32_t next[MAX_SIDE] = {0};
+	unsigned idle = 0;
+
+	pthread_barrier_wait(&run->start);
+	for (;;) {
+		/* Acquire: pairs with the release in producer(). Read before the dequeue, so
+		 * an empty ring after it means every element has been taken. */
+		bool done = atomic_load_explicit(&run->producers_left, memory_order_acquire) == 0;
+		enum call_kind kind = done ? CALL_BURST : pick_kind(&rng);
+		unsigned n = done ? MAX_BURST : pick_n(&rng, kind, cap), got, av = 0;
+		bool want_av = dpk_test_rand(&rng) % 4 == 0;
+
+		got = dequeue(run, kind, buf, n, want_av ? &av : NULL, w->id);
+		if (want_av && kind != CALL_ONE && av > cap)
+			broken(run, "available above the capacity", w->id, av, cap);
+		take(run, w->id, buf, got, next);
+		if (got == 0) {
+			if (done)
+				break;
+			backoff(&idle);
+		}
+	}
+	return NULL;
+}
+
+/* Every sequence each producer enqueued was seen by exactly one consumer. */
+static void check_exactly_once(struct run *run)
+{
+	const struct config *cfg = run->cfg;
+	uint64_t lost = 0, dup = 0, extra = 0, total_in = 0, total_out = 0;
+
+	for (unsigned p = 0; p < cfg->producers; p++) {
+		total_in += run->produced[p];
+		for (unsigned wi = 0; wi < BITMAP_WORDS; wi++) {
+			uint64_t acc = 0, twice = 0, want;
+			uint32_t lo = wi * 64;
+
+			for (unsigned c = 0; c < cfg->consumers; c++) {
+				twice |= acc & run->seen[c][p][wi];
+				acc |= run->seen[c][p][wi];
+			}
+			if (run->produced[p] >= lo + 64)
+				want = ~UINT64_C(0);
+			else if (run->produced[p] <= lo)
+				want = 0;
+			else
+				want = (UINT64_C(1) << (run->produced[p] - lo)) - 1;
+			lost += (uint64_t)__builtin_popcountll(want & ~acc);
+			extra += (uint64_t)__builtin_popcountll(acc & ~want);
+			dup += (uint64_t)__builtin_popcountll(twice);
+		}
+	}
+	for (unsigned c = 0; c < cfg->consumers; c++)
+		total_out += run->received[c];
+	dpk_test_note("%u+%u threads, esize %u, capacity %u: %" PRIu64 " elements", cfg->producers,
+	              cfg->consumers, cfg->esize, dpk_ring_capacity(run->r), total_in);
+	EXPECT_EQ_U(0, lost);
+	EXPECT_EQ_U(0, dup);
+	EXPECT_EQ_U(0, extra);
+	EXPECT_EQ_U(total_in, total_out);
+	EXPECT_GT(total_in, 0);
+}
+
+static unsigned budget_ms(void);
+
+static void run_config(const struct config *cfg)
+{
+	struct run *run = calloc(1, sizeof(*run));
+	struct worker workers[2 * MAX_SIDE];
+	pthread_t threads[2 * MAX_SIDE];
+	unsigned nthreads = cfg->producers + cfg->consumers, ms = budget_ms();
+	struct timespec nap = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+
+	ASSERT_NOT_NULL(run);
+	run->cfg = cfg;
+	run->seed = dpk_test_seed() ^
+	            ((uint64_t)cfg->producers << 40 | cfg->consumers << 8 | cfg->esize);
+	run->r = dpk_ring_create(cfg->esize, cfg->count, cfg->flags);
+	ASSERT_NOT_NULL(run->r);
+	/* Start close to the wrap of the 32-bit indices so the run crosses it. */
+	dpk__ring_set_indices(run->r, UINT32_MAX - (uint32_t)(run->seed % 5000));
+	for (unsigned c = 0; c < cfg->consumers; c++)
+		for (unsigned p = 0; p < cfg->producers; p++) {
+			run->seen[c][p] = calloc(BITMAP_WORDS, sizeof(uint64_t));
+			ASSERT_NOT_NULL(run->seen[c][p]);
+		}
+	atomic_init(&run->producers_left, cfg->producers);
+	ASSERT_EQ(0, pthread_barrier_init(&run->start, NULL, nthreads + 1));
+
+	for (unsigned i = 0; i < nthreads; i++) {
+		bool prod = i < cfg->producers;
+
+		workers[i].run = run;
+		workers[i].id = prod ? i : i - cfg->producers;
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, prod ? producer : consumer,
+		                            &workers[i]));
+	}
+	pthread_barrier_wait(&run->start);
+	nanosleep(&nap, NULL);
+	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
+	for (unsigned i = 0; i < nthreads; i++)
+		ASSERT_EQ(0, pthread_join(threads[i], NULL));
+
+	EXPECT_EQ(0, atomic_load(&run->errors));
+	EXPECT_TRUE(dpk_ring_empty(run->r));
+	check_exactly_once(run);
+
+	pthread_barrier_destroy(&run->start);
+	for (unsigned c = 0; c < cfg->consumers; c++)
+		for (unsigned p = 0; p < cfg->producers; p++)
+			free(run->seen[c][p]);
+	dpk_ring_free(run->r);
+	free(run);
+}
+
+#define SPSC (DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ)
+
+static const struct config configs[] = {
+        {1, 1, 8, 256, 0, MODE_ST, MODE_ST},
+        {1, 1, 16, 100, SPSC | DPK_RING_F_EXACT_SZ, MODE_DEFAULT, MODE_DEFAULT},
+        {4, 4, 8, 128, SPSC, MODE_MT, MODE_MT},
+        {4, 4, 16, 64, 0, MODE_DEFAULT, MODE_DEFAULT},
+        {1, 3, 8, 256, 0, MODE_MT, MODE_MT},
+        {3, 1, 16, 256, 0, MODE_MT, MODE_MT},
+        {1, 3, 16, 64, DPK_RING_F_SP_ENQ, MODE_DEFAULT, MODE_DEFAULT},
+        {3, 1, 8, 64, DPK_RING_F_SC_DEQ, MODE_MT, MODE_ST},
+        {2, 2, 8, 8, 0, MODE_MT, MODE_MT},
+};
+#define N_CONFIGS (sizeof(configs) / sizeof(configs[0]))
+
+/* The stress budget is shared by all cases. */
+static unsigned budget_ms(void)
+{
+	unsigned ms = dpk_test_stress_ms(2000) / N_CONFIGS;
+
+	return ms < 20 ? 20 : ms;
+}
+
+static void spsc_8(void)
+{
+	run_config(&configs[0]);
+}
+static void spsc_16_exact_default_calls(void)
+{
+	run_config(&configs[1]);
+}
+static void mpmc_4x4_8(void)
+{
+	run_config(&configs[2]);
+}
+static void mpmc_4x4_16_default_calls(void)
+{
+	run_config(&configs[3]);
+}
+static void mpmc_1x3_8(void)
+{
+	run_config(&configs[4]);
+}
+static void mpmc_3x1_16(void)
+{
+	run_config(&configs[5]);
+}
+static void sp_mc_1x3_16_default_calls(void)
+{
+	run_config(&configs[6]);
+}
+static void mp_sc_3x1_8(void)
+{
+	run_config(&configs[7]);
+}
+static void mpmc_2x2_8_tiny_ring(void)
+{
+	run_config(&configs[8]);
+}
+
+static const struct dpk_test_case cases[] = {
+        DPK_TEST(spsc_8),
+        DPK_TEST(spsc_16_exact_default_calls),
+        DPK_TEST(mpmc_4x4_8),
+        DPK_TEST(mpmc_4x4_16_default_calls),
+        DPK_TEST(mpmc_1x3_8),
+        DPK_TEST(mpmc_3x1_16),
+        DPK_TEST(sp_mc_1x3_16_default_calls),
+        DPK_TEST(mp_sc_3x1_8),
+        DPK_TEST(mpmc_2x2_8_tiny_ring),
+};
+
+DPK_TEST_MAIN(cases)

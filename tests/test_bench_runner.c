@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The harness engine on synthetic cases: samples are taken and summarised, invariant
+ * failures are reported, multi-lcore cases stop on the flag even when a role would wait
+ * forever, oversubscribed pairs end, and placements the lcores lack are skipped.
+ * Nothing here asserts how fast anything is.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dpk/cycles.h>
+
+#include "dpk_test.h"
+#include "runner.h"
+
+static struct dpk_bench_runner runner;
+
+static int start(const char *spec)
+{
+	struct dpk_bench_options o;
+
+	dpk_bench_options_default(&o);
+	o.time_s = 0.02;
+	o.warmup_s = 0.005;
+	o.lcores = spec;
+	o.raw = true;
+	return dpk_bench_runner_init(&runner, &o);
+}
+
+static uint64_t body_spin(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	uint64_t acc = 0;
+
+	(void)run;
+	(void)role;
+	for (uint64_t i = 0; i < n; i++)
+		acc += i;
+	DPK_BENCH_KEEP(acc);
+	return n;
+}
+
+static atomic_ulong fail_calls;
+
+static uint64_t body_fails(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	(void)role;
+	if (atomic_fetch_add(&fail_calls, 1) == 3)
+		dpk_bench_fail(run, "invariant %d broke", 42);
+	return n;
+}
+
+/* Role 1 waits for a value role 0 never sends: only the stop flag ends it. */
+static uint64_t body_waits(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	if (role == 1) {
+		while (!dpk_bench_stopped(run))
+			dpk_pause();
+		return 0;
+	}
+	return body_spin(run, role, n);
+}
+
+static const struct dpk_bench_case c_single = {.name = "spin", .desc = "add", .kind = DPK_BENCH_SINGLE,
+					       .unit = DPK_UNIT_ITERATION, .body = body_spin,
+					       .params = {{"x", 3}}};
+static const struct dpk_bench_case c_fail = {.name = "fails", .desc = "breaks", .kind = DPK_BENCH_SINGLE,
+					     .unit = DPK_UNIT_CALL, .body = body_fails};
+static const struct dpk_bench_case c_pair = {.name = "pair", .desc = "two spinners", .kind = DPK_BENCH_PAIR,
+					     .unit = DPK_UNIT_ITERATION, .counted_roles = 2,
+					     .body = body_spin, .ops_multiple = 4};
+static const struct dpk_bench_case c_wait = {.name = "waits", .desc = "role 1 blocks", .kind = DPK_BENCH_PAIR,
+					     .unit = DPK_UNIT_ITERATION, .counted_roles = 2,
+					     .body = body_waits};
+static const struct dpk_bench_case c_all = {.name = "all", .desc = "every worker", .kind = DPK_BENCH_ALL,
+					    .unit = DPK_UNIT_ITERATION, .body = body_spin};
+static const struct dpk_bench_suite suite = {.name = "t", .desc = "test"};
+
+static bool have_two_cpus(void)
+{
+	const struct dpk_topo *t = dpk_topo_system();
+	return t && dpk_cpuset_count(dpk_topo_online(t)) >= 2;
+}
+
+static void clock_check_is_sane(void)
+{
+	struct dpk_bench_clock k;
+
+	dpk_bench_clock_check(&k);
+	ASSERT_GT(k.hz, 0);
+	ASSERT_GE(k.granularity, 1);
+	ASSERT_GT_F(k.read_cost, 0.0);
+	ASSERT_LE_F(k.read_cost_min, k.read_cost);
+	/* the method's promise: read cost and tick step each under 1% of a sample */
+	ASSERT_GE_F(k.target_single, 100.0 * k.read_cost);
+	ASSERT_GE_F(k.target_single, 100.0 * (double)k.granularity);
+	ASSERT_GE_F(k.target_multi, k.target_single);
+}
+
+static void default_spec_has_oversub_worker(void)
+{
+	struct dpk_lcore_spec spec;
+
+	ASSERT_EQ(0, dpk_bench_lcore_spec(NULL, &spec));
+	ASSERT_GE(spec.count, 3); /* main, a worker per CPU, one extra */
+	/* the last lcore shares the first lcore's CPU */
+	ASSERT_TRUE(dpk_cpuset_equal(&spec.cpus[0], &spec.cpus[spec.count - 1]));
+	ASSERT_EQ(-EINVAL, dpk_bench_lcore_spec("0-", &spec));
+	ASSERT_EQ(-ENODEV, dpk_bench_lcore_spec("0@1000", &spec)); /* beyond this machine */
+	ASSERT_EQ(-EINVAL, dpk_bench_lcore_spec("0@4000", &spec)); /* beyond DPK_CPU_MAX */
+}
+
+static void single_case_gives_samples(void)
+{
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+	dpk_bench_run_case(&runner, &suite, &c_single, DPK_PLACE_SINGLE, 0, &res);
+	EXPECT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_GT(res.samples, 0);
+	EXPECT_EQ(res.reject[0], res.nraw);
+	EXPECT_LE(res.reject[0], res.samples);
+	EXPECT_GT(res.batch_ops, 0);
+	EXPECT_LE_F(res.ticks.min, res.ticks.p50);
+	EXPECT_LE_F(res.ticks.p50, res.ticks.p99);
+	EXPECT_LE_F(res.ticks.p99, res.ticks.max);
+	EXPECT_GT_F(res.mops, 0.0);
+	dpk_bench_result_free(&res);
+	dpk_bench_runner_fini(&runner);
+}
+
+static void invariant_failure_is_reported(void)
+{
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+	atomic_store(&fail_calls, 0);
+	dpk_bench_run_case(&runner, &suite, &c_fail, DPK_PLACE_SINGLE, 0, &res);
+	EXPECT_EQ(DPK_RESULT_FAILED, res.status);
+	EXPECT_STREQ("invariant 42 broke", res.reason);
+	dpk_bench_result_free(&res);
+	dpk_bench_runner_fini(&runner);
+}
+
+static void pair_case_counts_only_counted_role(void)
+{
+	struct dpk_bench_result res;
+
+	if (!have_two_cpus())
+		DPK_SKIP("needs two online CPUs");
+	ASSERT_EQ(0, start(NULL));
+	dpk_bench_run_case(&runner, &suite, &c_pair, DPK_PLACE_OVERSUB, 0, &res);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_EQ(2, res.nroles);
+	EXPECT_FALSE(res.role[0].counted);
+	EXPECT_TRUE(res.role[1].counted);
+	EXPECT_EQ(res.samples, res.role[1].samples);
+	EXPECT_EQ(res.role[0].cpu, res.role[1].cpu); /* oversub: one CPU */
+	EXPECT_EQ(0, res.role[1].batch_ops % 4);     /* ops_multiple honoured */
+	dpk_bench_result_free(&res);
+	dpk_bench_runner_fini(&runner);
+}
+
+static void blocked_role_ends_on_stop(void)
+{
+	struct dpk_bench_result res;
+
+	if (!have_two_cpus())
+		DPK_SKIP("needs two online CPUs");
+	ASSERT_EQ(0, start(NULL));
+	/* Role 1 never completes a batch: the case must still end, and say so. */
+	dpk_bench_run_case(&runner, &suite, &c_wait, DPK_PLACE_OVERSUB, 0, &res);
+	EXPECT_EQ(DPK_RESULT_FAILED, res.status);
+	EXPECT_TRUE(strstr(res.reason, "no complete sample") != NULL);
+	dpk_bench_result_free(&res);
+	dpk_bench_runner_fini(&runner);
+}
+
+static void missing_placements_are_skipped(void)
+{
+	struct dpk_bench_result res;
+	unsigned a, b;
+	char why[160];
+
+	ASSERT_EQ(0, start("0,1@0"));
+	/* only one worker: no pair at all */
+	EXPECT_FALSE(dpk_bench_placement_available(&runner, DPK_PLACE_CORE, &a, &b, why, sizeof(why)));
+	EXPECT_TRUE(why[0] != '\0');
+	dpk_bench_run_case(&runner, &suite, &c_pair, DPK_PLACE_NUMA, 0, &res);
+	EXPECT_EQ(DPK_RESULT_SKIPPED, res.status);
+	EXPECT_TRUE(res.reason[0] != '\0');
+	dpk_bench_result_free(&res);
+	dpk_bench_run_case(&runner, &suite, &c_all, DPK_PLACE_ALL, 0, &res);
+	EXPECT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_EQ(1, res.nroles);
+	dpk_bench_result_free(&res);
+	dpk_bench_runner_fini(&runner);
+}
+
+static void all_takes_one_worker_per_cpu(void)
+{
+	struct dpk_bench_result res;
+
+	if (!have_two_cpus())
+		DPK_SKIP("needs two online CPUs");
+	ASSERT_EQ(0, start(NULL));
+	dpk_bench_run_case(&runner, &suite, &c_all, DPK_PLACE_ALL, 0, &res);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_EQ(dpk_cpuset_count(dpk_topo_online(dpk_topo_system())), res.nroles);
+	for (unsigned i = 0; i < res.nroles; i++)
+		for (unsigned j = i + 1; j < res.nroles; j++)
+			EXPECT_NE(res.role[i].cpu, res.role[j].cpu);
+	dpk_bench_result_free(&res);
+	dpk_bench_runner_fini(&runner);
+}
+
+static void params_format(void)
+{
+	char buf[64];
+
+	ASSERT_STREQ("x=3", dpk_bench_params_str(&c_single, buf, sizeof(buf)));
+	ASSERT_STREQ("", dpk_bench_params_str(&c_fail, buf, sizeof(buf)));
+	ASSERT_EQ(3, dpk_bench_param(&c_single, "x", 7));
+	ASSERT_EQ(7, dpk_bench_param(&c_single, "y", 7));
+	ASSERT_STREQ("per round trip", dpk_bench_unit_name(DPK_UNIT_ROUND_TRIP));
+}
+
+static const struct dpk_test_case cases[] = {
+	DPK_TEST(clock_check_is_sane),
+	DPK_TEST(default_spec_has_oversub_worker),
+	DPK_TEST(single_case_gives_samples),
+	DPK_TEST(invariant_failure_is_reported),
+	DPK_TEST(pair_case_counts_only_counted_role),
+	DPK_TEST(blocked_role_ends_on_stop),
+	DPK_TEST(missing_placements_are_skipped),
+	DPK_TEST(all_takes_one_worker_per_cpu),
+	DPK_TEST(params_format),
+};
+
+DPK_TEST_MAIN(cases)

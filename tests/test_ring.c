@@ -1,0 +1,878 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The ring on one thread: every call, element size, edge and error path. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dpk/ring.h>
+
+#include "dpk_test.h"
+
+/* Table sizes used below: 64 slots, 63 usable. */
+#define SLOTS 64u
+#define MAX_N 24u
+
+/*
+ * Element contents: the first 4 bytes hold the sequence number, every other byte a value
+ * derived from the sequence and its position, so a copy that drops, shifts or mixes bytes
+ * shows up.
+ */
+static void fill_elem(unsigned char *e, unsigned esize, uint32_t seq)
+{
+	memcpy(e, &seq, 4);
+	for (unsigned j = 4; j < esize; j++)
+		e[j] = (unsigned char)((seq * 31u) ^ (j * 17u) ^ (seq >> 8));
+}
+
+static void fill(unsigned char *buf, unsigned esize, uint32_t first, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		fill_elem(buf + (size_t)i * esize, esize, first + i);
+}
+
+/* True when buf holds elements first .. first + n - 1. */
+static bool holds(const unsigned char *buf, unsigned esize, uint32_t first, unsigned n)
+{
+	unsigned char want[DPK_RING_ESIZE_MAX];
+
+	for (unsigned i = 0; i < n; i++) {
+		fill_elem(want, esize, first + i);
+		if (memcmp(buf + (size_t)i * esize, want, esize) != 0)
+			return false;
+	}
+	return true;
+}
+
+/* Cache-line-aligned memory; aligned_alloc wants a multiple of the alignment. */
+static void *alloc_lines(size_t bytes)
+{
+	return aligned_alloc(DPK_CACHE_LINE,
+	                     (bytes + DPK_CACHE_LINE - 1) & ~(size_t)(DPK_CACHE_LINE - 1));
+}
+
+/* The calls under test, with one signature. Single calls are driven one element at a time
+ * until one fails, which must be with the right error code. */
+typedef unsigned (*enq_fn)(struct dpk_ring *, const void *, unsigned, unsigned *);
+typedef unsigned (*deq_fn)(struct dpk_ring *, void *, unsigned, unsigned *);
+
+static unsigned enq_single(struct dpk_ring *r, const void *objs, unsigned n, unsigned *fs,
+                           int (*one)(struct dpk_ring *, const void *))
+{
+	const unsigned char *p = objs;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		int rc = one(r, p + (size_t)i * dpk_ring_esize(r));
+		if (rc != 0) {
+			EXPECT_EQ(-ENOBUFS, rc);
+			break;
+		}
+	}
+	*fs = dpk_ring_free_count(r);
+	return i;
+}
+
+static unsigned deq_single(struct dpk_ring *r, void *objs, unsigned n, unsigned *av,
+                           int (*one)(struct dpk_ring *, void *))
+{
+	unsigned char *p = objs;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		int rc = one(r, p + (size_t)i * dpk_ring_esize(r));
+		if (rc != 0) {
+			EXPECT_EQ(-ENOENT, rc);
+			break;
+		}
+	}
+	*av = dpk_ring_count(r);
+	return i;
+}
+
+static unsigned sp_single(struct dpk_ring *r, const void *o, unsigned n, unsigned *fs)
+{
+	return enq_single(r, o, n, fs, dpk_ring_sp_enqueue);
+}
+static unsigned mp_single(struct dpk_ring *r, const void *o, unsigned n, unsigned *fs)
+{
+	return enq_single(r, o, n, fs, dpk_ring_mp_enqueue);
+}
+static unsigned dflt_enq_single(struct dpk_ring *r, const void *o, unsigned n, unsigned *fs)
+{
+	return enq_single(r, o, n, fs, dpk_ring_enqueue);
+}
+static unsigned sc_single(struct dpk_ring *r, void *o, unsigned n, unsigned *av)
+{
+	return deq_single(r, o, n, av, dpk_ring_sc_dequeue);
+}
+static unsigned mc_single(struct dpk_ring *r, void *o, unsigned n, unsigned *av)
+{
+	return deq_single(r, o, n, av, dpk_ring_mc_dequeue);
+}
+static unsigned dflt_deq_single(struct dpk_ring *r, void *o, unsigned n, unsigned *av)
+{
+	return deq_single(r, o, n, av, dpk_ring_dequeue);
+}
+
+enum kind { BULK, BURST, SINGLE };
+
+struct mode {
+	enq_fn enq;
+	deq_fn deq;
+	enum kind kind;
+};
+
+static const struct mode sp_bulk = {dpk_ring_sp_enqueue_bulk, dpk_ring_sc_dequeue_bulk, BULK};
+static const struct mode mp_bulk = {dpk_ring_mp_enqueue_bulk, dpk_ring_mc_dequeue_bulk, BULK};
+static const struct mode df_bulk = {dpk_ring_enqueue_bulk, dpk_ring_dequeue_bulk, BULK};
+static const struct mode sp_burst = {dpk_ring_sp_enqueue_burst, dpk_ring_sc_dequeue_burst, BURST};
+static const struct mode mp_burst = {dpk_ring_mp_enqueue_burst, dpk_ring_mc_dequeue_burst, BURST};
+static const struct mode df_burst = {dpk_ring_enqueue_burst, dpk_ring_dequeue_burst, BURST};
+static const struct mode sp_one = {sp_single, sc_single, SINGLE};
+static const struct mode mp_one = {mp_single, mc_single, SINGLE};
+static const struct mode df_one = {dflt_enq_single, dflt_deq_single, SINGLE};
+
+static unsigned expect_moved(enum kind kind, unsigned n, unsigned room)
+{
+	if (kind == BULK)
+		return n <= room ? n : 0;
+	return n < room ? n : room;
+}
+
+/*
+ * Random traffic through @p r with a model of its contents: every call returns what the
+ * model says, reports the right free space or count, and the elements come out in order
+ * with every byte intact. The phases alternate between filling and draining so the ring
+ * often reaches full and empty, and the indices lap the table many times.
+ */
+static void run_traffic(struct dpk_ring *r, const struct mode *m, unsigned rounds, uint64_t seed)
+{
+	const unsigned esize = dpk_ring_esize(r), cap = dpk_ring_capacity(r);
+	unsigned char *in = malloc((size_t)MAX_N * esize), *out = malloc((size_t)MAX_N * esize);
+	uint32_t next_in = 0, next_out = 0;
+	unsigned held = dpk_ring_count(r);
+	uint64_t rng = seed;
+
+	ASSERT_NOT_NULL(in);
+	ASSERT_NOT_NULL(out);
+	ASSERT_EQ(0, held);
+	for (unsigned round = 0; round < rounds; round++) {
+		bool filling = (round / 16) % 2 == 0;
+		unsigned n = 1 + (unsigned)(dpk_test_rand(&rng) % (filling ? MAX_N : MAX_N / 2));
+		unsigned got, report = ~0u;
+
+		fill(in, esize, next_in, n);
+		got = m->enq(r, in, n, &report);
+		ASSERT_EQ(expect_moved(m->kind, n, cap - held), got);
+		held += got;
+		next_in += got;
+		ASSERT_EQ(cap - held, report);
+		ASSERT_EQ(held, dpk_ring_count(r));
+
+		n = 1 + (unsigned)(dpk_test_rand(&rng) % (filling ? MAX_N / 2 : MAX_N));
+		memset(out, 0, (size_t)MAX_N * esize);
+		report = ~0u;
+		got = m->deq(r, out, n, &report);
+		ASSERT_EQ(expect_moved(m->kind, n, held), got);
+		ASSERT_TRUE(holds(out, esize, next_out, got));
+		held -= got;
+		next_out += got;
+		ASSERT_EQ(held, report);
+		ASSERT_EQ(held, dpk_ring_count(r));
+	}
+	while (held) {
+		unsigned report, got = m->deq(r, out, held < MAX_N ? held : MAX_N, &report);
+		ASSERT_GT(got, 0);
+		ASSERT_TRUE(holds(out, esize, next_out, got));
+		held -= got;
+		next_out += got;
+	}
+	ASSERT_TRUE(dpk_ring_empty(r));
+	ASSERT_EQ(next_in, next_out);
+	free(in);
+	free(out);
+}
+
+/* Every multiple of 4 from 4 to 128, and the largest size. */
+static unsigned test_esize(unsigned i)
+{
+	return i < 32 ? 4 * (i + 1) : DPK_RING_ESIZE_MAX;
+}
+#define N_ESIZES 33u
+
+static void traffic_all_sizes(const struct mode *m, unsigned flags)
+{
+	for (unsigned i = 0; i < N_ESIZES; i++) {
+		unsigned esize = test_esize(i);
+		struct dpk_ring *r = dpk_ring_create(esize, SLOTS, flags);
+
+		ASSERT_NOT_NULL(r);
+		run_traffic(r, m, 200, 1000 + esize);
+		dpk_ring_free(r);
+	}
+}
+
+/* The default-mode calls, on rings of each default sync mode. */
+static void traffic_default_modes(const struct mode *m)
+{
+	static const unsigned flags[] = {0, DPK_RING_F_SP_ENQ, DPK_RING_F_SC_DEQ,
+	                                 DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ};
+	for (unsigned f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
+		traffic_all_sizes(m, flags[f]);
+}
+
+static void fifo_sp_sc_bulk(void)
+{
+	traffic_all_sizes(&sp_bulk, 0);
+}
+static void fifo_sp_sc_burst(void)
+{
+	traffic_all_sizes(&sp_burst, 0);
+}
+static void fifo_sp_sc_single(void)
+{
+	traffic_all_sizes(&sp_one, 0);
+}
+static void fifo_mp_mc_bulk(void)
+{
+	traffic_all_sizes(&mp_bulk, DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ);
+}
+static void fifo_mp_mc_burst(void)
+{
+	traffic_all_sizes(&mp_burst, DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ);
+}
+static void fifo_mp_mc_single(void)
+{
+	traffic_all_sizes(&mp_one, DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ);
+}
+static void fifo_default_bulk(void)
+{
+	traffic_default_modes(&df_bulk);
+}
+static void fifo_default_burst(void)
+{
+	traffic_default_modes(&df_burst);
+}
+static void fifo_default_single(void)
+{
+	traffic_default_modes(&df_one);
+}
+
+/* Calls of different modes one after another on one ring keep one FIFO. */
+static void fifo_modes_interleaved(void)
+{
+	struct dpk_ring *r = dpk_ring_create(16, SLOTS, 0);
+	unsigned char in[8 * 16], out[8 * 16];
+	uint32_t next_in = 0, next_out = 0;
+
+	ASSERT_NOT_NULL(r);
+	for (unsigned round = 0; round < 300; round++) {
+		unsigned n = 1 + round % 8, got, av;
+
+		fill(in, 16, next_in, n);
+		switch (round % 3) {
+		case 0:
+			got = dpk_ring_sp_enqueue_bulk(r, in, n, NULL);
+			break;
+		case 1:
+			got = dpk_ring_mp_enqueue_burst(r, in, n, NULL);
+			break;
+		default:
+			got = dpk_ring_enqueue_bulk(r, in, n, NULL);
+			break;
+		}
+		ASSERT_EQ(n, got);
+		next_in += n;
+		n = 1 + (round * 7) % 8;
+		got = (round % 2) ? dpk_ring_sc_dequeue_burst(r, out, n, &av)
+		                  : dpk_ring_mc_dequeue_burst(r, out, n, &av);
+		ASSERT_TRUE(holds(out, 16, next_out, got));
+		next_out += got;
+		ASSERT_EQ(next_in - next_out, av);
+	}
+	dpk_ring_free(r);
+}
+
+/* Capacity is size - 1 for a power-of-two count, exactly the count with EXACT_SZ. */
+static void capacity_power_of_two(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, 16, 0);
+	uint64_t v[16] = {0};
+
+	ASSERT_NOT_NULL(r);
+	ASSERT_EQ(16, dpk_ring_size(r));
+	ASSERT_EQ(15, dpk_ring_capacity(r));
+	ASSERT_EQ(15, dpk_ring_sp_enqueue_burst(r, v, 16, NULL));
+	ASSERT_TRUE(dpk_ring_full(r));
+	dpk_ring_free(r);
+}
+
+static void capacity_exact(void)
+{
+	static const struct {
+		unsigned count, size;
+	} want[] = {{1, 2}, {3, 4}, {4, 8}, {100, 128}, {1000, 1024}, {1024, 2048}};
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct dpk_ring *r = dpk_ring_create(4, want[i].count, DPK_RING_F_EXACT_SZ);
+		uint32_t v = 7;
+		unsigned n = 0;
+
+		ASSERT_NOT_NULL(r);
+		ASSERT_EQ(want[i].size, dpk_ring_size(r));
+		ASSERT_EQ(want[i].count, dpk_ring_capacity(r));
+		while (dpk_ring_mp_enqueue(r, &v) == 0)
+			n++;
+		ASSERT_EQ(want[i].count, n);
+		ASSERT_TRUE(dpk_ring_full(r));
+		ASSERT_EQ(0, dpk_ring_free_count(r));
+		dpk_ring_free(r);
+	}
+}
+
+/* A count of 1 is a power of two with room for nothing. */
+static void capacity_zero_ring(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, 1, 0);
+	uint64_t v = 1;
+
+	ASSERT_NOT_NULL(r);
+	ASSERT_EQ(0, dpk_ring_capacity(r));
+	ASSERT_TRUE(dpk_ring_empty(r));
+	ASSERT_TRUE(dpk_ring_full(r));
+	ASSERT_EQ(-ENOBUFS, dpk_ring_sp_enqueue(r, &v));
+	ASSERT_EQ(-ENOBUFS, dpk_ring_mp_enqueue(r, &v));
+	ASSERT_EQ(0, dpk_ring_enqueue_burst(r, &v, 1, NULL));
+	ASSERT_EQ(-ENOENT, dpk_ring_dequeue(r, &v));
+	dpk_ring_free(r);
+}
+
+/* At the full and empty edges every kind of call fails or moves nothing, in both modes. */
+static void full_and_empty_edges(void)
+{
+	for (int mp = 0; mp < 2; mp++) {
+		struct dpk_ring *r =
+		        dpk_ring_create(8, SLOTS, mp ? 0 : DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ);
+		uint64_t buf[SLOTS];
+		unsigned fs, av;
+
+		ASSERT_NOT_NULL(r);
+		ASSERT_TRUE(dpk_ring_empty(r));
+		ASSERT_FALSE(dpk_ring_full(r));
+		ASSERT_EQ(-ENOENT, dpk_ring_sc_dequeue(r, buf));
+		ASSERT_EQ(-ENOENT, dpk_ring_mc_dequeue(r, buf));
+		ASSERT_EQ(-ENOENT, dpk_ring_dequeue(r, buf));
+		ASSERT_EQ(0, dpk_ring_dequeue_bulk(r, buf, 1, &av));
+		ASSERT_EQ(0, av);
+		ASSERT_EQ(0, dpk_ring_dequeue_burst(r, buf, 8, &av));
+		ASSERT_EQ(0, av);
+
+		fill((unsigned char *)buf, 8, 0, SLOTS);
+		ASSERT_EQ(SLOTS - 1, dpk_ring_enqueue_bulk(r, buf, SLOTS - 1, &fs));
+		ASSERT_EQ(0, fs);
+		ASSERT_TRUE(dpk_ring_full(r));
+		ASSERT_FALSE(dpk_ring_empty(r));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_count(r));
+		ASSERT_EQ(-ENOBUFS, dpk_ring_sp_enqueue(r, buf));
+		ASSERT_EQ(-ENOBUFS, dpk_ring_mp_enqueue(r, buf));
+		ASSERT_EQ(-ENOBUFS, dpk_ring_enqueue(r, buf));
+		ASSERT_EQ(0, dpk_ring_sp_enqueue_bulk(r, buf, 1, &fs));
+		ASSERT_EQ(0, fs);
+		ASSERT_EQ(0, dpk_ring_mp_enqueue_burst(r, buf, 1, &fs));
+		ASSERT_EQ(0, fs);
+		ASSERT_EQ(SLOTS - 1, dpk_ring_count(r));
+
+		/* One out makes room for exactly one. */
+		ASSERT_EQ(0, dpk_ring_dequeue(r, buf));
+		ASSERT_EQ(1, dpk_ring_enqueue_burst(r, buf, 5, &fs));
+		ASSERT_EQ(0, fs);
+		memset(buf, 0, sizeof(buf));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_dequeue_burst(r, buf, SLOTS, &av));
+		ASSERT_EQ(0, av);
+		ASSERT_TRUE(holds((unsigned char *)buf, 8, 1, SLOTS - 2));
+		ASSERT_TRUE(dpk_ring_empty(r));
+		dpk_ring_free(r);
+	}
+}
+
+/* n = 0 returns 0 and changes nothing, in every mode, on an empty and a partly full ring. */
+static void zero_n_moves_nothing(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, SLOTS, 0);
+	uint64_t buf[4] = {1, 2, 3, 4};
+	unsigned fs = ~0u, av = ~0u;
+
+	ASSERT_NOT_NULL(r);
+	for (int round = 0; round < 2; round++) {
+		unsigned held = dpk_ring_count(r);
+
+		ASSERT_EQ(0, dpk_ring_sp_enqueue_bulk(r, buf, 0, &fs));
+		ASSERT_EQ(SLOTS - 1 - held, fs);
+		ASSERT_EQ(0, dpk_ring_mp_enqueue_bulk(r, buf, 0, &fs));
+		ASSERT_EQ(SLOTS - 1 - held, fs);
+		ASSERT_EQ(0, dpk_ring_enqueue_bulk(r, buf, 0, NULL));
+		ASSERT_EQ(0, dpk_ring_sp_enqueue_burst(r, buf, 0, NULL));
+		ASSERT_EQ(0, dpk_ring_mp_enqueue_burst(r, buf, 0, NULL));
+		ASSERT_EQ(0, dpk_ring_enqueue_burst(r, buf, 0, NULL));
+		ASSERT_EQ(0, dpk_ring_sc_dequeue_bulk(r, buf, 0, &av));
+		ASSERT_EQ(held, av);
+		ASSERT_EQ(0, dpk_ring_mc_dequeue_bulk(r, buf, 0, &av));
+		ASSERT_EQ(held, av);
+		ASSERT_EQ(0, dpk_ring_dequeue_bulk(r, buf, 0, NULL));
+		ASSERT_EQ(0, dpk_ring_sc_dequeue_burst(r, buf, 0, NULL));
+		ASSERT_EQ(0, dpk_ring_mc_dequeue_burst(r, buf, 0, NULL));
+		ASSERT_EQ(0, dpk_ring_dequeue_burst(r, buf, 0, NULL));
+		ASSERT_EQ(held, dpk_ring_count(r));
+		ASSERT_EQ(4, dpk_ring_mp_enqueue_bulk(r, buf, 4, NULL));
+	}
+	/* The ring still works, in order, after all those empty calls. */
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(4, dpk_ring_mc_dequeue_bulk(r, buf, 4, NULL));
+	ASSERT_EQ(1, buf[0]);
+	ASSERT_EQ(4, buf[3]);
+	dpk_ring_free(r);
+}
+
+/* A bulk call for more than the capacity moves nothing; a burst moves what fits. */
+static void bulk_over_capacity_returns_zero(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, 16, 0);
+	uint64_t buf[32] = {0};
+	unsigned fs, av;
+
+	ASSERT_NOT_NULL(r);
+	ASSERT_EQ(0, dpk_ring_sp_enqueue_bulk(r, buf, 16, &fs));
+	ASSERT_EQ(15, fs);
+	ASSERT_EQ(0, dpk_ring_mp_enqueue_bulk(r, buf, 16, &fs));
+	ASSERT_EQ(15, fs);
+	ASSERT_EQ(0, dpk_ring_enqueue_bulk(r, buf, UINT32_MAX, NULL));
+	ASSERT_EQ(0, dpk_ring_mp_enqueue_bulk(r, buf, 0x80000000u, NULL));
+	ASSERT_TRUE(dpk_ring_empty(r));
+	ASSERT_EQ(15, dpk_ring_mp_enqueue_burst(r, buf, 32, &fs));
+	ASSERT_EQ(0, fs);
+	ASSERT_EQ(0, dpk_ring_sc_dequeue_bulk(r, buf, 16, &av));
+	ASSERT_EQ(15, av);
+	ASSERT_EQ(0, dpk_ring_mc_dequeue_bulk(r, buf, 16, &av));
+	ASSERT_EQ(15, av);
+	ASSERT_EQ(0, dpk_ring_dequeue_bulk(r, buf, UINT32_MAX, NULL));
+	ASSERT_EQ(15, dpk_ring_count(r));
+	ASSERT_EQ(15, dpk_ring_sc_dequeue_burst(r, buf, 32, &av));
+	ASSERT_EQ(0, av);
+	dpk_ring_free(r);
+}
+
+/*
+ * The out-parameters are exact in a quiet ring, also on the single-thread paths, whose
+ * cached copy of the other side's tail lags after the other side moved.
+ */
+static void out_params_exact(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, SLOTS, DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ);
+	uint64_t buf[8] = {0};
+	unsigned fs = 0, av = 0;
+
+	ASSERT_NOT_NULL(r);
+	ASSERT_EQ(5, dpk_ring_sp_enqueue_bulk(r, buf, 5, &fs));
+	ASSERT_EQ(58, fs);
+	ASSERT_EQ(5, dpk_ring_sc_dequeue_bulk(r, buf, 5, &av));
+	ASSERT_EQ(0, av);
+	/* The producer's copy still says 0 dequeued; the report must not. */
+	ASSERT_EQ(1, dpk_ring_sp_enqueue_burst(r, buf, 1, &fs));
+	ASSERT_EQ(62, fs);
+	ASSERT_EQ(3, dpk_ring_mp_enqueue_bulk(r, buf, 3, &fs));
+	ASSERT_EQ(59, fs);
+	ASSERT_EQ(2, dpk_ring_enqueue_burst(r, buf, 2, &fs));
+	ASSERT_EQ(57, fs);
+	ASSERT_EQ(1, dpk_ring_sc_dequeue_bulk(r, buf, 1, &av));
+	ASSERT_EQ(5, av);
+	ASSERT_EQ(2, dpk_ring_mc_dequeue_burst(r, buf, 2, &av));
+	ASSERT_EQ(3, av);
+	ASSERT_EQ(3, dpk_ring_dequeue_burst(r, buf, 8, &av));
+	ASSERT_EQ(0, av);
+	/* Failed calls report too. */
+	ASSERT_EQ(0, dpk_ring_sc_dequeue_bulk(r, buf, 1, &av));
+	ASSERT_EQ(0, av);
+	ASSERT_EQ(0, dpk_ring_mc_dequeue_burst(r, buf, 1, &av));
+	ASSERT_EQ(0, av);
+	dpk_ring_free(r);
+}
+
+/* Queries agree with each other and with the flags given. */
+static void queries(void)
+{
+	static const unsigned flags[] = {0, DPK_RING_F_SP_ENQ, DPK_RING_F_SC_DEQ,
+	                                 DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ |
+	                                         DPK_RING_F_EXACT_SZ};
+
+	for (unsigned f = 0; f < 4; f++) {
+		struct dpk_ring *r = dpk_ring_create(12, 32, flags[f]);
+		unsigned char buf[12 * 10] = {0};
+		unsigned cap;
+
+		ASSERT_NOT_NULL(r);
+		cap = dpk_ring_capacity(r);
+		ASSERT_EQ((flags[f] & DPK_RING_F_EXACT_SZ) ? 32 : 31, cap);
+		ASSERT_EQ((flags[f] & DPK_RING_F_EXACT_SZ) ? 64 : 32, dpk_ring_size(r));
+		ASSERT_EQ(12, dpk_ring_esize(r));
+		ASSERT_EQ((flags[f] & DPK_RING_F_SP_ENQ) != 0, dpk_ring_is_sp(r));
+		ASSERT_EQ((flags[f] & DPK_RING_F_SC_DEQ) != 0, dpk_ring_is_sc(r));
+		ASSERT_EQ(0, dpk_ring_count(r));
+		ASSERT_EQ(cap, dpk_ring_free_count(r));
+		ASSERT_EQ(10, dpk_ring_enqueue_bulk(r, buf, 10, NULL));
+		ASSERT_EQ(10, dpk_ring_count(r));
+		ASSERT_EQ(cap - 10, dpk_ring_free_count(r));
+		ASSERT_FALSE(dpk_ring_empty(r));
+		ASSERT_FALSE(dpk_ring_full(r));
+		dpk_ring_free(r);
+	}
+}
+
+/* Reset empties the ring and puts every index back to 0. */
+static void reset_empties(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, SLOTS, 0);
+	uint64_t buf[10];
+
+	ASSERT_NOT_NULL(r);
+	fill((unsigned char *)buf, 8, 0, 10);
+	ASSERT_EQ(10, dpk_ring_enqueue_bulk(r, buf, 10, NULL));
+	ASSERT_EQ(3, dpk_ring_dequeue_bulk(r, buf, 3, NULL));
+	dpk_ring_reset(r);
+	ASSERT_EQ(0, dpk_ring_count(r));
+	ASSERT_TRUE(dpk_ring_empty(r));
+	ASSERT_EQ(0, atomic_load(&r->prod.head));
+	ASSERT_EQ(0, atomic_load(&r->cons.tail));
+	ASSERT_EQ(-ENOENT, dpk_ring_sc_dequeue(r, buf));
+	fill((unsigned char *)buf, 8, 100, 10);
+	ASSERT_EQ(10, dpk_ring_sp_enqueue_bulk(r, buf, 10, NULL));
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(10, dpk_ring_sc_dequeue_burst(r, buf, 10, NULL));
+	ASSERT_TRUE(holds((unsigned char *)buf, 8, 100, 10));
+	dpk_ring_free(r);
+}
+
+/* dump prints the configuration and the indices, and rejects NULL. */
+static void dump_output(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, 16, DPK_RING_F_SP_ENQ);
+	uint64_t buf[3] = {0};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_NOT_NULL(r);
+	ASSERT_EQ(3, dpk_ring_enqueue_bulk(r, buf, 3, NULL));
+	ASSERT_EQ(1, dpk_ring_dequeue_bulk(r, buf, 1, NULL));
+	f = open_memstream(&text, &len);
+	ASSERT_NOT_NULL(f);
+	ASSERT_EQ(0, dpk_ring_dump(f, r));
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_NOT_NULL(text);
+	ASSERT_NOT_NULL(strstr(text, "SP/MC"));
+	ASSERT_NOT_NULL(strstr(text, "esize 8, size 16, capacity 15"));
+	ASSERT_NOT_NULL(strstr(text, "used 2, free 13"));
+	ASSERT_NOT_NULL(strstr(text, "prod: head 3, tail 3"));
+	ASSERT_NOT_NULL(strstr(text, "cons: head 1, tail 1"));
+	free(text);
+	ASSERT_EQ(-EINVAL, dpk_ring_dump(NULL, r));
+	ASSERT_EQ(-EINVAL, dpk_ring_dump(stdout, NULL));
+	dpk_ring_free(r);
+}
+
+/* memsize: the size for good arguments, -EINVAL for each bad one. */
+static void memsize_values(void)
+{
+	const ssize_t hdr = (ssize_t)sizeof(struct dpk_ring);
+
+	ASSERT_EQ(0, hdr % DPK_CACHE_LINE);
+	ASSERT_EQ(hdr + 1024 * 8, dpk_ring_memsize(8, 1024, 0));
+	ASSERT_EQ(hdr + 1024 * 8, dpk_ring_memsize(8, 1000, DPK_RING_F_EXACT_SZ));
+	ASSERT_EQ(hdr + 2048 * 8, dpk_ring_memsize(8, 1024, DPK_RING_F_EXACT_SZ));
+	ASSERT_EQ(hdr + 1 * 4, dpk_ring_memsize(4, 1, 0));
+	ASSERT_EQ(hdr + 2 * 512, dpk_ring_memsize(512, 1, DPK_RING_F_EXACT_SZ));
+	if (sizeof(size_t) == 8) {
+		ASSERT_EQ(hdr + (ssize_t)DPK_RING_SIZE_MAX * 4,
+		          dpk_ring_memsize(4, DPK_RING_SIZE_MAX, 0));
+		ASSERT_EQ(hdr + (ssize_t)DPK_RING_SIZE_MAX * 4,
+		          dpk_ring_memsize(4, DPK_RING_SIZE_MAX - 1, DPK_RING_F_EXACT_SZ));
+	}
+}
+
+static void memsize_rejects_bad_esize(void)
+{
+	static const unsigned bad[] = {0, 1, 2, 3, 6, 10, 129, DPK_RING_ESIZE_MAX + 4, 1024};
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ASSERT_EQ(-EINVAL, dpk_ring_memsize(bad[i], 64, 0));
+	ASSERT_NE('\0', dpk_last_error()[0]);
+}
+
+static void memsize_rejects_bad_count(void)
+{
+	static const unsigned bad[] = {0, 3, 63, 65, 1000, 0x80000001u, 0xc0000000u, UINT32_MAX};
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, bad[i], 0));
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 0, DPK_RING_F_EXACT_SZ));
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, DPK_RING_SIZE_MAX, DPK_RING_F_EXACT_SZ));
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, UINT32_MAX, DPK_RING_F_EXACT_SZ));
+}
+
+static void memsize_rejects_unknown_flags(void)
+{
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 64, 0x8));
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 64, DPK_RING_F_SP_ENQ | 0x100));
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 64, 0x80000000u));
+}
+
+/* init in caller memory: works when aligned, and bad arguments leave the memory alone. */
+static void init_in_caller_memory(void)
+{
+	ssize_t bytes = dpk_ring_memsize(16, 32, 0);
+	struct dpk_ring *r;
+	unsigned char v[16], w[16];
+
+	ASSERT_GT(bytes, 0);
+	r = alloc_lines((size_t)bytes);
+	ASSERT_NOT_NULL(r);
+	ASSERT_EQ(0, dpk_ring_init(r, 16, 32, DPK_RING_F_SC_DEQ));
+	ASSERT_EQ(31, dpk_ring_capacity(r));
+	ASSERT_TRUE(dpk_ring_is_sc(r));
+	ASSERT_FALSE(dpk_ring_is_sp(r));
+	fill(v, 16, 42, 1);
+	ASSERT_EQ(0, dpk_ring_enqueue(r, v));
+	ASSERT_EQ(0, dpk_ring_dequeue(r, w));
+	ASSERT_TRUE(holds(w, 16, 42, 1));
+	free(r);
+}
+
+static void init_rejects_bad_arguments(void)
+{
+	static const struct {
+		unsigned esize, count, flags;
+	} bad[] = {
+	        {0, 64, 0},  {6, 64, 0},       {DPK_RING_ESIZE_MAX + 4, 64, 0},
+	        {8, 0, 0},   {8, 100, 0},      {8, DPK_RING_SIZE_MAX, DPK_RING_F_EXACT_SZ},
+	        {8, 64, 8u}, {8, 64, 0x1000u},
+	};
+	ssize_t bytes = dpk_ring_memsize(8, 64, 0);
+	unsigned char *mem, *copy;
+
+	ASSERT_GT(bytes, 0);
+	mem = alloc_lines((size_t)bytes + DPK_CACHE_LINE);
+	copy = malloc((size_t)bytes + DPK_CACHE_LINE);
+	ASSERT_NOT_NULL(mem);
+	ASSERT_NOT_NULL(copy);
+	memset(mem, 0xa5, (size_t)bytes + DPK_CACHE_LINE);
+	memcpy(copy, mem, (size_t)bytes + DPK_CACHE_LINE);
+
+	ASSERT_EQ(-EINVAL, dpk_ring_init(NULL, 8, 64, 0));
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ASSERT_EQ(-EINVAL, dpk_ring_init((struct dpk_ring *)mem, bad[i].esize, bad[i].count,
+		                                 bad[i].flags));
+	/* Misaligned: 4, 8 and 32 bytes past a line boundary. */
+	ASSERT_EQ(-EINVAL, dpk_ring_init((struct dpk_ring *)(mem + 4), 8, 64, 0));
+	ASSERT_EQ(-EINVAL, dpk_ring_init((struct dpk_ring *)(mem + 8), 8, 64, 0));
+	ASSERT_EQ(-EINVAL, dpk_ring_init((struct dpk_ring *)(mem + 32), 8, 64, 0));
+	ASSERT_EQ(0, memcmp(mem, copy, (size_t)bytes + DPK_CACHE_LINE));
+	free(mem);
+	free(copy);
+}
+
+static void create_sets_errno(void)
+{
+	static const struct {
+		unsigned esize, count, flags;
+	} bad[] = {
+	        {0, 64, 0},   {7, 64, 0}, {1024, 64, 0},
+	        {8, 0, 0},    {8, 48, 0}, {8, DPK_RING_SIZE_MAX, DPK_RING_F_EXACT_SZ},
+	        {8, 64, 16u},
+	};
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		errno = 0;
+		ASSERT_NULL(dpk_ring_create(bad[i].esize, bad[i].count, bad[i].flags));
+		ASSERT_EQ(EINVAL, errno);
+	}
+	dpk_ring_free(NULL);
+}
+
+/*
+ * Indices started just below 2^32 cross the wrap within the first lap; counts, the full
+ * and empty tests and FIFO order hold across it, for both sync modes and an exact-size
+ * ring whose capacity is not size - 1.
+ */
+static void wrap_indices(const struct mode *m, unsigned count, unsigned flags)
+{
+	static const uint32_t starts[] = {UINT32_MAX - 40, UINT32_MAX, 0x7fffffe0u};
+
+	for (unsigned s = 0; s < sizeof(starts) / sizeof(starts[0]); s++) {
+		struct dpk_ring *r = dpk_ring_create(8, count, flags);
+
+		ASSERT_NOT_NULL(r);
+		dpk__ring_set_indices(r, starts[s]);
+		ASSERT_TRUE(dpk_ring_empty(r));
+		ASSERT_EQ(dpk_ring_capacity(r), dpk_ring_free_count(r));
+		run_traffic(r, m, 300, starts[s]);
+		/* Several laps went by: the indices wrapped. */
+		ASSERT_LT(atomic_load(&r->prod.tail) - starts[s], 0x80000000u);
+		ASSERT_GT(atomic_load(&r->prod.tail) - starts[s], 4 * dpk_ring_size(r));
+		dpk_ring_free(r);
+	}
+}
+
+static void wrap_sp_sc(void)
+{
+	wrap_indices(&sp_bulk, SLOTS, 0);
+	wrap_indices(&sp_burst, 100, DPK_RING_F_EXACT_SZ);
+}
+
+static void wrap_mp_mc(void)
+{
+	wrap_indices(&mp_burst, SLOTS, 0);
+	wrap_indices(&mp_bulk, 100, DPK_RING_F_EXACT_SZ);
+}
+
+/*
+ * A cached copy of the other side's tail that is far behind (here by almost 2^31, as after
+ * a long run of the other sync mode) only makes the single-thread calls reload: the
+ * producer never overruns the consumer and the consumer never reads slots not yet
+ * written, also across the index wrap.
+ */
+static void stale_cache_only_reloads(void)
+{
+	static const uint32_t lag[] = {1,         10,          SLOTS - 1,   SLOTS,
+	                               SLOTS + 5, 0x40000000u, 0x7fffff00u, 0x7fffffffu};
+	const uint32_t start = UINT32_MAX - 20;
+
+	for (unsigned i = 0; i < sizeof(lag) / sizeof(lag[0]); i++) {
+		struct dpk_ring *r = dpk_ring_create(8, SLOTS, 0);
+		uint64_t buf[SLOTS + 8];
+		unsigned fs, av;
+
+		ASSERT_NOT_NULL(r);
+		dpk__ring_set_indices(r, start);
+		dpk__ring_set_cached(r, start - lag[i], start - lag[i]);
+		/* Empty ring: the consumer finds nothing. */
+		ASSERT_EQ(0, dpk_ring_sc_dequeue_burst(r, buf, 8, NULL));
+		ASSERT_EQ(-ENOENT, dpk_ring_sc_dequeue(r, buf));
+		/* The producer fills exactly to capacity, never past it. */
+		dpk__ring_set_cached(r, start - lag[i], start - lag[i]);
+		fill((unsigned char *)buf, 8, 0, SLOTS + 8);
+		ASSERT_EQ(0, dpk_ring_sp_enqueue_bulk(r, buf, SLOTS, NULL));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_sp_enqueue_burst(r, buf, SLOTS + 8, &fs));
+		ASSERT_EQ(0, fs);
+		ASSERT_EQ(-ENOBUFS, dpk_ring_sp_enqueue(r, buf));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_count(r));
+		/* Both copies stale again (still behind the real tails): the consumer gets
+		 * exactly what was put in, then nothing. */
+		dpk__ring_set_cached(r, start - lag[i], start - lag[i]);
+		memset(buf, 0, sizeof(buf));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_sc_dequeue_burst(r, buf, SLOTS + 8, &av));
+		ASSERT_EQ(0, av);
+		ASSERT_TRUE(holds((unsigned char *)buf, 8, 0, SLOTS - 1));
+		ASSERT_EQ(0, dpk_ring_sc_dequeue_bulk(r, buf, 1, NULL));
+		ASSERT_TRUE(dpk_ring_empty(r));
+		dpk_ring_free(r);
+	}
+}
+
+/*
+ * After a long run of mp/mc calls, which move the heads without the single-thread paths
+ * seeing it, each side's cached copy is within the capacity of its head, and sp/sc calls
+ * fill and drain the ring exactly.
+ */
+static void mode_switch_keeps_cache_close(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, SLOTS, 0);
+	uint64_t buf[SLOTS];
+	uint32_t seq = 0, out = 0;
+
+	ASSERT_NOT_NULL(r);
+	/* sp/sc first, so their copies are set. */
+	fill((unsigned char *)buf, 8, seq, 10);
+	ASSERT_EQ(10, dpk_ring_sp_enqueue_bulk(r, buf, 10, NULL));
+	seq += 10;
+	ASSERT_EQ(10, dpk_ring_sc_dequeue_bulk(r, buf, 10, NULL));
+	out += 10;
+	/* Many laps in mp/mc mode. */
+	for (unsigned i = 0; i < 200; i++) {
+		fill((unsigned char *)buf, 8, seq, 40);
+		ASSERT_EQ(40, dpk_ring_mp_enqueue_bulk(r, buf, 40, NULL));
+		seq += 40;
+		ASSERT_EQ(40, dpk_ring_mc_dequeue_bulk(r, buf, 40, NULL));
+		ASSERT_TRUE(holds((unsigned char *)buf, 8, out, 40));
+		out += 40;
+	}
+	/* The producer's copy leaves room >= 0 and the consumer's shows elements >= 0. */
+	ASSERT_LE(atomic_load(&r->prod.head) - atomic_load(&r->prod.cached), SLOTS - 1);
+	ASSERT_LE(atomic_load(&r->cons.cached) - atomic_load(&r->cons.head), SLOTS - 1);
+	/* Back to sp/sc: exactly the capacity fits, and it comes out in order. */
+	fill((unsigned char *)buf, 8, seq, SLOTS);
+	ASSERT_EQ(SLOTS - 1, dpk_ring_sp_enqueue_burst(r, buf, SLOTS, NULL));
+	ASSERT_EQ(-ENOBUFS, dpk_ring_sp_enqueue(r, buf));
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(SLOTS - 1, dpk_ring_sc_dequeue_burst(r, buf, SLOTS, NULL));
+	ASSERT_TRUE(holds((unsigned char *)buf, 8, out, SLOTS - 1));
+	ASSERT_EQ(-ENOENT, dpk_ring_sc_dequeue(r, buf));
+	dpk_ring_free(r);
+}
+
+/* The layout promises of impl/ring.h, checked at run time as well. */
+static void layout_separates_sides(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, 16, 0);
+	uintptr_t base, prod, cons, table;
+
+	ASSERT_NOT_NULL(r);
+	base = (uintptr_t)r;
+	prod = (uintptr_t)&r->prod;
+	cons = (uintptr_t)&r->cons;
+	table = (uintptr_t)dpk__ring_table(r);
+	ASSERT_EQ(0, base % DPK_CACHE_LINE);
+	ASSERT_EQ(0, prod % DPK_CACHE_LINE);
+	ASSERT_EQ(0, cons % DPK_CACHE_LINE);
+	ASSERT_EQ(0, table % DPK_CACHE_LINE);
+	ASSERT_GE(cons - prod, 2 * DPK_CACHE_LINE);
+	ASSERT_GE(table - cons, 2 * DPK_CACHE_LINE);
+	dpk_ring_free(r);
+}
+
+static const struct dpk_test_case cases[] = {
+        DPK_TEST(fifo_sp_sc_bulk),
+        DPK_TEST(fifo_sp_sc_burst),
+        DPK_TEST(fifo_sp_sc_single),
+        DPK_TEST(fifo_mp_mc_bulk),
+        DPK_TEST(fifo_mp_mc_burst),
+        DPK_TEST(fifo_mp_mc_single),
+        DPK_TEST(fifo_default_bulk),
+        DPK_TEST(fifo_default_burst),
+        DPK_TEST(fifo_default_single),
+        DPK_TEST(fifo_modes_interleaved),
+        DPK_TEST(capacity_power_of_two),
+        DPK_TEST(capacity_exact),
+        DPK_TEST(capacity_zero_ring),
+        DPK_TEST(full_and_empty_edges),
+        DPK_TEST(zero_n_moves_nothing),
+        DPK_TEST(bulk_over_capacity_returns_zero),
+        DPK_TEST(out_params_exact),
+        DPK_TEST(queries),
+        DPK_TEST(reset_empties),
+        DPK_TEST(dump_output),
+        DPK_TEST(memsize_values),
+        DPK_TEST(memsize_rejects_bad_esize),
+        DPK_TEST(memsize_rejects_bad_count),
+        DPK_TEST(memsize_rejects_unknown_flags),
+        DPK_TEST(init_in_caller_memory),
+        DPK_TEST(init_rejects_bad_arguments),
+        DPK_TEST(create_sets_errno),
+        DPK_TEST(wrap_sp_sc),
+        DPK_TEST(wrap_mp_mc),
+        DPK_TEST(stale_cache_only_reloads),
+        DPK_TEST(mode_switch_keeps_cache_close),
+        DPK_TEST(layout_separates_sides),
+};
+
+DPK_TEST_MAIN(cases)
