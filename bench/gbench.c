@@ -188,14 +188,17 @@ static void json_context(struct dpk_json *j, const struct dpk_bench_meta *m,
 	/* Cases that did not run or broke an invariant: named here, since an entry without
 	 * times would break compare.py. */
 	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, off = 0; i < n; i++) {
 		char name[256];
-		size_t off = strlen(buf);
-		if (res[i].status == DPK_RESULT_OK || off + 8 >= sizeof(buf))
+		int w;
+		if (res[i].status == DPK_RESULT_OK)
 			continue;
 		bench_name(&res[i], name, sizeof(name));
-		snprintf(buf + off, sizeof(buf) - off, "%s%s %s: %s", off ? "; " : "", name,
-		         dpk_bench_status_name(res[i].status), res[i].reason);
+		w = snprintf(buf + off, sizeof(buf) - off, "%s%s %s: %s", off ? "; " : "", name,
+			     dpk_bench_status_name(res[i].status), res[i].reason);
+		if (w < 0 || (size_t)w >= sizeof(buf) - off)
+			break; /* the list is cut; the results table has every case */
+		off += (size_t)w;
 	}
 	dpk_json_string(j, "dpkit_not_run", buf);
 	dpk_json_object_end(j);

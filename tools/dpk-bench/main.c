@@ -11,6 +11,7 @@
 #include <dpk/cycles.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "env.h"
 #include "gbench.h"
 #include "report.h"
@@ -126,6 +127,10 @@ int main(int argc, char **argv)
 	bool progress, failed = false;
 	int rc;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return dpk_cmd_compare(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return dpk_cmd_report(argc - 1, argv + 1);
 	if (dpk_cli_parse(argc, argv, &cli, err, sizeof(err)))
 		return fail_input(err);
 	/* The gbench writer needs every kept sample; --raw still decides the CSV rows. */
