@@ -816,9 +816,16 @@ static void section_comparison(FILE *f, const struct dpk_cmp_report *c)
 		        LABEL_W + PLOT_W + 8, y + 4, col, (k->ratio - 1) * 100,
 		        dpk_cmp_verdict_name(k->verdict));
 	}
-	fputs("</svg>\n<p class=\"detail\">Dashed intervals: no test was possible (raw samples "
-	      "missing); they come from the two medians' own intervals.</p>\n",
-	      f);
+	fputs("</svg>\n", f);
+	for (size_t i = 0; i < c->n; i++)
+		if (c->c[i].method != DPK_CMP_TEST) {
+			fputs("<p class=\"detail\">Dashed intervals: no test was possible (raw "
+			      "samples "
+			      "missing or too few); they come from the two medians' own "
+			      "intervals.</p>\n",
+			      f);
+			break;
+		}
 
 	fputs("<table><tr><th>case</th><th>params</th><th>placement</th><th>base p50</th><th>new "
 	      "p50</th><th>ratio</th><th>95% interval</th><th>change</th><th>p</th><th>verdict</th>"
