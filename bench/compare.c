@@ -336,10 +336,14 @@ static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsig
 		if (!(c->hi >= c->ratio))
 			c->hi = c->ratio;
 		c->significant = c->lo > 1.0 || c->hi < 1.0;
-		snprintf(c->note, sizeof(c->note), "no test: raw samples missing in %s",
-		         !c->base.raw && !c->new.raw ? "both files"
-		         : !c->base.raw              ? "base"
-		                                     : "new");
+		if (c->base.raw && c->new.raw)
+			snprintf(c->note, sizeof(c->note),
+			         "no test: raw samples are not all positive");
+		else
+			snprintf(c->note, sizeof(c->note), "no test: raw samples missing in %s",
+			         !c->base.raw && !c->new.raw ? "both files"
+			         : !c->base.raw              ? "base"
+			                                     : "new");
 	}
 	c->verdict = DPK_CMP_WITHIN_NOISE;
 	if (c->significant && c->hi < 1.0 - noise)
