@@ -15,6 +15,8 @@ const char dpk_cli_usage[] =
 	"usage: dpk-bench [run] [PATTERN...] [OPTIONS]\n"
 	"       dpk-bench list [PATTERN...]\n"
 	"       dpk-bench env [--lcores SPEC]\n"
+	"       dpk-bench compare BASE.json NEW.json [--noise PCT] [--fail-above PCT] ...\n"
+	"       dpk-bench report RESULTS.json [NEW.json] -o REPORT.html\n"
 	"\n"
 	"Measure what dpkit's building blocks cost on this machine.\n"
 	"\n"
@@ -22,6 +24,8 @@ const char dpk_cli_usage[] =
 	"  run        run the cases PATTERN selects (default: the default suites)\n"
 	"  list       list suites and cases\n"
 	"  env        print the environment report and the clock self-check\n"
+	"  compare    before/after verdicts from two --json files (see compare --help)\n"
+	"  report     one self-contained HTML page from one or two --json files\n"
 	"\n"
 	"PATTERN is a suite name or a glob on SUITE/CASE, e.g. ring, 'ring/spsc_*', '*pingpong'.\n"
 	"\n"
@@ -34,6 +38,8 @@ const char dpk_cli_usage[] =
 	"  --placement LIST  placements to run: single,smt,core,llc,numa,oversub,all\n"
 	"  --repeat N        run the whole selection N times (default 1)\n"
 	"  --json FILE       write results as JSON (schema dpkit-bench v1)\n"
+	"  --format F        what --json writes: dpkit (default) or gbench, Google\n"
+	"                    Benchmark's schema for its tools/compare.py\n"
 	"  --csv FILE        write results as CSV\n"
 	"  --raw             keep every sample in the JSON/CSV\n"
 	"  --quiet           no environment block and no progress line\n"
@@ -70,7 +76,7 @@ int dpk_cli_parse_duration(const char *text, double *out)
 
 static const char *const options[] = {
 	"--time", "--warmup", "--lcores", "--placement", "--repeat", "--json", "--csv",
-	"--raw",  "--quiet",  "--help",   "--version",   NULL,
+	"--raw",  "--quiet",  "--help",   "--version",   "--format", NULL,
 };
 
 static bool takes_value(const char *opt)
@@ -78,7 +84,7 @@ static bool takes_value(const char *opt)
 	return strcmp(opt, "--time") == 0 || strcmp(opt, "--warmup") == 0 ||
 	       strcmp(opt, "--lcores") == 0 || strcmp(opt, "--placement") == 0 ||
 	       strcmp(opt, "--repeat") == 0 || strcmp(opt, "--json") == 0 ||
-	       strcmp(opt, "--csv") == 0;
+	       strcmp(opt, "--csv") == 0 || strcmp(opt, "--format") == 0;
 }
 
 unsigned dpk_cli_distance(const char *a, const char *b)
@@ -284,11 +290,25 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 				return -EINVAL;
 			}
 			cli->csv_path = val;
+		} else if (strcmp(opt, "--format") == 0) {
+			if (strcmp(val, "dpkit") == 0) {
+				cli->format = CLI_FORMAT_DPKIT;
+			} else if (strcmp(val, "gbench") == 0) {
+				cli->format = CLI_FORMAT_GBENCH;
+			} else {
+				snprintf(err, errlen, "--format: unknown format '%s' (dpkit or gbench)",
+					 val);
+				return -EINVAL;
+			}
 		} else if (strcmp(opt, "--raw") == 0) {
 			cli->opt.raw = true;
 		} else if (strcmp(opt, "--quiet") == 0) {
 			cli->quiet = true;
 		}
+	}
+	if (cli->format == CLI_FORMAT_GBENCH && !cli->json_path) {
+		snprintf(err, errlen, "--format gbench says what --json writes; give --json FILE");
+		return -EINVAL;
 	}
 	return 0;
 }

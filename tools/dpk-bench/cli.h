@@ -13,6 +13,9 @@
 
 enum dpk_cli_command { CLI_RUN, CLI_LIST, CLI_ENV, CLI_HELP, CLI_VERSION };
 
+/** What --json writes: dpkit's own schema, or Google Benchmark's (see gbench.h). */
+enum dpk_cli_format { CLI_FORMAT_DPKIT, CLI_FORMAT_GBENCH };
+
 #define CLI_PATTERNS_MAX 64
 
 struct dpk_cli {
@@ -22,6 +25,7 @@ struct dpk_cli {
 	unsigned npatterns;
 	const char *json_path;
 	const char *csv_path;
+	enum dpk_cli_format format;
 	bool quiet;
 	bool placement_given;
 };

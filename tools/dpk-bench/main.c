@@ -11,7 +11,9 @@
 #include <dpk/cycles.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "env.h"
+#include "gbench.h"
 #include "report.h"
 #include "suites.h"
 
@@ -125,8 +127,16 @@ int main(int argc, char **argv)
 	bool progress, failed = false;
 	int rc;
 
+	if (argc > 1 && strcmp(argv[1], "compare") == 0)
+		return dpk_cmd_compare(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "report") == 0)
+		return dpk_cmd_report(argc - 1, argv + 1);
 	if (dpk_cli_parse(argc, argv, &cli, err, sizeof(err)))
 		return fail_input(err);
+	/* The gbench writer needs every kept sample; --raw still decides the CSV rows. */
+	bool csv_raw = cli.opt.raw;
+	if (cli.format == CLI_FORMAT_GBENCH)
+		cli.opt.raw = true;
 	switch (cli.cmd) {
 	case CLI_HELP:
 		fputs(dpk_cli_usage, stdout);
@@ -284,13 +294,16 @@ int main(int argc, char **argv)
 
 	rc = failed ? 1 : 0;
 	if (json) {
-		if (dpk_report_json(json, &meta, res, nres) || fclose(json) != 0) {
+		int wrc = cli.format == CLI_FORMAT_GBENCH
+				  ? dpk_report_gbench(json, &meta, res, nres, argv[0])
+				  : dpk_report_json(json, &meta, res, nres);
+		if (wrc | (fclose(json) != 0)) {
 			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.json_path);
 			rc = 2;
 		}
 	}
 	if (csv) {
-		if (dpk_report_csv(csv, &meta, res, nres, cli.opt.raw) || fclose(csv) != 0) {
+		if (dpk_report_csv(csv, &meta, res, nres, csv_raw) || fclose(csv) != 0) {
 			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.csv_path);
 			rc = 2;
 		}

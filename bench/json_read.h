@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * json_read.h - a small JSON reader: parses a whole document (RFC 8259) into a tree of
+ * values, for dpk-bench's compare and report commands, which read result files back.
+ *
+ * Errors say where and what: "line 12, column 5: expected ',' or '}' after an object
+ * member, found ']'". Columns count characters (UTF-8 sequences), from 1. A document that
+ * stops early says so ("the file ends early; is it truncated?"). Nesting is limited to
+ * DPK_JV_DEPTH_MAX levels so no input can exhaust the stack.
+ *
+ * Every value remembers the line and column where it starts, so later checks of the
+ * document's shape can point at the offending value too. Strings are NUL-terminated
+ * copies (with their length, since \u0000 is legal); numbers are doubles. Object members
+ * keep their order; dpk_jv_get() finds the last member of a name, as most readers do.
+ * Nothing here is shared between threads; a parsed tree is read-only and may be read from
+ * several threads at once.
+ */
+#ifndef DPK_BENCH_JSON_READ_H
+#define DPK_BENCH_JSON_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DPK_JV_DEPTH_MAX 64
+
+enum dpk_jv_type {
+	DPK_JV_NULL,
+	DPK_JV_BOOL,
+	DPK_JV_NUMBER,
+	DPK_JV_STRING,
+	DPK_JV_ARRAY,
+	DPK_JV_OBJECT,
+};
+
+struct dpk_jv_member;
+
+/** A JSON value. */
+struct dpk_jv {
+	enum dpk_jv_type type;
+	unsigned line, col; /**< where the value starts, from 1 */
+	union {
+		bool b;     /**< DPK_JV_BOOL */
+		double num; /**< DPK_JV_NUMBER */
+		struct {
+			char *s;    /**< NUL-terminated copy */
+			size_t len; /**< bytes, without the terminator */
+		} str;              /**< DPK_JV_STRING */
+		struct {
+			struct dpk_jv *v;
+			size_t n;
+		} arr; /**< DPK_JV_ARRAY */
+		struct {
+			struct dpk_jv_member *m;
+			size_t n;
+		} obj; /**< DPK_JV_OBJECT */
+	};
+};
+
+/** An object member: its name and value. */
+struct dpk_jv_member {
+	char *key;
+	struct dpk_jv value;
+};
+
+/**
+ * Parse the @p len bytes at @p text as one JSON document into @p out (free it with
+ * dpk_jv_free). A UTF-8 byte order mark is skipped; anything but white space after the
+ * value is an error.
+ * @retval 0 parsed
+ * @retval -EINVAL not valid JSON; @p err says where and what was expected
+ * @retval -ENOMEM out of memory
+ */
+int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, size_t errlen);
+
+/**
+ * Read the file at @p path and parse it as with dpk_jv_parse(). Messages do not repeat
+ * the path; callers prefix it.
+ * @retval 0 parsed
+ * @retval -ENOENT, -EACCES, -EISDIR, ... the file cannot be read; @p err says why
+ * @retval -EFBIG larger than 1 GiB
+ * @retval -EINVAL not valid JSON (or empty); @p err says where
+ * @retval -ENOMEM out of memory
+ */
+int dpk_jv_parse_file(const char *path, struct dpk_jv *out, char *err, size_t errlen);
+
+/** Free what @p v owns (not @p v itself) and make it null. */
+void dpk_jv_free(struct dpk_jv *v);
+
+/** The member @p key of object @p obj (the last one of that name), or NULL. */
+const struct dpk_jv *dpk_jv_get(const struct dpk_jv *obj, const char *key);
+
+/** "null", "a boolean", "a number", "a string", "an array", "an object". */
+const char *dpk_jv_type_name(enum dpk_jv_type t);
+
+#endif /* DPK_BENCH_JSON_READ_H */

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Reading a dpk-bench results file back, with a named error for every shape problem. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+
+#define SCHEMA         "dpkit-bench"
+#define SCHEMA_VERSION 1
+
+struct ctx {
+	char *err;
+	size_t errlen;
+};
+
+static int bad(struct ctx *c, const struct dpk_jv *at, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+static int bad(struct ctx *c, const struct dpk_jv *at, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	if (at && w >= 0 && (size_t)w < c->errlen)
+		snprintf(c->err + w, c->errlen - (size_t)w, " (line %u, column %u)", at->line,
+		         at->col);
+	return -EINVAL;
+}
+
+/* A member of the expected type; NULL (and an error) when missing or of another type,
+ * unless @p optional and missing. */
+static const struct dpk_jv *member(struct ctx *c, const struct dpk_jv *obj, const char *path,
+                                   const char *key, enum dpk_jv_type t, bool optional, int *rc)
+{
+	const struct dpk_jv *v = dpk_jv_get(obj, key);
+
+	if (!v) {
+		if (!optional)
+			*rc = bad(c, obj, "%s%s%s: missing", path, path[0] ? "." : "", key);
+		return NULL;
+	}
+	if (v->type != t) {
+		*rc = bad(c, v, "%s%s%s: expected %s, found %s", path, path[0] ? "." : "", key,
+		          dpk_jv_type_name(t), dpk_jv_type_name(v->type));
+		return NULL;
+	}
+	return v;
+}
+
+static const char *str_or(const struct dpk_jv *obj, const char *key, const char *dflt)
+{
+	const struct dpk_jv *v = dpk_jv_get(obj, key);
+	return v && v->type == DPK_JV_STRING ? v->str.s : dflt;
+}
+
+/* A number member: NaN when null (the writer's spelling of a non-finite value) or, if
+ * optional, missing. */
+static int number(struct ctx *c, const struct dpk_jv *obj, const char *path, const char *key,
+                  bool optional, double *out)
+{
+	const struct dpk_jv *v = dpk_jv_get(obj, key);
+
+	*out = NAN;
+	if (!v)
+		return optional ? 0 : bad(c, obj, "%s.%s: missing", path, key);
+	if (v->type == DPK_JV_NULL)
+		return 0;
+	if (v->type != DPK_JV_NUMBER)
+		return bad(c, v, "%s.%s: expected a number, found %s", path, key,
+		           dpk_jv_type_name(v->type));
+	*out = v->num;
+	return 0;
+}
+
+static int summary(struct ctx *c, const struct dpk_jv *obj, const char *path,
+                   struct dpk_res_summary *s)
+{
+	static const char *const keys[] = {"min",  "p50",    "p90", "p99",         "max",
+	                                   "mean", "stddev", "cv",  "p50_ci95_lo", "p50_ci95_hi"};
+	double *dst[] = {&s->min,  &s->p50,    &s->p90, &s->p99,    &s->max,
+	                 &s->mean, &s->stddev, &s->cv,  &s->p50_lo, &s->p50_hi};
+	int rc;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if ((rc = number(c, obj, path, keys[i], false, dst[i])))
+			return rc;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+struct param {
+	const char *name;
+	double value;
+};
+
+static int cmp_param(const void *a, const void *b)
+{
+	return strcmp(((const struct param *)a)->name, ((const struct param *)b)->name);
+}
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(buf);
+	va_list ap;
+
+	if (off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct dpk_res_entry *e)
+{
+	char path[48], sub[64];
+	const struct dpk_jv *v, *params;
+	struct param ps[16];
+	size_t np = 0;
+	double rep;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "results[%zu]", idx);
+	if (o->type != DPK_JV_OBJECT)
+		return bad(c, o, "%s: expected an object, found %s", path,
+		           dpk_jv_type_name(o->type));
+	if (!(v = member(c, o, path, "suite", DPK_JV_STRING, false, &rc)))
+		return rc;
+	e->suite = v->str.s;
+	if (!(v = member(c, o, path, "case", DPK_JV_STRING, false, &rc)))
+		return rc;
+	e->name = v->str.s;
+	if (!(v = member(c, o, path, "placement", DPK_JV_STRING, false, &rc)))
+		return rc;
+	e->placement = v->str.s;
+	if (!(v = member(c, o, path, "status", DPK_JV_STRING, false, &rc)))
+		return rc;
+	e->status = v->str.s;
+	if (!(v = member(c, o, path, "unit", DPK_JV_STRING, false, &rc)))
+		return rc;
+	e->unit = v->str.s;
+	if (!e->suite[0] || !e->name[0])
+		return bad(c, o, "%s: empty suite or case name", path);
+	if ((rc = number(c, o, path, "repeat", true, &rep)))
+		return rc;
+	if (!isnan(rep) && (rep < 0 || rep > 1e6 || rep != floor(rep)))
+		return bad(c, dpk_jv_get(o, "repeat"), "%s.repeat: %g is not a repeat index", path,
+		           rep);
+	e->repeat = isnan(rep) ? 0 : (unsigned)rep;
+	e->desc = str_or(o, "description", "");
+	e->reason = str_or(o, "reason", "");
+	if (!(params = member(c, o, path, "params", DPK_JV_OBJECT, false, &rc)))
+		return rc;
+	if (params->obj.n > sizeof(ps) / sizeof(ps[0]))
+		return bad(c, params, "%s.params: more than %zu parameters", path,
+		           sizeof(ps) / sizeof(ps[0]));
+	e->params[0] = '\0';
+	for (size_t i = 0; i < params->obj.n; i++) {
+		const struct dpk_jv_member *m = &params->obj.m[i];
+		if (m->value.type != DPK_JV_NUMBER)
+			return bad(c, &m->value, "%s.params.%s: expected a number, found %s", path,
+			           m->key, dpk_jv_type_name(m->value.type));
+		ps[np].name = m->key;
+		ps[np++].value = m->value.num;
+		append(e->params, sizeof(e->params), "%s%s=%.15g", i ? " " : "", m->key,
+		       m->value.num);
+	}
+	/* The id lists parameters by name, so it does not depend on their order. */
+	qsort(ps, np, sizeof(ps[0]), cmp_param);
+	snprintf(e->family, sizeof(e->family), "%s/%s", e->suite, e->name);
+	snprintf(e->id, sizeof(e->id), "%s", e->family);
+	for (size_t i = 0; i < np; i++)
+		append(e->id, sizeof(e->id), "/%s:%.15g", ps[i].name, ps[i].value);
+	append(e->id, sizeof(e->id), "/placement:%s", e->placement);
+
+	e->ok = strcmp(e->status, "ok") == 0;
+	e->kept = e->samples = e->batch_ops = e->mops = NAN;
+	{
+		struct dpk_res_summary nan = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+		e->ticks = e->ns = nan;
+	}
+	if (!e->ok)
+		return 0;
+	if ((rc = number(c, o, path, "kept", true, &e->kept)) ||
+	    (rc = number(c, o, path, "samples", true, &e->samples)) ||
+	    (rc = number(c, o, path, "batch_ops", true, &e->batch_ops)) ||
+	    (rc = number(c, o, path, "mops", true, &e->mops)))
+		return rc;
+	if (!(v = member(c, o, path, "ticks", DPK_JV_OBJECT, false, &rc)))
+		return rc;
+	snprintf(sub, sizeof(sub), "%s.ticks", path);
+	if ((rc = summary(c, v, sub, &e->ticks)))
+		return rc;
+	if (!isfinite(e->ticks.p50))
+		return bad(c, dpk_jv_get(v, "p50"), "%s.p50: null in an ok result", sub);
+	if ((v = member(c, o, path, "ns", DPK_JV_OBJECT, true, &rc))) {
+		snprintf(sub, sizeof(sub), "%s.ns", path);
+		if ((rc = summary(c, v, sub, &e->ns)))
+			return rc;
+	} else if (rc) {
+		return rc;
+	}
+	if ((v = member(c, o, path, "lcores", DPK_JV_ARRAY, true, &rc)))
+		e->nroles = (unsigned)v->arr.n;
+	else if (rc)
+		return rc;
+	if ((v = member(c, o, path, "raw_ticks", DPK_JV_ARRAY, true, &rc))) {
+		e->raw = malloc((v->arr.n ? v->arr.n : 1) * sizeof(double));
+		if (!e->raw)
+			return -ENOMEM;
+		for (size_t i = 0; i < v->arr.n; i++) {
+			const struct dpk_jv *x = &v->arr.v[i];
+			if (x->type != DPK_JV_NUMBER)
+				return bad(c, x, "%s.raw_ticks[%zu]: expected a number, found %s",
+				           path, i, dpk_jv_type_name(x->type));
+			e->raw[i] = x->num;
+		}
+		e->nraw = v->arr.n;
+		qsort(e->raw, e->nraw, sizeof(double), cmp_double);
+	} else if (rc) {
+		return rc;
+	}
+	return 0;
+}
+
+static void load_meta(struct dpk_results *r)
+{
+	const struct dpk_jv *d = &r->doc, *v, *w;
+
+	r->started = str_or(d, "started", "");
+	r->command = str_or(d, "command", "");
+	r->tsc_hz = NAN;
+	r->tsc_source = "";
+	if ((v = dpk_jv_get(d, "clock")) && v->type == DPK_JV_OBJECT) {
+		w = dpk_jv_get(v, "tsc_hz");
+		if (w && w->type == DPK_JV_NUMBER)
+			r->tsc_hz = w->num;
+		r->tsc_source = str_or(v, "tsc_source", "");
+	}
+	if ((v = dpk_jv_get(d, "options")) && v->type == DPK_JV_OBJECT) {
+		w = dpk_jv_get(v, "raw");
+		r->raw = w && w->type == DPK_JV_BOOL && w->b;
+		w = dpk_jv_get(v, "placements");
+		if (w && w->type == DPK_JV_ARRAY)
+			for (size_t i = 0; i < w->arr.n; i++)
+				if (w->arr.v[i].type == DPK_JV_STRING)
+					append(r->placements, sizeof(r->placements), "%s%s",
+					       r->placements[0] ? "," : "", w->arr.v[i].str.s);
+	}
+	if ((v = dpk_jv_get(d, "lcores")) && v->type == DPK_JV_OBJECT) {
+		w = dpk_jv_get(v, "main");
+		if (w && w->type == DPK_JV_NUMBER)
+			append(r->lcores, sizeof(r->lcores), "main %.0f", w->num);
+		w = dpk_jv_get(v, "workers");
+		if (w && w->type == DPK_JV_ARRAY) {
+			append(r->lcores, sizeof(r->lcores), "%sworkers", r->lcores[0] ? ", " : "");
+			for (size_t i = 0; i < w->arr.n; i++) {
+				const struct dpk_jv *l = dpk_jv_get(&w->arr.v[i], "lcore");
+				append(r->lcores, sizeof(r->lcores), " %.0f@%s",
+				       l && l->type == DPK_JV_NUMBER ? l->num : -1.0,
+				       str_or(&w->arr.v[i], "cpus", "?"));
+			}
+		}
+	}
+	if ((v = dpk_jv_get(d, "environment")) && v->type == DPK_JV_ARRAY && v->arr.n) {
+		r->env = calloc(v->arr.n, sizeof(*r->env));
+		if (!r->env)
+			return;
+		for (size_t i = 0; i < v->arr.n; i++) {
+			const struct dpk_jv *it = &v->arr.v[i];
+			if (it->type != DPK_JV_OBJECT)
+				continue;
+			struct dpk_res_env *x = &r->env[r->nenv++];
+			x->key = str_or(it, "key", "");
+			x->label = str_or(it, "label", x->key);
+			x->value = str_or(it, "value", "");
+			x->verdict = str_or(it, "verdict", "unknown");
+			x->detail = str_or(it, "detail", "");
+		}
+	}
+}
+
+int dpk_results_load(const char *path, struct dpk_results *r, char *err, size_t errlen)
+{
+	struct ctx c = {err, errlen};
+	const struct dpk_jv *v, *res;
+	int rc = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->tsc_hz = NAN;
+	rc = dpk_jv_parse_file(path, &r->doc, err, errlen);
+	if (rc)
+		return rc;
+	if (r->doc.type != DPK_JV_OBJECT)
+		return bad(&c, &r->doc, "expected an object at the top level, found %s",
+		           dpk_jv_type_name(r->doc.type));
+	v = dpk_jv_get(&r->doc, "schema");
+	if (!v) {
+		if (dpk_jv_get(&r->doc, "benchmarks") && dpk_jv_get(&r->doc, "context"))
+			return bad(&c, NULL,
+			           "this is a Google Benchmark file (written with "
+			           "--format=gbench?); use dpk-bench's own JSON");
+		return bad(&c, NULL, "no \"schema\" member: not a dpk-bench results file");
+	}
+	if (v->type != DPK_JV_STRING || strcmp(v->str.s, SCHEMA) != 0)
+		return bad(&c, v, "schema is %s%s%s, not \"%s\": not a dpk-bench results file",
+		           v->type == DPK_JV_STRING ? "\"" : "",
+		           v->type == DPK_JV_STRING ? v->str.s : dpk_jv_type_name(v->type),
+		           v->type == DPK_JV_STRING ? "\"" : "", SCHEMA);
+	v = dpk_jv_get(&r->doc, "schema_version");
+	if (!v || v->type != DPK_JV_NUMBER)
+		return bad(&c, v, "schema_version: %s, expected the number %d",
+		           v ? dpk_jv_type_name(v->type) : "missing", SCHEMA_VERSION);
+	if (v->num != SCHEMA_VERSION)
+		return bad(&c, v,
+		           "schema_version %g is not supported (this dpk-bench reads version %d)",
+		           v->num, SCHEMA_VERSION);
+	if (!(res = member(&c, &r->doc, "", "results", DPK_JV_ARRAY, false, &rc)))
+		return rc;
+	r->e = calloc(res->arr.n ? res->arr.n : 1, sizeof(*r->e));
+	if (!r->e) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < res->arr.n; i++) {
+		r->n = i + 1;
+		rc = load_entry(&c, &res->arr.v[i], i, &r->e[i]);
+		if (rc == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		if (rc)
+			return rc;
+	}
+	load_meta(r);
+	return 0;
+}
+
+void dpk_results_free(struct dpk_results *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->e[i].raw);
+	free(r->e);
+	free(r->env);
+	dpk_jv_free(&r->doc);
+	r->e = NULL;
+	r->env = NULL;
+	r->n = r->nenv = 0;
+}
+
+const struct dpk_res_env *dpk_results_env(const struct dpk_results *r, const char *key)
+{
+	for (size_t i = 0; i < r->nenv; i++)
+		if (strcmp(r->env[i].key, key) == 0)
+			return &r->env[i];
+	return NULL;
+}
+
+bool dpk_results_match(const char *pattern, const struct dpk_res_entry *e)
+{
+	return fnmatch(pattern, e->suite, 0) == 0 || fnmatch(pattern, e->family, 0) == 0 ||
+	       fnmatch(pattern, e->id, 0) == 0;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * results.h - a dpk-bench results file (schema "dpkit-bench", version 1) read back for
+ * the compare and report commands.
+ *
+ * Loading checks the schema name and version and the shape of every field the commands
+ * use, and names the first problem with its path and position:
+ * "results[3].ticks.p50: expected a number, found a string (line 120, column 14)".
+ * Metadata a command only prints (environment, lcores) may be missing; it then reads as
+ * unknown. Strings point into the parsed document, which the struct owns.
+ */
+#ifndef DPK_BENCH_RESULTS_H
+#define DPK_BENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "json_read.h"
+
+/** The figures of one result, per operation (ticks or ns). NaN where the file has null. */
+struct dpk_res_summary {
+	double min, p50, p90, p99, max, mean, stddev, cv;
+	double p50_lo, p50_hi; /**< 95% confidence interval of the median */
+};
+
+/** One result: a case on a placement in one repeat. */
+struct dpk_res_entry {
+	const char *suite, *name, *placement, *unit, *status, *desc;
+	const char *reason; /**< why it failed or was skipped; "" when ok */
+	char params[128];   /**< "esize=8 n=32", in the file's order */
+	char id[320];       /**< "ring/spsc_bulk/esize:8/n:32/placement:single" */
+	char family[192];   /**< "ring/spsc_bulk" */
+	unsigned repeat;
+	bool ok;                               /**< status "ok" */
+	double kept, samples, batch_ops, mops; /**< NaN when absent */
+	unsigned nroles;                       /**< lcores listed for the result (0 when absent) */
+	struct dpk_res_summary ticks, ns;
+	double *raw; /**< raw_ticks sorted ascending, or NULL when not recorded */
+	size_t nraw;
+};
+
+/** One environment item as the file has it. */
+struct dpk_res_env {
+	const char *key, *label, *value, *verdict, *detail;
+};
+
+/** A results file. */
+struct dpk_results {
+	const char *path; /**< as given to dpk_results_load */
+	struct dpk_jv doc;
+	const char *started, *command;
+	double tsc_hz; /**< NaN when absent */
+	const char *tsc_source;
+	struct dpk_res_env *env;
+	size_t nenv;
+	char lcores[256];     /**< "main 0, workers 1@0 2@1 3@0", or "" when absent */
+	char placements[128]; /**< "single,smt,core,...", or "" when absent */
+	bool raw;             /**< options.raw */
+	struct dpk_res_entry *e;
+	size_t n;
+};
+
+/**
+ * Read and check the results file at @p path into @p r (free with dpk_results_free even
+ * on failure). On failure @p err holds one message naming the problem, without the path.
+ * @retval 0 loaded
+ * @retval -EINVAL not JSON, not schema dpkit-bench v1, or a field of the wrong shape
+ * @retval -ENOENT, -EACCES, -EISDIR, ... cannot be read
+ * @retval -ENOMEM out of memory
+ */
+int dpk_results_load(const char *path, struct dpk_results *r, char *err, size_t errlen);
+
+void dpk_results_free(struct dpk_results *r);
+
+/** The environment item @p key of @p r, or NULL. */
+const struct dpk_res_env *dpk_results_env(const struct dpk_results *r, const char *key);
+
+/** Whether @p pattern (an fnmatch glob) selects @p e: on its suite, suite/case, or id. */
+bool dpk_results_match(const char *pattern, const struct dpk_res_entry *e);
+
+#endif /* DPK_BENCH_RESULTS_H */

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""dpk-bench compare and report from the command line: verdicts and exit codes on the
+synthetic fixtures (tests/fixtures/results), and one message with exit 2, never a crash,
+for every kind of bad input.
+
+usage: test_compare_cli.py PATH/TO/dpk-bench FIXTURE_DIR
+Prints TAP.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN, FIX = sys.argv[1], sys.argv[2]
+results = []
+
+
+def f(name):
+    return os.path.join(FIX, name)
+
+
+def run(*args):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120)
+    # A signal (a crash) shows as a negative code: never acceptable.
+    assert p.returncode >= 0, f"killed by signal {-p.returncode}: {args}\n{p.stderr}"
+    return p.returncode, p.stdout, p.stderr
+
+
+def case(name):
+    def wrap(fn):
+        results.append((name, fn))
+        return fn
+    return wrap
+
+
+def expect_bad(args, *needles):
+    rc, out, err = run(*args)
+    assert rc == 2, f"exit {rc} for {args}, stderr: {err!r}"
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1, f"expected one message for {args}, got {err!r}"
+    for n in needles:
+        assert n in err, f"{n!r} not in stderr {err!r}"
+    assert "ratio" not in out, f"a comparison was printed for {args}"
+
+
+def row(out, name, place="single"):
+    for line in out.splitlines():
+        parts = line.split()
+        if parts and parts[0] == name and place in parts:
+            return line
+    raise AssertionError(f"no row for {name} {place} in\n{out}")
+
+
+@case("known shifts: verdicts, gate at 5% fails on the +10% case (exit 1)")
+def _():
+    rc, out, err = run("compare", f("base.json"), f("new.json"), "--fail-above", "5")
+    assert rc == 1, (rc, err)
+    assert row(out, "synth/shift10").rstrip().endswith("slower  FAIL"), row(out, "synth/shift10")
+    assert "within noise" in row(out, "synth/shift1")
+    assert "within noise" in row(out, "synth/same")
+    assert "within noise" in row(out, "synth/noisy")
+    assert "faster" in row(out, "synth/faster10")
+    assert "geometric mean" in out and "1 faster, 1 slower, 5 within noise" in out
+    assert "only in base (1)" in out and "synth/gone" in out
+    assert "only in new (1)" in out and "synth/added" in out
+    assert "not compared (1)" in out and "failed in new" in out
+    assert "gate: FAILED, 1 case slower by more than 5.0%" in out
+
+
+@case("no gate: exit 0 whatever the verdicts; a wide gate passes")
+def _():
+    rc, out, _ = run("compare", f("base.json"), f("new.json"))
+    assert rc == 0 and "gate" not in out
+    rc, out, _ = run("compare", f("base.json"), f("new.json"), "--fail-above=15%")
+    assert rc == 0 and "gate: passed" in out
+
+
+@case("--noise 0.5 makes the +1% case slower; --fail-above 0.5 gates it")
+def _():
+    rc, out, _ = run("compare", f("base.json"), f("new.json"), "--noise", "0.5",
+                     "--fail-above", "0.5", "--pattern", "synth/shift1")
+    assert rc == 1
+    assert "slower" in row(out, "synth/shift1")
+    assert "synth/shift10" not in out
+
+
+@case("--pattern limits the gate to matching cases")
+def _():
+    rc, out, _ = run("compare", f("base.json"), f("new.json"), "--fail-above", "5",
+                     "--pattern", "synth/same", "--pattern", "*/placement:core")
+    assert rc == 0, out
+    assert "synth/same" in out and "synth/pair" in out and "oversub" not in out
+
+
+@case("without raw samples: no p-value, labelled, same verdicts")
+def _():
+    rc, out, _ = run("compare", f("base_noraw.json"), f("new_noraw.json"), "--fail-above", "5")
+    assert rc == 1
+    r = row(out, "synth/shift10")
+    assert " - " in r and "slower *" in r, r
+    assert "no test possible" in out
+
+
+@case("--json writes the comparison, with the exit status")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "cmp.json")
+        rc, _, _ = run("compare", f("base.json"), f("new.json"), "--fail-above", "5", "--json", j)
+        assert rc == 1
+        doc = json.load(open(j))
+        assert doc["schema"] == "dpkit-bench-compare" and doc["schema_version"] == 1
+        assert doc["exit_status"] == 1 and doc["gate_failures"] == 1
+        v = {c["case"]: c["verdict"] for c in doc["cases"] if c["placement"] == "single"}
+        assert v == {"same": "within noise", "shift1": "within noise", "shift10": "slower",
+                     "faster10": "faster", "noisy": "within noise"}, v
+        c = [c for c in doc["cases"] if c["case"] == "shift10"][0]
+        assert c["method"] == "mann-whitney+bootstrap" and c["p_value"] < 1e-6
+        assert c["ratio_ci95_lo"] < c["ratio"] < c["ratio_ci95_hi"]
+
+
+@case("environment differences warn on stderr and in the output")
+def _():
+    rc, out, err = run("compare", f("base.json"), f("env_other.json"))
+    assert rc == 0
+    for what in ["CPU model", "TSC frequency", "compiler flags", "build type", "lcores"]:
+        assert what in err, (what, err)
+        assert what in out, (what, out)
+
+
+@case("output is reproducible (fixed bootstrap seed)")
+def _():
+    a = run("compare", f("base.json"), f("new.json"))[1]
+    b = run("compare", f("base.json"), f("new.json"))[1]
+    assert a == b
+
+
+@case("bad files: one message naming the file and the problem, exit 2")
+def _():
+    bad = os.path.join(FIX, "bad")
+    expect_bad(["compare", os.path.join(bad, "truncated.json"), f("new.json")],
+               "truncated.json: line", "truncated?")
+    expect_bad(["compare", f("base.json"), os.path.join(bad, "syntax.json")],
+               "syntax.json: line 4, column 3: expected ',' or '}'")
+    expect_bad(["compare", os.path.join(bad, "schema_name.json"), f("new.json")],
+               "not a dpk-bench results file")
+    expect_bad(["compare", os.path.join(bad, "schema_version.json"), f("new.json")],
+               "schema_version 2 is not supported")
+    expect_bad(["compare", os.path.join(bad, "gbench.json"), f("new.json")], "Google Benchmark")
+    expect_bad(["compare", os.path.join(bad, "empty.json"), f("new.json")], "empty")
+    expect_bad(["compare", os.path.join(bad, "not_object.json"), f("new.json")],
+               "expected an object")
+    expect_bad(["compare", os.path.join(bad, "bad_field.json"), f("new.json")],
+               "results[2].ticks.p50: expected a number")
+    expect_bad(["compare", os.path.join(bad, "missing_case.json"), f("new.json")],
+               "results[1].case: missing")
+    expect_bad(["compare", os.path.join(bad, "binary.json"), f("new.json")], "byte 0x7f")
+    expect_bad(["compare", os.path.join(bad, "nope.json"), f("new.json")],
+               "nope.json: cannot open: No such file")
+    expect_bad(["compare", bad, f("new.json")], "directory")
+    expect_bad(["compare", f("base.json"), f("disjoint.json")], "no case in common")
+
+
+@case("bad options: one message, exit 2")
+def _():
+    expect_bad(["compare"], "needs two results files")
+    expect_bad(["compare", f("base.json")], "needs a second results file")
+    expect_bad(["compare", f("base.json"), f("new.json"), f("new.json")], "too many files")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--noise", "abc"], "--noise: 'abc'")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--noise", "-1"], "--noise")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--noise", "150"], "--noise")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--fail-above", "5x"],
+               "--fail-above: '5x'")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--fail-above"],
+               "--fail-above needs a value")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--fial-above", "5"],
+               "unknown option '--fial-above'", "--fail-above")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--pattern", "nosuch*"],
+               "'nosuch*' selects no case")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--json", "/nonexistent-dir/x.json"],
+               "cannot write --json")
+    expect_bad(["compare", f("base.json"), f("new.json"), "--help=yes"], "takes no value")
+
+
+@case("40 mutated files (fixed seed): exit 0, 1 or 2, never a crash")
+def _():
+    import random
+    rng = random.Random(20261130)
+    data = open(f("base_noraw.json"), "rb").read()
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "m.json")
+        for i in range(40):
+            b = bytearray(data)
+            kind = i % 4
+            if kind == 0:  # truncate anywhere
+                b = b[:rng.randrange(len(b))]
+            elif kind == 1:  # flip bytes
+                for _ in range(8):
+                    b[rng.randrange(len(b))] = rng.randrange(256)
+            elif kind == 2:  # delete a span
+                a = rng.randrange(len(b))
+                del b[a:a + rng.randrange(1, 200)]
+            else:  # replace a number by a string, null or a huge value
+                txt = b.decode()
+                spots = [m for m in range(len(txt) - 1) if txt[m] == ":" and txt[m + 2].isdigit()]
+                m = rng.choice(spots)
+                txt = txt[:m + 2] + rng.choice(['"x"', "null", "1e308", "-1", "[]"]) + txt[m + 2:]
+                b = bytearray(txt.encode())
+            open(path, "wb").write(bytes(b))
+            rc, _, err = run("compare", path, f("new_noraw.json"))
+            assert rc in (0, 1, 2), (i, rc, err)
+            if rc == 2:
+                assert len(err.strip().splitlines()) == 1, (i, err)
+
+
+@case("compare --help and the main usage mention the commands")
+def _():
+    rc, out, _ = run("compare", "--help")
+    assert rc == 0 and "--fail-above" in out and "exit status" in out
+    rc, out, _ = run("--help")
+    assert rc == 0 and "compare" in out and "report" in out and "--format" in out
+
+
+@case("report: writes a page; bad input exits 2")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.html")
+        rc, _, err = run("report", f("base.json"), f("new.json"), "-o", out)
+        assert rc == 0, err
+        page = open(out).read()
+        assert page.startswith("<!DOCTYPE html>") and "</html>" in page
+        for needle in ["Comparison", "Environment", "Suite synth", "<svg", "within noise",
+                       "slower"]:
+            assert needle in page, needle
+        assert "http://" not in page and "https://" not in page, "the page loads something"
+        rc, _, _ = run("report", f("base_noraw.json"), "-o", out)
+        assert rc == 0
+        assert "raw samples were not recorded" in open(out).read()
+        rc, _, err = run("report", f("base.json"), f("disjoint.json"), "-o", out)
+        assert rc == 0 and "no comparison" in err
+    expect_bad(["report", f("base.json")], "needs -o FILE")
+    expect_bad(["report", "-o", "x.html"], "needs a results file")
+    expect_bad(["report", f("base.json"), f("new.json"), f("new.json"), "-o", "x.html"],
+               "too many files")
+    expect_bad(["report", os.path.join(FIX, "bad", "truncated.json"), "-o", "/tmp/x.html"],
+               "truncated")
+    expect_bad(["report", f("base.json"), "-o", "/nonexistent-dir/r.html"], "cannot write")
+    expect_bad(["report", f("base.json"), "-o", "/tmp/x.html", "--pattern", "zz*"],
+               "selects no case")
+
+
+def main():
+    print("TAP version 13")
+    print(f"1..{len(results)}")
+    failed = 0
+    for i, (name, fn) in enumerate(results, 1):
+        try:
+            fn()
+            print(f"ok {i} - {name}")
+        except Exception as e:  # noqa: BLE001 - report every failure as TAP
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for line in str(e).splitlines():
+                print(f"# {line}")
+    print(f"# {len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""dpk-bench report renders in a real browser: headless Chromium loads the page, its
+script runs without error (it fills the table of contents and switches scales), the DOM
+holds every section, and a screenshot comes out.
+
+usage: test_report_html.py PATH/TO/dpk-bench FIXTURE_DIR [--screenshot OUT.png]
+Exits 77 (skipped) when no Chromium is installed (Debian: apt-get install chromium).
+Prints TAP.
+"""
+import copy
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+BIN, FIX = sys.argv[1], sys.argv[2]
+SHOT = sys.argv[sys.argv.index("--screenshot") + 1] if "--screenshot" in sys.argv else None
+
+
+def browser():
+    for name in ["chromium", "chromium-browser", "google-chrome", "chrome"]:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def chromium(exe, profile, *args):
+    cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={profile}", "--virtual-time-budget=5000", *args]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, f"chromium exited {p.returncode}: {p.stderr[-2000:]}"
+    return p.stdout
+
+
+def report(out, *files):
+    p = subprocess.run([BIN, "report", *files, "-o", out], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    return "file://" + os.path.abspath(out)
+
+
+def main():
+    exe = browser()
+    if not exe:
+        print("1..0 # SKIP no Chromium found (Debian: apt-get install chromium)")
+        return 77
+    tests = []
+
+    def t(name):
+        def wrap(fn):
+            tests.append((name, fn))
+            return fn
+        return wrap
+
+    d = tempfile.mkdtemp(prefix="dpk_report_")
+    state = {}
+
+    @t("the two-file page runs its script and holds every section")
+    def _():
+        url = report(os.path.join(d, "two.html"), os.path.join(FIX, "base.json"),
+                     os.path.join(FIX, "new.json"))
+        dom = chromium(exe, os.path.join(d, "p1"), "--dump-dom", url)
+        state["dom"] = dom
+        m = re.search(r'<body[^>]*data-ready="(\d+)"', dom)
+        assert m, "the script did not run (no data-ready on body)"
+        assert int(m.group(1)) >= 4, m.group(0)
+        err = re.search(r'<div id="js-errors"[^>]*>(.*?)</div>', dom, re.S)
+        assert err and err.group(1).strip() == "", f"script errors: {err.group(1) if err else '?'}"
+        toc = re.search(r'<nav id="toc">(.*?)</nav>', dom, re.S).group(1)
+        for anchor in ["#comparison", "#runs", "#environment", "#suite-synth"]:
+            assert f'href="{anchor}"' in toc, f"{anchor} missing from the contents: {toc}"
+
+    @t("comparison chart and table: coloured verdicts, gate-free")
+    def _():
+        dom = state["dom"]
+        assert dom.count("<svg") >= 1 + 2 + 10, dom.count("<svg")
+        assert 'class="slower">slower' in dom and 'class="faster">faster' in dom
+        assert "only in base: <code>synth/gone" in dom
+        assert "not compared: <code>synth/broken" in dom
+        assert "#cf222e" in dom and "#1a7f37" in dom
+
+    @t("environment table and histograms from raw samples")
+    def _():
+        dom = state["dom"]
+        assert "CPU frequency governor" in dom and "v-degraded" in dom
+        assert "sample histograms (10)" in dom
+        assert "raw samples were not recorded" not in dom
+
+    @t("without raw samples the page says so; a wide range starts on log scale")
+    def _():
+        doc = json.load(open(os.path.join(FIX, "base_noraw.json")))
+        wide = copy.deepcopy(doc)
+        for r in wide["results"]:
+            if r["case"] == "pair" and r["status"] == "ok":
+                for k in ["min", "p50", "p90", "p99", "max", "mean", "p50_ci95_lo", "p50_ci95_hi"]:
+                    r["ticks"][k] *= 1000
+        path = os.path.join(d, "wide.json")
+        json.dump(wide, open(path, "w"))
+        url = report(os.path.join(d, "one.html"), path)
+        dom = chromium(exe, os.path.join(d, "p2"), "--dump-dom", url)
+        assert "raw samples were not recorded" in dom
+        assert re.search(r'<body[^>]*class="log"', dom), "log scale not switched on"
+        assert 'id="comparison"' not in dom
+
+    @t("a screenshot renders")
+    def _():
+        url = report(os.path.join(d, "shot.html"), os.path.join(FIX, "base.json"),
+                     os.path.join(FIX, "new.json"))
+        png = SHOT or os.path.join(d, "report.png")
+        chromium(exe, os.path.join(d, "p3"), f"--screenshot={os.path.abspath(png)}",
+                 "--window-size=1280,2000", "--hide-scrollbars", url)
+        data = open(png, "rb").read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+        w, h = struct.unpack(">II", data[16:24])
+        assert (w, h) == (1280, 2000), (w, h)
+        assert len(data) > 20000, f"suspiciously small screenshot ({len(data)} bytes)"
+
+    print("TAP version 13")
+    print(f"1..{len(tests)}")
+    bad = 0
+    for i, (name, fn) in enumerate(tests, 1):
+        try:
+            fn()
+            print(f"ok {i} - {name}")
+        except Exception as e:  # noqa: BLE001 - report every failure as TAP
+            bad += 1
+            print(f"not ok {i} - {name}")
+            for line in str(e).splitlines():
+                print(f"# {line}")
+    shutil.rmtree(d, ignore_errors=True)
+    print(f"# {len(tests) - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* dpk-bench compare and dpk-bench report: option parsing, file handling, exit codes. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "compare.h"
+#include "html.h"
+#include "results.h"
+
+#define PATTERNS_MAX 64
+
+const char dpk_cmd_compare_usage[] =
+        "usage: dpk-bench compare BASE.json NEW.json [OPTIONS]\n"
+        "\n"
+        "Compare two dpk-bench results files (written with --json; add --raw to both runs for\n"
+        "a significance test) case by case: the ratio new/base of the median with its 95%\n"
+        "interval, a p-value, and a verdict: faster, slower or within noise.\n"
+        "\n"
+        "options:\n"
+        "  --noise PCT        noise threshold in percent (default 2): a verdict of faster or\n"
+        "                     slower needs p < 0.05 and the whole interval beyond it\n"
+        "  --fail-above PCT   exit 1 when a case is slower by more than PCT percent (the\n"
+        "                     interval's lower bound above it, and significant)\n"
+        "  --pattern GLOB     compare only cases matching SUITE, SUITE/CASE or the full id\n"
+        "                     SUITE/CASE/PARAM:V/.../placement:P (repeatable)\n"
+        "  --json FILE        also write the comparison as JSON\n"
+        "  --help             this text\n"
+        "\n"
+        "exit status: 0 compared (and the gate passed), 1 the gate failed, 2 bad input\n";
+
+const char dpk_cmd_report_usage[] =
+        "usage: dpk-bench report RESULTS.json [NEW.json] -o REPORT.html [OPTIONS]\n"
+        "\n"
+        "Write one self-contained HTML page (no network access needed) with the environment\n"
+        "verdicts, a chart per suite, sample histograms and, given two files, the comparison.\n"
+        "\n"
+        "options:\n"
+        "  -o, --output FILE  where to write the page ('-' for standard output)\n"
+        "  --noise PCT        noise threshold of the comparison (default 2)\n"
+        "  --pattern GLOB     only cases matching SUITE, SUITE/CASE or the full id\n"
+        "  --title TEXT       the page title\n"
+        "  --help             this text\n"
+        "\n"
+        "exit status: 0 written, 2 bad input\n";
+
+struct args {
+	const char *files[3];
+	unsigned nfiles;
+	double noise, fail_above;
+	const char *patterns[PATTERNS_MAX];
+	unsigned npatterns;
+	const char *json, *output, *title;
+	bool help;
+};
+
+static int usage_error(const char *cmd, const char *msg)
+{
+	fprintf(stderr, "dpk-bench %s: %s\n", cmd, msg);
+	return 2;
+}
+
+/* "5", "5%", "0.5" -> 0.05, 0.05, 0.005; within [0, max) percent. */
+static int parse_pct(const char *text, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!text || !*text)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno || !isfinite(v))
+		return -EINVAL;
+	if (*end == '%')
+		end++;
+	if (*end || v < 0 || v >= max)
+		return -EINVAL;
+	*out = v / 100.0;
+	return 0;
+}
+
+static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern",
+                                           "--json",  "--help",       NULL};
+static const char *const report_opts[] = {"--output", "-o",     "--noise", "--pattern",
+                                          "--title",  "--help", NULL};
+
+static bool takes_value(const char *opt)
+{
+	return strcmp(opt, "--help") != 0;
+}
+
+static void unknown_option(const char *cmd, const char *const *opts, const char *name, char *err,
+                           size_t errlen)
+{
+	const char *best = NULL;
+	unsigned bd = 4;
+
+	for (unsigned i = 0; opts[i]; i++) {
+		unsigned d = dpk_cli_distance(name, opts[i]);
+		if (d < bd) {
+			bd = d;
+			best = opts[i];
+		}
+	}
+	if (best)
+		snprintf(err, errlen, "unknown option '%s' (did you mean '%s'?)", name, best);
+	else
+		snprintf(err, errlen, "unknown option '%s' (see 'dpk-bench %s --help')", name, cmd);
+}
+
+static int parse_args(const char *cmd, const char *const *opts, unsigned max_files, int argc,
+                      char **argv, struct args *a, char *err, size_t errlen)
+{
+	bool no_more_options = false;
+
+	memset(a, 0, sizeof(*a));
+	a->noise = 0.02;
+	a->fail_above = -1.0;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = NULL, *eq;
+		char opt[32];
+		size_t len;
+		bool known = false;
+
+		if (no_more_options || arg[0] != '-' || strcmp(arg, "-") == 0) {
+			if (!arg[0]) {
+				snprintf(err, errlen, "empty file name");
+				return -EINVAL;
+			}
+			if (a->nfiles >= max_files) {
+				snprintf(err, errlen, "too many files: '%s' (%s takes %s)", arg,
+				         cmd,
+				         max_files == 2 && strcmp(cmd, "compare") == 0
+				                 ? "exactly two: BASE.json NEW.json"
+				                 : "one or two results files");
+				return -EINVAL;
+			}
+			a->files[a->nfiles++] = arg;
+			continue;
+		}
+		if (strcmp(arg, "--") == 0) {
+			no_more_options = true;
+			continue;
+		}
+		if (strcmp(arg, "-h") == 0) {
+			a->help = true;
+			return 0;
+		}
+		eq = strchr(arg, '=');
+		len = eq ? (size_t)(eq - arg) : strlen(arg);
+		snprintf(opt, sizeof(opt), "%.*s",
+		         (int)(len < sizeof(opt) - 1 ? len : sizeof(opt) - 1), arg);
+		for (unsigned k = 0; opts[k]; k++)
+			known |= strcmp(opt, opts[k]) == 0 && len < sizeof(opt);
+		if (!known) {
+			unknown_option(cmd, opts, opt, err, errlen);
+			return -EINVAL;
+		}
+		if (takes_value(opt)) {
+			if (eq) {
+				val = eq + 1;
+			} else if (i + 1 < argc) {
+				val = argv[++i];
+			} else {
+				snprintf(err, errlen, "%s needs a value", opt);
+				return -EINVAL;
+			}
+		} else if (eq) {
+			snprintf(err, errlen, "%s takes no value: '%s'", opt, arg);
+			return -EINVAL;
+		}
+		if (strcmp(opt, "--help") == 0) {
+			a->help = true;
+			return 0;
+		} else if (strcmp(opt, "--noise") == 0) {
+			if (parse_pct(val, 100.0, &a->noise)) {
+				snprintf(err, errlen,
+				         "--noise: '%s' is not a percentage from 0 to 100 (e.g. 2 "
+				         "or "
+				         "2.5%%)",
+				         val);
+				return -EINVAL;
+			}
+		} else if (strcmp(opt, "--fail-above") == 0) {
+			if (parse_pct(val, 1000.0, &a->fail_above)) {
+				snprintf(err, errlen,
+				         "--fail-above: '%s' is not a percentage from 0 to 1000 "
+				         "(e.g. "
+				         "5)",
+				         val);
+				return -EINVAL;
+			}
+		} else if (strcmp(opt, "--pattern") == 0) {
+			if (!*val) {
+				snprintf(err, errlen, "--pattern: empty pattern");
+				return -EINVAL;
+			}
+			if (a->npatterns >= PATTERNS_MAX) {
+				snprintf(err, errlen, "too many --pattern (at most %d)",
+				         PATTERNS_MAX);
+				return -EINVAL;
+			}
+			a->patterns[a->npatterns++] = val;
+		} else if (strcmp(opt, "--json") == 0) {
+			if (!*val) {
+				snprintf(err, errlen, "--json: empty file name");
+				return -EINVAL;
+			}
+			a->json = val;
+		} else if (strcmp(opt, "--output") == 0 || strcmp(opt, "-o") == 0) {
+			if (!*val) {
+				snprintf(err, errlen, "%s: empty file name", opt);
+				return -EINVAL;
+			}
+			a->output = val;
+		} else if (strcmp(opt, "--title") == 0) {
+			a->title = val;
+		}
+	}
+	return 0;
+}
+
+static int load(const char *cmd, const char *path, struct dpk_results *r)
+{
+	char err[512];
+
+	if (dpk_results_load(path, r, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "dpk-bench %s: %s: %s\n", cmd, path, err);
+	return -EINVAL;
+}
+
+int dpk_cmd_compare(int argc, char **argv)
+{
+	struct dpk_results base, new;
+	struct dpk_cmp_report rep;
+	struct args a;
+	char err[512];
+	FILE *json = NULL;
+	int status;
+
+	if (parse_args("compare", compare_opts, 2, argc, argv, &a, err, sizeof(err)))
+		return usage_error("compare", err);
+	if (a.help) {
+		fputs(dpk_cmd_compare_usage, stdout);
+		return 0;
+	}
+	if (a.nfiles != 2)
+		return usage_error("compare",
+		                   a.nfiles == 0
+		                           ? "needs two results files: BASE.json NEW.json"
+		                           : "needs a second results file: BASE.json NEW.json");
+	if (load("compare", a.files[0], &base)) {
+		dpk_results_free(&base);
+		return 2;
+	}
+	if (load("compare", a.files[1], &new)) {
+		dpk_results_free(&base);
+		dpk_results_free(&new);
+		return 2;
+	}
+	struct dpk_cmp_options o = {
+	        .noise = a.noise,
+	        .fail_above = a.fail_above,
+	        .patterns = a.patterns,
+	        .npatterns = a.npatterns,
+	};
+	if (dpk_compare(&base, &new, &o, &rep, err, sizeof(err))) {
+		fprintf(stderr, "dpk-bench compare: %s\n", err);
+		dpk_results_free(&base);
+		dpk_results_free(&new);
+		return 2;
+	}
+	if (a.json && !(json = fopen(a.json, "w"))) {
+		fprintf(stderr, "dpk-bench compare: cannot write --json '%s': %s\n", a.json,
+		        strerror(errno));
+		dpk_cmp_report_free(&rep);
+		dpk_results_free(&base);
+		dpk_results_free(&new);
+		return 2;
+	}
+	for (unsigned i = 0; i < rep.nwarn; i++)
+		fprintf(stderr, "dpk-bench compare: warning: %s\n", rep.warn[i]);
+	dpk_cmp_print(stdout, &base, &new, &rep);
+	fflush(stdout);
+	status = rep.gate_failures ? 1 : 0;
+	if (json && (dpk_cmp_write_json(json, &base, &new, &rep, status) | fclose(json))) {
+		fprintf(stderr, "dpk-bench compare: writing '%s' failed\n", a.json);
+		status = 2;
+	}
+	dpk_cmp_report_free(&rep);
+	dpk_results_free(&base);
+	dpk_results_free(&new);
+	return status;
+}
+
+int dpk_cmd_report(int argc, char **argv)
+{
+	struct dpk_results r[2];
+	struct dpk_cmp_report rep;
+	struct args a;
+	char err[512];
+	bool have_cmp = false;
+	FILE *out;
+	int status = 0;
+
+	if (parse_args("report", report_opts, 2, argc, argv, &a, err, sizeof(err)))
+		return usage_error("report", err);
+	if (a.help) {
+		fputs(dpk_cmd_report_usage, stdout);
+		return 0;
+	}
+	if (a.nfiles == 0)
+		return usage_error("report", "needs a results file: RESULTS.json [NEW.json]");
+	if (!a.output)
+		return usage_error("report", "needs -o FILE (or -o - for standard output)");
+	memset(r, 0, sizeof(r));
+	for (unsigned i = 0; i < a.nfiles; i++) {
+		if (load("report", a.files[i], &r[i])) {
+			for (unsigned k = 0; k <= i; k++)
+				dpk_results_free(&r[k]);
+			return 2;
+		}
+	}
+	if (a.npatterns) {
+		for (unsigned p = 0; p < a.npatterns; p++) {
+			bool hit = false;
+			for (unsigned i = 0; i < a.nfiles; i++)
+				for (size_t k = 0; k < r[i].n && !hit; k++)
+					hit = dpk_results_match(a.patterns[p], &r[i].e[k]);
+			if (!hit) {
+				fprintf(stderr,
+				        "dpk-bench report: --pattern '%s' selects no case\n",
+				        a.patterns[p]);
+				status = 2;
+				goto out;
+			}
+		}
+	}
+	if (a.nfiles == 2) {
+		struct dpk_cmp_options o = {
+		        .noise = a.noise,
+		        .fail_above = -1.0,
+		        .patterns = a.patterns,
+		        .npatterns = a.npatterns,
+		};
+		if (dpk_compare(&r[0], &r[1], &o, &rep, err, sizeof(err)) == 0)
+			have_cmp = true;
+		else
+			fprintf(stderr, "dpk-bench report: no comparison: %s\n", err);
+	}
+	out = strcmp(a.output, "-") == 0 ? stdout : fopen(a.output, "w");
+	if (!out) {
+		fprintf(stderr, "dpk-bench report: cannot write '%s': %s\n", a.output,
+		        strerror(errno));
+		status = 2;
+		goto out;
+	}
+	{
+		const struct dpk_results *files[2] = {&r[0], &r[1]};
+		struct dpk_html_options ho = {
+		        .title = a.title,
+		        .patterns = a.patterns,
+		        .npatterns = a.npatterns,
+		};
+		int rc = dpk_html_report(out, files, a.nfiles, have_cmp ? &rep : NULL, &ho);
+		if (out != stdout)
+			rc |= fclose(out);
+		else
+			rc |= fflush(out);
+		if (rc) {
+			fprintf(stderr, "dpk-bench report: writing '%s' failed\n", a.output);
+			status = 2;
+		}
+	}
+	if (status == 0 && out != stdout)
+		fprintf(stderr, "dpk-bench report: wrote %s\n", a.output);
+out:
+	if (have_cmp)
+		dpk_cmp_report_free(&rep);
+	for (unsigned i = 0; i < a.nfiles; i++)
+		dpk_results_free(&r[i]);
+	return status;
+}
