@@ -232,6 +232,18 @@ DPK__RING_INLINE unsigned dpk__ring_fit(int32_t room, unsigned n, bool bulk)
 }
 
 /*
+ * @p room limited to 0..@p cap for a report. With a head loaded before other callers moved
+ * both sides, a failed mp/mc call can compute a room outside that range; the CAS would
+ * have caught it had the call gone on.
+ */
+DPK__RING_INLINE unsigned dpk__ring_clamp(int32_t room, uint32_t cap)
+{
+	if (room < 0)
+		return 0;
+	return (uint32_t)room > cap ? cap : (unsigned)room;
+}
+
+/*
  * Single producer. No CAS: this thread alone moves prod.head and prod.tail. It trusts its
  * cached copy of cons.tail while that shows room for @p n, and loads cons.tail only when
  * it does not. While the consumer keeps up, the consumer's line is then read about once
@@ -340,7 +352,7 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 		m = dpk__ring_fit(room, n, bulk);
 		if (__builtin_expect(m == 0, 0)) {
 			if (free_space)
-				*free_space = room < 0 ? 0 : (unsigned)room;
+				*free_space = dpk__ring_clamp(room, cap);
 			return 0;
 		}
 		next = head + m;
@@ -381,7 +393,7 @@ DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, u
 		m = dpk__ring_fit(room, n, bulk);
 		if (__builtin_expect(m == 0, 0)) {
 			if (available)
-				*available = room < 0 ? 0 : (unsigned)room;
+				*available = dpk__ring_clamp(room, r->capacity);
 			return 0;
 		}
 		next = head + m;
@@ -413,11 +425,8 @@ static inline unsigned dpk_ring_count(const struct dpk_ring *r)
 	uint32_t ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
 	/* Relaxed: only the value is wanted, no slot is read. */
 	uint32_t ptail = atomic_load_explicit(&r->prod.tail, memory_order_relaxed);
-	int32_t used = (int32_t)(ptail - ctail);
 
-	if (used < 0)
-		return 0;
-	return (uint32_t)used > r->capacity ? r->capacity : (unsigned)used;
+	return dpk__ring_clamp((int32_t)(ptail - ctail), r->capacity);
 }
 
 static inline unsigned dpk_ring_free_count(const struct dpk_ring *r)
