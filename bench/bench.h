@@ -80,6 +80,12 @@ struct dpk_bench_case {
 	void (*teardown)(struct dpk_bench_run *run);
 	/** Case-specific constant data. */
 	const void *arg;
+	/** Variants that answer one question share a group (with equal params): with
+	 *  --interleave, single-lcore members of a group run batch by batch in turn, so
+	 *  drift hits all alike, and each is reported as a paired ratio to the first. NULL:
+	 *  the case name is the group, which pairs the same case across suites (dpkit's ring
+	 *  and DPDK's). */
+	const char *group;
 };
 
 /** A running case, as its body sees it. */

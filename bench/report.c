@@ -121,6 +121,15 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	if (rejected)
 		fprintf(f, " (%zu rejected)", rejected);
 	fprintf(f, "\n");
+	if (res->interleaved) {
+		if (res->ref_case == res->c && res->ref_suite == res->suite)
+			fprintf(f, "      interleaved: reference of %u variants\n", res->group_size);
+		else if (res->pair_rounds)
+			fprintf(f,
+				"      interleaved with %s/%s: x%.3f per round [%.3f..%.3f], %zu rounds\n",
+				res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
+				res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds);
+	}
 	if (res->c->kind == DPK_BENCH_SINGLE)
 		return;
 	for (unsigned i = 0; i < res->nroles; i++) {
@@ -261,6 +270,18 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			json_summary(&j, "ticks", &x->ticks, 1.0);
 			json_summary(&j, "ns", &x->ticks, ns_per_tick);
 			dpk_json_double(&j, "mops", x->mops);
+			if (x->interleaved) {
+				char ref[160];
+				snprintf(ref, sizeof(ref), "%s/%s", x->ref_suite->name, x->ref_case->name);
+				dpk_json_object_begin(&j, "interleaved");
+				dpk_json_string(&j, "reference", ref);
+				dpk_json_uint(&j, "group_size", x->group_size);
+				dpk_json_uint(&j, "rounds", x->pair_rounds);
+				dpk_json_double(&j, "ratio_p50", x->pair_ratio.p50);
+				dpk_json_double(&j, "ratio_ci95_lo", x->pair_ratio.p50_lo);
+				dpk_json_double(&j, "ratio_ci95_hi", x->pair_ratio.p50_hi);
+				dpk_json_object_end(&j);
+			}
 			dpk_json_array_begin(&j, "lcores");
 			for (unsigned q = 0; q < x->nroles; q++) {
 				const struct dpk_bench_role_result *rr = &x->role[q];

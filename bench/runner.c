@@ -384,75 +384,65 @@ static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, si
 	}
 }
 
-static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
-		       struct dpk_bench_result *res)
+/*
+ * Size a single-lcore batch: double until one batch reaches the sample target (bounded by
+ * the warm-up plus the budget), warm up at that size, then re-size from the warm-up's
+ * median batch. Returns false when the case failed or stopped meanwhile.
+ */
+static bool calibrate_single(const struct dpk_bench_runner *r, struct dpk_bench_run *run,
+			     uint64_t *n_out)
 {
-	const struct dpk_bench_case *c = run->c;
 	const double hz = (double)r->clock.hz;
 	const double target = r->clock.target_single, overhead = r->clock.read_cost;
 	const uint64_t warm_ticks = (uint64_t)(r->opt.warmup_s * hz);
 	const uint64_t budget = (uint64_t)(r->opt.time_s * hz);
-	unsigned mult = c->ops_multiple ? c->ops_multiple : 1;
-	uint64_t n = round_ops(1, mult), t_start, now;
-	size_t cap = r->opt.max_samples, ns = 0;
-	struct dpk_sample *samples = calloc(cap ? cap : 1, sizeof(*samples));
-	double ticks, sum_ticks = 0, sum_ops = 0;
+	unsigned mult = run->c->ops_multiple ? run->c->ops_multiple : 1;
+	uint64_t n = round_ops(1, mult), t_start = dpk_tsc();
+	double ticks, wv[512];
+	unsigned nw = 0;
 
-	if (!samples) {
-		res->status = DPK_RESULT_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "out of memory");
-		return;
-	}
-	res->nroles = 1;
-	res->role[0].lcore = dpk_lcore_id();
-	res->role[0].cpu = (unsigned)sched_getcpu();
-	res->role[0].name = c->role_names[0] ? c->role_names[0] : "main";
-	res->role[0].counted = true;
-
-	/* Size the batch: double until one batch reaches the target, within the warm-up. */
-	t_start = dpk_tsc();
+	*n_out = n;
 	for (;;) {
 		uint64_t done = time_batch(run, 0, n, overhead, NULL, false, &ticks);
 		if (atomic_load(&run->failed) || done < n)
-			goto out;
+			return false;
 		if (ticks >= target || dpk_tsc() - t_start > warm_ticks + budget)
 			break;
 		n = round_ops(ticks > target / 64 ? (uint64_t)((double)n * target / ticks * 1.1)
 						 : n * 2,
 			      mult);
 	}
-	/* Warm up at that size, then re-size from the warm-up's median batch. */
-	{
-		double wv[512];
-		unsigned nw = 0;
-		uint64_t w0 = dpk_tsc();
-		do {
-			if (time_batch(run, 0, n, overhead, NULL, false, &ticks) < n ||
-			    atomic_load(&run->failed))
-				goto out;
-			if (nw < 512)
-				wv[nw++] = ticks;
-		} while (dpk_tsc() - w0 < warm_ticks);
-		qsort(wv, nw, sizeof(wv[0]), cmp_double);
-		if (nw && wv[nw / 2] > 0) {
-			double scaled = (double)n * target / wv[nw / 2];
-			if (scaled > (double)n)
-				n = round_ops((uint64_t)(scaled + 0.5), mult);
-		}
-	}
-	/* Measure. */
-	t_start = dpk_tsc();
+	*n_out = n;
+	uint64_t w0 = dpk_tsc();
 	do {
-		if (time_batch(run, 0, n, overhead, &samples[ns], true, &ticks) < n ||
+		if (time_batch(run, 0, n, overhead, NULL, false, &ticks) < n ||
 		    atomic_load(&run->failed))
-			break;
-		sum_ticks += ticks;
-		sum_ops += (double)n;
-		ns++;
-		now = dpk_tsc();
-	} while (now - t_start < budget && ns < cap);
+			return false;
+		if (nw < 512)
+			wv[nw++] = ticks;
+	} while (dpk_tsc() - w0 < warm_ticks);
+	qsort(wv, nw, sizeof(wv[0]), cmp_double);
+	if (nw && wv[nw / 2] > 0) {
+		double scaled = (double)n * target / wv[nw / 2];
+		if (scaled > (double)n)
+			n = round_ops((uint64_t)(scaled + 0.5), mult);
+	}
+	*n_out = n;
+	return true;
+}
 
-out:
+/* Fill a single-lcore result from its samples (rejection, summary, rates). */
+static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
+			  struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
+			  double sum_ops, struct dpk_bench_result *res)
+{
+	const double hz = (double)r->clock.hz;
+
+	res->nroles = 1;
+	res->role[0].lcore = dpk_lcore_id();
+	res->role[0].cpu = (unsigned)sched_getcpu();
+	res->role[0].name = c->role_names[0] ? c->role_names[0] : "main";
+	res->role[0].counted = true;
 	res->batch_ops = n;
 	res->samples = ns;
 	res->role[0].batch_ops = n;
@@ -467,6 +457,34 @@ out:
 	 * it drags a mean (multi-lcore cases count completed operations instead). */
 	res->mops = res->ticks.p50 > 0 ? hz / res->ticks.p50 / 1e6 : 0;
 	res->role[0].mops = res->mops;
+}
+
+static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
+		       struct dpk_bench_result *res)
+{
+	const uint64_t budget = (uint64_t)(r->opt.time_s * (double)r->clock.hz);
+	size_t cap = r->opt.max_samples, ns = 0;
+	struct dpk_sample *samples = calloc(cap ? cap : 1, sizeof(*samples));
+	double ticks, sum_ticks = 0, sum_ops = 0;
+	uint64_t n, t_start;
+
+	if (!samples) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return;
+	}
+	if (calibrate_single(r, run, &n)) {
+		t_start = dpk_tsc();
+		do {
+			if (time_batch(run, 0, n, r->clock.read_cost, &samples[ns], true, &ticks) < n ||
+			    atomic_load(&run->failed))
+				break;
+			sum_ticks += ticks;
+			sum_ops += (double)n;
+			ns++;
+		} while (dpk_tsc() - t_start < budget && ns < cap);
+	}
+	finish_single(r, run->c, samples, ns, n, sum_ticks, sum_ops, res);
 	free(samples);
 }
 
@@ -786,4 +804,126 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 out:
 	res->elapsed_s = (double)(dpk_tsc() - t0) / (double)r->clock.hz;
 	free(run);
+}
+
+/* ---- interleaved variants -------------------------------------------------------- */
+
+char *dpk_bench_group_key(const struct dpk_bench_case *c, char *buf, size_t len)
+{
+	char params[96];
+
+	snprintf(buf, len, "%s|%s", c->group ? c->group : c->name,
+		 dpk_bench_params_str(c, params, sizeof(params)));
+	return buf;
+}
+
+void dpk_bench_run_interleaved(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
+			       const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
+			       struct dpk_bench_result *res)
+{
+	const double hz = (double)r->clock.hz;
+	const uint64_t budget = (uint64_t)(r->opt.time_s * hz * k);
+	size_t cap = r->opt.max_samples, rounds = 0;
+	struct dpk_bench_run *runs = calloc(k, sizeof(*runs));
+	struct dpk_sample **samples = calloc(k, sizeof(*samples));
+	uint64_t *n = calloc(k, sizeof(*n)), t0 = dpk_tsc();
+	double *sum_ticks = calloc(k, sizeof(double)), *ratio = NULL;
+	bool ok = runs && samples && n && sum_ticks, *set_up = calloc(k, sizeof(bool));
+
+	for (unsigned i = 0; i < k; i++) {
+		memset(&res[i], 0, sizeof(res[i]));
+		res[i].suite = suites[i];
+		res[i].c = cases[i];
+		res[i].placement = DPK_PLACE_SINGLE;
+		res[i].repeat = repeat;
+		res[i].interleaved = true;
+		res[i].ref_suite = suites[0];
+		res[i].ref_case = cases[0];
+		res[i].group_size = k;
+	}
+	ok = ok && set_up;
+	for (unsigned i = 0; ok && i < k; i++) {
+		samples[i] = calloc(cap ? cap : 1, sizeof(struct dpk_sample));
+		ok = samples[i] != NULL;
+	}
+	if (!ok) {
+		for (unsigned i = 0; i < k; i++) {
+			res[i].status = DPK_RESULT_FAILED;
+			snprintf(res[i].reason, sizeof(res[i].reason), "out of memory");
+		}
+		goto out_free;
+	}
+	/* Set up, calibrate and warm up each member alone. */
+	for (unsigned i = 0; i < k; i++) {
+		runs[i].c = cases[i];
+		runs[i].placement = DPK_PLACE_SINGLE;
+		runs[i].nroles = 1;
+		atomic_init(&runs[i].stop, false);
+		atomic_init(&runs[i].failed, false);
+		if (cases[i]->setup) {
+			int rc = cases[i]->setup(&runs[i]);
+			if (rc) {
+				res[i].status = DPK_RESULT_FAILED;
+				snprintf(res[i].reason, sizeof(res[i].reason), "setup: %s", strerror(-rc));
+				goto out_teardown;
+			}
+		}
+		set_up[i] = true;
+		if (!calibrate_single(r, &runs[i], &n[i]))
+			goto out_teardown;
+	}
+	/* Rounds: one batch of each member, starting one member later every round, so every
+	 * member takes every position equally often. */
+	while (dpk_tsc() - t0 < budget && rounds < cap) {
+		for (unsigned j = 0; j < k; j++) {
+			unsigned i = (unsigned)((rounds + j) % k);
+			double ticks;
+			if (time_batch(&runs[i], 0, n[i], r->clock.read_cost, &samples[i][rounds], true,
+				       &ticks) < n[i] ||
+			    atomic_load(&runs[i].failed))
+				goto out_teardown;
+			sum_ticks[i] += ticks;
+		}
+		rounds++;
+	}
+
+out_teardown:
+	for (unsigned i = 0; i < k; i++) {
+		if (res[i].status == DPK_RESULT_OK)
+			finish_single(r, cases[i], samples[i], rounds, n[i], sum_ticks[i],
+				      (double)n[i] * (double)rounds, &res[i]);
+		if (set_up[i] && cases[i]->teardown)
+			cases[i]->teardown(&runs[i]);
+		/* Pairs with the acq_rel exchange in dpk_bench_fail(). */
+		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_acquire)) {
+			res[i].status = DPK_RESULT_FAILED;
+			snprintf(res[i].reason, sizeof(res[i].reason), "%s", runs[i].fail_msg);
+		}
+	}
+	/* Paired ratios to member 0 over rounds where both kept their sample (the reject
+	 * marks were set by finish_single's rejection pass). */
+	ratio = calloc(rounds ? rounds : 1, sizeof(double));
+	for (unsigned i = 0; ratio && i < k; i++) {
+		size_t m = 0;
+		for (size_t q = 0; q < rounds; q++) {
+			const struct dpk_sample *a = &samples[0][q], *b = &samples[i][q];
+			if (a->reject == DPK_REJECT_NONE && b->reject == DPK_REJECT_NONE &&
+			    a->ticks_per_op > 0)
+				ratio[m++] = b->ticks_per_op / a->ticks_per_op;
+		}
+		res[i].pair_rounds = m;
+		dpk_stats_summarise(ratio, m, &res[i].pair_ratio);
+	}
+	for (unsigned i = 0; i < k; i++)
+		res[i].elapsed_s = (double)(dpk_tsc() - t0) / hz / k;
+
+out_free:
+	free(ratio);
+	for (unsigned i = 0; samples && i < k; i++)
+		free(samples[i]);
+	free(samples);
+	free(runs);
+	free(n);
+	free(sum_ticks);
+	free(set_up);
 }

@@ -84,6 +84,14 @@ struct dpk_bench_result {
 	double elapsed_s;            /**< wall time of the case including warm-up */
 	double *raw;                 /**< kept samples (ticks per op) when options.raw */
 	size_t nraw;
+	/* Interleaved runs (--interleave): the paired comparison with the group's first
+	 * member, from rounds in which both kept their sample. */
+	bool interleaved;
+	const struct dpk_bench_suite *ref_suite; /**< the group's first member */
+	const struct dpk_bench_case *ref_case;
+	unsigned group_size;
+	size_t pair_rounds;               /**< rounds with both samples kept */
+	struct dpk_summary pair_ratio;    /**< this member / the reference, per round */
 };
 
 /** The engine's state for a run. */
@@ -125,6 +133,19 @@ bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_pl
 void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
 			const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
 			struct dpk_bench_result *res);
+
+/**
+ * Run the @p k single-lcore cases cases[i] of suites[i] interleaved: each is calibrated
+ * and warmed up alone, then rounds time one batch of every member in turn (the order
+ * rotating each round) until k times the time budget is spent. Fills res[0..k-1], each
+ * with its own statistics and the per-round ratio to member 0.
+ */
+void dpk_bench_run_interleaved(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
+			       const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
+			       struct dpk_bench_result *res);
+
+/** The interleave key of case @p c: its group (or name) and its params. */
+char *dpk_bench_group_key(const struct dpk_bench_case *c, char *buf, size_t len);
 
 void dpk_bench_result_free(struct dpk_bench_result *res);
 

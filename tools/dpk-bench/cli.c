@@ -42,6 +42,9 @@ const char dpk_cli_usage[] =
 	"                    Benchmark's schema for its tools/compare.py\n"
 	"  --csv FILE        write results as CSV\n"
 	"  --raw             keep every sample in the JSON/CSV\n"
+	"  --interleave      run single-lcore variants of one question (the same case in\n"
+	"                    ring and dpdk_ring, a case group) batch by batch in turn, and\n"
+	"                    report each as a paired ratio to the first\n"
 	"  --quiet           no environment block and no progress line\n"
 	"  --help            this text\n"
 	"  --version         print the version\n"
@@ -76,7 +79,7 @@ int dpk_cli_parse_duration(const char *text, double *out)
 
 static const char *const options[] = {
 	"--time", "--warmup", "--lcores", "--placement", "--repeat", "--json", "--csv",
-	"--raw",  "--quiet",  "--help",   "--version",   "--format", NULL,
+	"--raw",  "--interleave", "--quiet",  "--help",   "--version",   "--format", NULL,
 };
 
 static bool takes_value(const char *opt)
@@ -302,6 +305,8 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 			}
 		} else if (strcmp(opt, "--raw") == 0) {
 			cli->opt.raw = true;
+		} else if (strcmp(opt, "--interleave") == 0) {
+			cli->interleave = true;
 		} else if (strcmp(opt, "--quiet") == 0) {
 			cli->quiet = true;
 		}

@@ -27,6 +27,7 @@ struct dpk_cli {
 	const char *csv_path;
 	enum dpk_cli_format format;
 	bool quiet;
+	bool interleave; /**< run single-lcore variants of one group batch by batch in turn */
 	bool placement_given;
 };
 

@@ -257,22 +257,77 @@ int main(int argc, char **argv)
 	progress = !cli.quiet && isatty(STDERR_FILENO);
 	fflush(stdout);
 
+	/* With --interleave, single-lcore cases sharing a group key run together; each
+	 * group's members point at the first member's plan index. */
+	size_t *leader = calloc(nplan ? nplan : 1, sizeof(*leader));
+	if (!leader) {
+		fprintf(stderr, "dpk-bench: out of memory\n");
+		return 2;
+	}
+	for (size_t i = 0; i < nplan; i++) {
+		char ki[256], kj[256];
+		leader[i] = i;
+		if (!cli.interleave || plan[i].c->kind != DPK_BENCH_SINGLE)
+			continue;
+		dpk_bench_group_key(plan[i].c, ki, sizeof(ki));
+		for (size_t j = 0; j < i; j++)
+			if (leader[j] == j && plan[j].c->kind == DPK_BENCH_SINGLE &&
+			    strcmp(ki, dpk_bench_group_key(plan[j].c, kj, sizeof(kj))) == 0) {
+				leader[i] = j;
+				break;
+			}
+	}
+
 	uint64_t t0 = dpk_tsc();
 	for (unsigned rep = 0; rep < cli.opt.repeat; rep++) {
 		const struct dpk_bench_suite *cur = NULL;
+		bool *done = calloc(nplan ? nplan : 1, sizeof(*done));
+		if (!done) {
+			fprintf(stderr, "dpk-bench: out of memory\n");
+			return 2;
+		}
 		for (size_t i = 0; i < nplan; i++) {
-			struct dpk_bench_result *x = &res[nres];
+			struct dpk_bench_result *x = &res[(size_t)rep * nplan + i];
 			char params[64];
 
-			if (progress) {
+			nres++;
+			if (!done[i] && leader[i] == i && cli.interleave) {
+				/* Run the whole group now; later members are printed in turn. */
+				const struct dpk_bench_suite *gs[16];
+				const struct dpk_bench_case *gc[16];
+				struct dpk_bench_result gr[16];
+				size_t gi[16];
+				unsigned k = 0;
+				for (size_t j = i; j < nplan && k < 16; j++)
+					if (leader[j] == i) {
+						gs[k] = plan[j].s;
+						gc[k] = plan[j].c;
+						gi[k++] = j;
+					}
+				if (k > 1) {
+					if (progress) {
+						dpk_bench_params_str(plan[i].c, params, sizeof(params));
+						fprintf(stderr, "\r\033[K[%zu/%zu] %u variants of %s %s, interleaved",
+							nres, nplan * cli.opt.repeat, k, plan[i].c->name, params);
+						fflush(stderr);
+					}
+					dpk_bench_run_interleaved(&runner, gs, gc, k, rep, gr);
+					for (unsigned q = 0; q < k; q++) {
+						res[(size_t)rep * nplan + gi[q]] = gr[q];
+						done[gi[q]] = true;
+					}
+				}
+			}
+			if (!done[i] && progress) {
 				dpk_bench_params_str(plan[i].c, params, sizeof(params));
-				fprintf(stderr, "\r\033[K[%zu/%zu] %s/%s %s on %s", nres + 1,
+				fprintf(stderr, "\r\033[K[%zu/%zu] %s/%s %s on %s", nres,
 					nplan * cli.opt.repeat, plan[i].s->name, plan[i].c->name,
 					params, dpk_placement_name(plan[i].p));
 				fflush(stderr);
 			}
-			dpk_bench_run_case(&runner, plan[i].s, plan[i].c, plan[i].p, rep, x);
-			nres++;
+			if (!done[i])
+				dpk_bench_run_case(&runner, plan[i].s, plan[i].c, plan[i].p, rep, x);
+			done[i] = true;
 			if (x->status == DPK_RESULT_FAILED)
 				failed = true;
 			if (progress)
@@ -286,7 +341,9 @@ int main(int argc, char **argv)
 			dpk_report_row(stdout, x, &runner.clock);
 			fflush(stdout);
 		}
+		free(done);
 	}
+	free(leader);
 	meta.wall_s = (double)(dpk_tsc() - t0) / (double)runner.clock.hz;
 	if (!cli.quiet)
 		printf("\n%zu case runs in %.1f s%s\n", nres, meta.wall_s,
