@@ -66,7 +66,7 @@ _Static_assert(DPK_SERVICE_MAX == 64, "one 64-bit word holds a set of services")
 
 /* Statistics sums (and baselines) of one service or one service lcore. */
 struct totals {
-	uint64_t calls, idle, errors, cycles, timed, extra;
+	uint64_t calls, idle, errors, cycles, untimed, extra;
 };
 
 /* One service's counters in one slot, one cache line. Only the slot's owner writes them
@@ -76,10 +76,10 @@ struct counters {
 	_Atomic uint64_t calls;
 	_Atomic uint64_t idle;
 	_Atomic uint64_t errors;
-	_Atomic uint64_t cycles; /* ticks of timed charged calls, each times its sample weight */
-	_Atomic uint64_t timed;  /* timed charged calls */
-	_Atomic uint64_t extra;  /* sum of (weight - 1) over timed charged calls */
-	_Atomic uint32_t left;   /* sampling: calls to let pass untimed before the next timed one */
+	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its sample weight */
+	_Atomic uint64_t untimed; /* charged calls not timed (sampling only) */
+	_Atomic uint64_t extra;   /* sum of (weight - 1) over timed charged calls (sampling only) */
+	_Atomic uint32_t left; /* sampling: calls to let pass untimed before the next timed one */
 } __attribute__((aligned(DPK_CACHE_LINE)));
 
 /* A thread's marks and counters. */
@@ -105,7 +105,6 @@ struct service {
 	void *userdata;
 	/* Control state, under ctl_lock. */
 	alignas(DPK_CACHE_LINE) enum svc_state state;
-	bool sampled; /* the period was > 1 at some time since the last reset */
 	char name[DPK_SERVICE_NAME_MAX];
 	struct totals base;
 };
@@ -124,7 +123,6 @@ struct lcore_ctl {
 	_Atomic uint32_t loop_active;                    /* 1 from start until the loop returns */
 	/* Control state, under ctl_lock. */
 	alignas(DPK_CACHE_LINE) enum lc_role role;
-	bool sampled;
 	uint64_t base_loops;
 	struct totals base;
 };
@@ -240,51 +238,88 @@ static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
 		own_add(c, v);
 }
 
+/*
+ * Calls with statistics. The common case (every call timed) touches two counters per
+ * charged call and nothing else: the TSC reads are microcoded on some CPUs, and the
+ * instructions around them are not free to overlap with them. Sampling keeps its own
+ * counters (untimed, extra) so that the common case does not pay for them. These stay out
+ * of line so that the path without statistics keeps a small stack frame.
+ */
+static always_inline void call_timed(struct service *s, struct counters *c, bool shared)
+{
+	uint64_t t0 = dpk_tsc();
+	int rc = s->callback(s->userdata);
+
+	if (likely(rc != -EAGAIN)) {
+		counter_add(&c->cycles, dpk_tsc() - t0, shared);
+		if (unlikely(rc != 0))
+			counter_add(&c->errors, 1, shared);
+	} else {
+		/* Idle: counted, not charged. */
+		counter_add(&c->idle, 1, shared);
+	}
+	counter_add(&c->calls, 1, shared);
+}
+
+static __attribute__((noinline)) void call_stats_sampled(struct service *s, struct counters *c)
+{
+	uint32_t left = atomic_load_explicit(&c->left, memory_order_relaxed);
+	uint32_t n;
+	uint64_t t0;
+	int rc;
+
+	if (left) {
+		atomic_store_explicit(&c->left, left - 1, memory_order_relaxed);
+		rc = s->callback(s->userdata);
+		if (rc == -EAGAIN) {
+			own_add(&c->idle, 1);
+		} else {
+			own_add(&c->untimed, 1);
+			if (rc != 0)
+				own_add(&c->errors, 1);
+		}
+		own_add(&c->calls, 1);
+		return;
+	}
+	/* This call is timed and stands for itself and the next n - 1. */
+	n = atomic_load_explicit(&s->sample, memory_order_relaxed);
+	atomic_store_explicit(&c->left, n - 1, memory_order_relaxed);
+	t0 = dpk_tsc();
+	rc = s->callback(s->userdata);
+	if (rc != -EAGAIN) {
+		own_add(&c->cycles, (dpk_tsc() - t0) * n);
+		own_add(&c->extra, n - 1);
+		if (rc != 0)
+			own_add(&c->errors, 1);
+	} else {
+		own_add(&c->idle, 1);
+	}
+	own_add(&c->calls, 1);
+}
+
+static __attribute__((noinline)) void call_stats(struct service *s, struct counters *c)
+{
+	call_timed(s, c, false);
+}
+
+/* Threads of shared_slot time every call: a shared countdown would need one more RMW. */
+static __attribute__((noinline)) void call_stats_shared(struct service *s, struct counters *c)
+{
+	call_timed(s, c, true);
+}
+
 /* Call service @p s (flags @p f already read) and count the call in @p c. */
 static always_inline void call_service(struct service *s, uint32_t f, struct counters *c,
                                        bool shared)
 {
-	uint64_t weight = 1, t0 = 0;
-	bool timed = true;
-	int rc;
-
-	if (!(f & F_STATS)) {
+	if (likely(!(f & F_STATS)))
 		s->callback(s->userdata);
-		return;
-	}
-	if ((f & F_SAMPLED) && !shared) {
-		uint32_t left = atomic_load_explicit(&c->left, memory_order_relaxed);
-
-		if (left) {
-			atomic_store_explicit(&c->left, left - 1, memory_order_relaxed);
-			timed = false;
-		} else {
-			uint32_t n = atomic_load_explicit(&s->sample, memory_order_relaxed);
-
-			weight = n;
-			atomic_store_explicit(&c->left, n - 1, memory_order_relaxed);
-		}
-	}
-	if (timed)
-		t0 = dpk_tsc();
-	rc = s->callback(s->userdata);
-	if (rc == -EAGAIN) {
-		/* Idle: counted, not charged. */
-		counter_add(&c->calls, 1, shared);
-		counter_add(&c->idle, 1, shared);
-		return;
-	}
-	if (timed) {
-		uint64_t ticks = dpk_tsc() - t0;
-
-		counter_add(&c->cycles, ticks * weight, shared);
-		counter_add(&c->timed, 1, shared);
-		if (weight > 1)
-			counter_add(&c->extra, weight - 1, shared);
-	}
-	counter_add(&c->calls, 1, shared);
-	if (rc != 0)
-		counter_add(&c->errors, 1, shared);
+	else if (shared)
+		call_stats_shared(s, c);
+	else if (f & F_SAMPLED)
+		call_stats_sampled(s, c);
+	else
+		call_stats(s, c);
 }
 
 static inline bool svc_trylock(struct service *s)
@@ -527,7 +562,7 @@ static void totals_add(struct totals *sum, const struct counters *c)
 	sum->idle += atomic_load_explicit(&c->idle, memory_order_relaxed);
 	sum->errors += atomic_load_explicit(&c->errors, memory_order_relaxed);
 	sum->cycles += atomic_load_explicit(&c->cycles, memory_order_relaxed);
-	sum->timed += atomic_load_explicit(&c->timed, memory_order_relaxed);
+	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	sum->extra += atomic_load_explicit(&c->extra, memory_order_relaxed);
 }
 
@@ -551,20 +586,20 @@ static void sum_lcore(unsigned lcore, struct totals *sum)
 /* Counters only grow, and a later read under ctl_lock sees at least what the baseline
  * read saw, so the differences never go below zero; the clamps guard the derived figure
  * (charged calls) against counters read at slightly different moments. */
-static void stats_since(const struct totals *now, const struct totals *base, bool sampled,
+static void stats_since(const struct totals *now, const struct totals *base,
                         struct dpk_service_stats *out)
 {
-	uint64_t charged;
+	uint64_t charged, untimed = now->untimed - base->untimed;
 
 	out->calls = now->calls - base->calls;
 	out->idle_calls = now->idle - base->idle;
 	out->error_calls = now->errors - base->errors;
 	out->cycles = now->cycles - base->cycles;
-	out->timed_calls = now->timed - base->timed;
 	charged = out->calls > out->idle_calls ? out->calls - out->idle_calls : 0;
-	/* With the period always 1 every charged call is timed, whatever a racing read says. */
-	out->cycles_estimated =
-	        sampled && (out->timed_calls != charged || now->extra != base->extra);
+	out->timed_calls = charged > untimed ? charged - untimed : 0;
+	/* Only sampled calls move these two, so a read racing the writers cannot turn an
+	 * exact figure into an "estimated" one. */
+	out->cycles_estimated = untimed != 0 || now->extra != base->extra;
 }
 
 /* ---- Control helpers (ctl_lock held) ---- */
@@ -581,21 +616,11 @@ static bool is_service_lcore(unsigned lcore)
 	return lcore < DPK_LCORE_MAX && lcores[lcore].role != LC_NONE;
 }
 
-static bool any_sampled_service(void)
-{
-	for (unsigned i = 0; i < DPK_SERVICE_MAX; i++)
-		if (services[i].state == SVC_REGISTERED &&
-		    atomic_load_explicit(&services[i].sample, memory_order_relaxed) > 1)
-			return true;
-	return false;
-}
-
 static void lcore_reset_base(unsigned lcore)
 {
 	sum_lcore(lcore, &lcores[lcore].base);
 	lcores[lcore].base_loops =
 	        atomic_load_explicit(&lcore_slots[lcore].loops, memory_order_relaxed);
-	lcores[lcore].sampled = any_sampled_service();
 }
 
 /* ---- Registration ---- */
@@ -644,7 +669,6 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 	memcpy(s->name, spec->name, len + 1);
 	s->callback = spec->callback;
 	s->userdata = spec->userdata;
-	s->sampled = false;
 	atomic_store_explicit(&s->sample, 1, memory_order_relaxed);
 	atomic_store_explicit(&s->lock, 0, memory_order_relaxed);
 	sum_service(i, &s->base);
@@ -818,9 +842,6 @@ int dpk_service_stats_sample_set(uint32_t id, uint32_t n)
 	if (s) {
 		atomic_store_explicit(&s->sample, n, memory_order_relaxed);
 		if (n > 1) {
-			s->sampled = true;
-			for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-				lcores[l].sampled = true;
 			/* P3: a runner that sees F_SAMPLED sees the period stored above. */
 			atomic_fetch_or_explicit(&s->flags, F_SAMPLED, memory_order_seq_cst);
 		} else {
@@ -856,7 +877,7 @@ int dpk_service_stats_get(uint32_t id, struct dpk_service_stats *out)
 	s = registered(id);
 	if (s) {
 		sum_service(id, &now);
-		stats_since(&now, &s->base, s->sampled, out);
+		stats_since(&now, &s->base, out);
 	}
 	pthread_mutex_unlock(&ctl_lock);
 	return s ? 0 : -EINVAL;
@@ -904,7 +925,6 @@ int dpk_service_attr_reset_all(uint32_t id)
 	if (s) {
 		/* The writers' counters are left alone: later reads subtract this baseline. */
 		sum_service(id, &s->base);
-		s->sampled = atomic_load_explicit(&s->sample, memory_order_relaxed) > 1;
 	}
 	pthread_mutex_unlock(&ctl_lock);
 	return s ? 0 : -EINVAL;
@@ -1180,7 +1200,7 @@ static void lcore_stats(unsigned lcore, struct dpk_service_stats *st, uint64_t *
 	struct totals now;
 
 	sum_lcore(lcore, &now);
-	stats_since(&now, &lcores[lcore].base, lcores[lcore].sampled, st);
+	stats_since(&now, &lcores[lcore].base, st);
 	*loops = atomic_load_explicit(&lcore_slots[lcore].loops, memory_order_relaxed) -
 	         lcores[lcore].base_loops;
 }
@@ -1241,7 +1261,7 @@ static void dump_service(FILE *f, uint32_t id)
 	bool first = true;
 
 	sum_service(id, &now);
-	stats_since(&now, &s->base, s->sampled, &st);
+	stats_since(&now, &s->base, &st);
 	charged = st.calls > st.idle_calls ? st.calls - st.idle_calls : 0;
 	fprintf(f, "  service %u \"%s\": %s, component %s, app %s, stats %s, sample %u, lcores", id,
 	        s->name, (fl & F_MT_SAFE) ? "mt-safe" : "mt-unsafe",
