@@ -30,21 +30,23 @@
  *   cycles                    exact: TSC ticks summed over    estimate: each timed call's
  *                             every charged call              ticks times the N in force
  *                                                             when it was timed
- *   cycles_estimated          false                           true
+ *   cycles_estimated          false                           true once a charged call
+ *                                                             was made
  *
  * "Charged" calls are those that returned 0 or an error; idle calls are counted but never
  * charged cycles. The cycles figure stays exact (cycles_estimated false) as long as every
- * charged call since the last reset was timed with N = 1. Per service lcore the runtime
- * also counts loops and the calls and cycles of the services its loop ran, with the same
- * rules.
+ * charged call since the last reset was timed with N = 1; going back to N = 1 leaves it
+ * estimated until the next reset. Per service lcore the runtime also counts loops and the
+ * calls and cycles of the services its loop ran, with the same rules.
  *
  * Every call made while stats are on is counted exactly once, whichever thread made it:
  * each service lcore and each thread that calls dpk_service_run_iter_on_app_lcore() has
  * its own counters (single writer, no atomic read-modify-write), summed when read. Threads
  * that are not service-lcore loops take one of DPK_SERVICE_THREAD_SLOTS counter slots on
  * their first call and give it back when they exit (its counts stay in the totals). While
- * all slots are held, further threads share one extra slot updated with atomic
- * read-modify-writes: still exact, slower, and always timed as if N were 1. A read made
+ * all slots are held, further threads share one extra slot (for as long as they live)
+ * updated with atomic read-modify-writes: still exact, slower, and always timed as if N were
+ * 1. A read made
  * while calls are running sums values each counter held at some moment of the read;
  * reads made after the callers stopped are exact. Resets never write a counter: they
  * record its value as a baseline that later reads subtract.
@@ -170,7 +172,8 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id);
 /**
  * Unregister service @p id: turn its run states off, unmap it from every lcore, wait until
  * no thread is inside its callback, and free the id. After it returns nothing runs the
- * callback any more, so its state may be freed; a later registration may reuse the id.
+ * callback any more, so its state may be freed. A later registration may reuse the id, and
+ * a caller still holding the old id then runs the new service.
  * @retval 0       success
  * @retval -EINVAL @p id is not a registered service
  * @retval -EBUSY  the calling thread is inside this service's callback; nothing changed
@@ -271,7 +274,8 @@ int dpk_service_lcore_remove(unsigned lcore);
 
 /**
  * Start service lcore @p lcore: launch its loop with dpk_lcore_launch(). The loop runs each
- * mapped service once per loop until the lcore is stopped. Main lcore only.
+ * mapped service once per loop, in id order, until the lcore is stopped; with nothing
+ * mapped it spins with a pause hint. Main lcore only.
  * @retval 0         started
  * @retval -EINVAL   @p lcore is not a service lcore
  * @retval -EALREADY it is already started
