@@ -23,6 +23,8 @@ const char *dpk_bench_status_name(enum dpk_bench_status s)
 		return "failed";
 	case DPK_RESULT_SKIPPED:
 		return "skipped";
+	case DPK_RESULT_EMPTY:
+		return "empty";
 	}
 	return "?";
 }
@@ -97,7 +99,8 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	if (res->status != DPK_RESULT_OK) {
 		fprintf(f, "  %-36s %-8s %-14s %s: %s\n", name, dpk_placement_name(res->placement),
 			dpk_bench_unit_name(res->c->unit),
-			res->status == DPK_RESULT_FAILED ? "FAILED" : "skipped", res->reason);
+			res->status == DPK_RESULT_FAILED ? "FAILED" : dpk_bench_status_name(res->status),
+			res->reason);
 		return;
 	}
 	num(a[0], sizeof(a[0]), t->p50);
@@ -107,9 +110,14 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	num(a[4], sizeof(a[4]), t->max);
 	num(a[5], sizeof(a[5]), t->p50 * ns_per_tick);
 	size_t rejected = res->samples - res->reject[0];
-	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9.1f  %zu", name,
+	char mops[24];
+	if (res->mops >= 0.1 || res->mops == 0)
+		snprintf(mops, sizeof(mops), "%.1f", res->mops);
+	else
+		snprintf(mops, sizeof(mops), "%.2g", res->mops);
+	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s  %zu", name,
 		dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
-		a[2], a[3], a[4], t->cv * 100.0, a[5], res->mops, res->reject[0]);
+		a[2], a[3], a[4], t->cv * 100.0, a[5], mops, res->reject[0]);
 	if (rejected)
 		fprintf(f, " (%zu rejected)", rejected);
 	fprintf(f, "\n");
@@ -124,7 +132,7 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		else
 			snprintf(rn, sizeof(rn), "role %u", i);
 		num(a[0], sizeof(a[0]), rr->ticks.p50);
-		fprintf(f, "      %-10s lcore %-3u cpu %-3u p50 %s ticks, %.1f Mops/s, %zu samples%s\n",
+		fprintf(f, "      %-10s lcore %-3u cpu %-3u p50 %s ticks, %.3g Mops/s, %zu samples%s\n",
 			rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
 			rr->counted ? "" : " (not counted)");
 	}

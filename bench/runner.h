@@ -58,7 +58,13 @@ struct dpk_bench_role_result {
 	struct dpk_summary ticks; /**< per operation, kept samples */
 };
 
-enum dpk_bench_status { DPK_RESULT_OK, DPK_RESULT_FAILED, DPK_RESULT_SKIPPED };
+/** How a case ended. Only FAILED (a broken invariant, a setup error) fails the run. */
+enum dpk_bench_status {
+	DPK_RESULT_OK,      /**< samples taken */
+	DPK_RESULT_FAILED,  /**< an invariant broke or the case could not be set up */
+	DPK_RESULT_SKIPPED, /**< the placement is not available */
+	DPK_RESULT_EMPTY,   /**< it ran, but no sample completed within the time budget */
+};
 
 /** The outcome of one case on one placement. */
 struct dpk_bench_result {

@@ -322,7 +322,9 @@ static struct {
 	cpu_set_t main_saved; /* the main thread's affinity before init */
 } lc = {.api_lock = PTHREAD_MUTEX_INITIALIZER};
 
-static _Thread_local unsigned this_lcore = DPK_LCORE_ANY;
+/* The calling thread's lcore id, read inline by dpk_lcore_id() (see lcore.h). */
+_Thread_local unsigned dpk__lcore_id __attribute__((tls_model("initial-exec"))) = DPK_LCORE_ANY;
+#define this_lcore dpk__lcore_id
 
 static void to_cpu_set(const struct dpk_cpuset *s, cpu_set_t *out)
 {
@@ -571,11 +573,6 @@ int dpk_lcore_fini(void)
 
 /* ---------------------------------------------------------------------------------------- */
 /* Queries */
-
-unsigned dpk_lcore_id(void)
-{
-	return this_lcore;
-}
 
 unsigned dpk_lcore_main(void)
 {

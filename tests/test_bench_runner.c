@@ -69,10 +69,11 @@ static const struct dpk_bench_case c_single = {.name = "spin", .desc = "add", .k
 static const struct dpk_bench_case c_fail = {.name = "fails", .desc = "breaks", .kind = DPK_BENCH_SINGLE,
 					     .unit = DPK_UNIT_CALL, .body = body_fails};
 static const struct dpk_bench_case c_pair = {.name = "pair", .desc = "two spinners", .kind = DPK_BENCH_PAIR,
-					     .unit = DPK_UNIT_ITERATION, .counted_roles = 1,
+					     .unit = DPK_UNIT_ITERATION, .counted_roles = 2,
 					     .body = body_spin, .ops_multiple = 4};
 static const struct dpk_bench_case c_wait = {.name = "waits", .desc = "role 1 blocks", .kind = DPK_BENCH_PAIR,
-					     .unit = DPK_UNIT_ITERATION, .body = body_waits};
+					     .unit = DPK_UNIT_ITERATION, .counted_roles = 2,
+					     .body = body_waits};
 static const struct dpk_bench_case c_all = {.name = "all", .desc = "every worker", .kind = DPK_BENCH_ALL,
 					    .unit = DPK_UNIT_ITERATION, .body = body_spin};
 static const struct dpk_bench_suite suite = {.name = "t", .desc = "test"};
@@ -107,7 +108,8 @@ static void default_spec_has_oversub_worker(void)
 	/* the last lcore shares the first lcore's CPU */
 	ASSERT_TRUE(dpk_cpuset_equal(&spec.cpus[0], &spec.cpus[spec.count - 1]));
 	ASSERT_EQ(-EINVAL, dpk_bench_lcore_spec("0-", &spec));
-	ASSERT_EQ(-ENODEV, dpk_bench_lcore_spec("0@4000", &spec));
+	ASSERT_EQ(-ENODEV, dpk_bench_lcore_spec("0@1000", &spec)); /* beyond this machine */
+	ASSERT_EQ(-EINVAL, dpk_bench_lcore_spec("0@4000", &spec)); /* beyond DPK_CPU_MAX */
 }
 
 static void single_case_gives_samples(void)
@@ -168,9 +170,10 @@ static void blocked_role_ends_on_stop(void)
 	if (!have_two_cpus())
 		DPK_SKIP("needs two online CPUs");
 	ASSERT_EQ(0, start(NULL));
-	/* Role 1 never completes a batch: the case must still end, and say so. */
+	/* Role 1 never completes a batch: the case must still end, and say so without
+	 * calling it a failure of the code under test. */
 	dpk_bench_run_case(&runner, &suite, &c_wait, DPK_PLACE_OVERSUB, 0, &res);
-	EXPECT_EQ(DPK_RESULT_FAILED, res.status);
+	EXPECT_EQ(DPK_RESULT_EMPTY, res.status);
 	EXPECT_TRUE(strstr(res.reason, "no complete sample") != NULL);
 	dpk_bench_result_free(&res);
 	dpk_bench_runner_fini(&runner);

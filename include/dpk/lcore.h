@@ -103,8 +103,18 @@ int dpk_lcore_init_spec(const struct dpk_lcore_spec *spec);
  */
 int dpk_lcore_fini(void);
 
-/** The calling thread's lcore id, or DPK_LCORE_ANY if it is not an lcore. */
-unsigned dpk_lcore_id(void);
+/* The calling thread's lcore id; private to dpkit, read through dpk_lcore_id(). The
+ * initial-exec model makes the read one load from the thread pointer, also when dpkit is a
+ * shared library (it must then be loaded at start-up or have static TLS room to spare,
+ * as any library with initial-exec TLS). */
+extern _Thread_local unsigned dpk__lcore_id __attribute__((tls_model("initial-exec")));
+
+/** The calling thread's lcore id, or DPK_LCORE_ANY if it is not an lcore. Inline: the
+ *  pool and packet fast paths call it on every operation. */
+static inline unsigned dpk_lcore_id(void)
+{
+	return dpk__lcore_id;
+}
 
 /** The main lcore's id, or DPK_LCORE_ANY when not initialised. */
 unsigned dpk_lcore_main(void);

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpk/impl/packet.h - packet layout and the inline paths. The fields below are private:
+ * use the functions of <dpk/packet.h>.
+ *
+ * A packet's data is its own part, [buf + data_off, + data_len), followed by its shared
+ * part, [shr, + shr_len). A packet that is not referencing has no shared part. A packet
+ * made by dpk_packet_ref() starts with an empty own part at the end of its own buffer
+ * (data_off == buf_len), so that all of its buffer is headroom for private headers.
+ *
+ * Reference count (refs), after ODP linux-generic:
+ *   0   never referenced since alloc: the holder is the only one, and free needs no
+ *       atomic read-modify-write. A packet goes back to its pool with refs 0, so alloc
+ *       does not have to write it.
+ *   n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this one.
+ *       The first reference stores 2 (the holder's own hold plus the new one).
+ * Memory orders, paired:
+ *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
+ *      after the last decrement, same function): every holder's accesses to the packet
+ *      happen before the buffer is recycled by the last one.
+ *   R1 also pairs with A2 (acquire in dpk__packet_exclusive() and dpk_packet_has_ref()):
+ *      a holder that sees the count fall to 1 may change the packet after the others'
+ *      reads of it.
+ *   The first reference (0 -> 2, a relaxed store) and further ones (a relaxed increment)
+ *   need no ordering: the caller holds the packet, so the count cannot reach 0 meanwhile,
+ *   and the new handle reaches another thread only through something that orders memory
+ *   (a ring), which also carries the count.
+ */
+#ifndef DPK_PACKET_H
+#error "include <dpk/packet.h>, not <dpk/impl/packet.h>"
+#endif
+
+#include <errno.h>
+#include <stdatomic.h>
+
+/* ThreadSanitizer does not model fences, and GCC refuses them under -fsanitize=thread. */
+#if defined(__SANITIZE_THREAD__)
+#define DPK__PACKET_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define DPK__PACKET_TSAN 1
+#endif
+#endif
+#ifndef DPK__PACKET_TSAN
+#define DPK__PACKET_TSAN 0
+#endif
+
+struct dpk_packet {
+	unsigned char *buf;            /* own buffer, buf_len bytes */
+	struct dpk_packet_pool *pool;  /* pool of the own buffer */
+	unsigned char *shr;            /* first byte of the shared part */
+	struct dpk_packet *referenced; /* packet holding the shared part, or NULL */
+	void *uarea;                   /* user area, or NULL */
+	uint32_t buf_len;              /* own buffer size */
+	uint32_t data_off;             /* own part: offset of its first byte in buf */
+	uint32_t data_len;             /* own part: length */
+	uint32_t shr_len;              /* shared part: length (0 unless referencing) */
+	uint32_t flow_tag;
+	_Atomic uint32_t refs; /* see the file comment */
+};
+
+struct dpk_packet_pool {
+	uint32_t headroom; /* data_off of a new packet */
+	uint32_t max_len;  /* buf_size - headroom */
+	struct dpk_packet_pool_params params;
+	/* Last, on a line pair as dpk_pool_create() would place it: its ring, caches and
+	 * objects follow. */
+	_Alignas(2 * DPK_CACHE_LINE) struct dpk_pool pool;
+};
+
+/* Out of line: frees of referenced or referencing packets. */
+void dpk__packet_free_slow(struct dpk_packet *pkt);
+
+/*
+ * The acquire side of A1 and A2: a fence after the relaxed load or decrement that found
+ * the caller to be the last holder. Under ThreadSanitizer it is an acquire load of the
+ * count instead, which gives the same order: at these points nobody else can change the
+ * count, so the load reads the value just seen, the end of the release sequence of R1.
+ */
+static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
+{
+#if DPK__PACKET_TSAN
+	(void)atomic_load_explicit(&pkt->refs, memory_order_acquire);
+#else
+	(void)pkt;
+	atomic_thread_fence(memory_order_acquire);
+#endif
+}
+
+static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
+{
+	struct dpk_packet *pkt;
+	void *obj;
+
+	if (__builtin_expect(pp == NULL || len > pp->max_len, 0)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (__builtin_expect(dpk_pool_get(&pp->pool, &obj) != 0, 0)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	/* Free packets keep refs 0, referenced NULL and shr_len 0 (the free paths restore
+	 * them), so only the data window and the tag need setting. */
+	pkt = (struct dpk_packet *)obj;
+	pkt->data_off = pp->headroom;
+	pkt->data_len = len;
+	pkt->flow_tag = 0;
+	return pkt;
+}
+
+static inline void dpk_packet_free(struct dpk_packet *pkt)
+{
+	if (pkt == NULL)
+		return;
+	/* Relaxed: a count of 0 means this holder is, and always was, the only one, so no
+	 * other thread has touched the packet since it came to this one, and the pool's put
+	 * orders this holder's accesses before the next get. A count above 0 cannot read as
+	 * 0 here while this holder's hold is counted. */
+	if (__builtin_expect(atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0 &&
+	                             pkt->referenced == NULL,
+	                     1)) {
+		dpk_pool_put(&pkt->pool->pool, pkt);
+		return;
+	}
+	dpk__packet_free_slow(pkt);
+}
+
+/* True when the caller is the packet's only holder and may change it. */
+static inline bool dpk__packet_exclusive(const struct dpk_packet *pkt)
+{
+	uint32_t refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
+
+	if (refs == 0)
+		return true;
+	if (refs == 1) {
+		/* A2: pairs with R1 in packet_release() of the holders that left: their reads
+		 * of the packet happen before this holder's changes. */
+		dpk__packet_acquire(pkt);
+		return true;
+	}
+	return false;
+}
+
+static inline void *dpk_packet_data(const struct dpk_packet *pkt)
+{
+	if (__builtin_expect(pkt->data_len == 0 && pkt->shr_len != 0, 0))
+		return pkt->shr;
+	return pkt->buf + pkt->data_off;
+}
+
+static inline uint32_t dpk_packet_len(const struct dpk_packet *pkt)
+{
+	return pkt->data_len + pkt->shr_len;
+}
+
+static inline uint32_t dpk_packet_seg_len(const struct dpk_packet *pkt)
+{
+	return pkt->data_len != 0 ? pkt->data_len : pkt->shr_len;
+}
+
+static inline void *dpk_packet_offset(const struct dpk_packet *pkt, uint32_t offset,
+                                      uint32_t *seg_len)
+{
+	uint32_t rest;
+
+	if (offset < pkt->data_len) {
+		if (seg_len)
+			*seg_len = pkt->data_len - offset;
+		return pkt->buf + pkt->data_off + offset;
+	}
+	rest = offset - pkt->data_len;
+	if (rest >= pkt->shr_len)
+		return NULL;
+	if (seg_len)
+		*seg_len = pkt->shr_len - rest;
+	return pkt->shr + rest;
+}
+
+static inline uint32_t dpk_packet_headroom(const struct dpk_packet *pkt)
+{
+	return pkt->data_off;
+}
+
+static inline uint32_t dpk_packet_tailroom(const struct dpk_packet *pkt)
+{
+	/* The bytes after a shared part belong to another packet. */
+	if (pkt->referenced != NULL)
+		return 0;
+	return pkt->buf_len - pkt->data_off - pkt->data_len;
+}
+
+static inline int dpk_packet_push_head(struct dpk_packet *pkt, uint32_t len)
+{
+	if (!dpk__packet_exclusive(pkt))
+		return -EBUSY;
+	if (len > pkt->data_off)
+		return -ENOSPC;
+	pkt->data_off -= len;
+	pkt->data_len += len;
+	return 0;
+}
+
+static inline int dpk_packet_pull_head(struct dpk_packet *pkt, uint32_t len)
+{
+	if (!dpk__packet_exclusive(pkt))
+		return -EBUSY;
+	if (len > dpk_packet_len(pkt))
+		return -EINVAL;
+	if (len <= pkt->data_len) {
+		pkt->data_off += len;
+		pkt->data_len -= len;
+	} else {
+		uint32_t rest = len - pkt->data_len;
+
+		pkt->data_off += pkt->data_len;
+		pkt->data_len = 0;
+		pkt->shr += rest;
+		pkt->shr_len -= rest;
+	}
+	return 0;
+}
+
+static inline int dpk_packet_put_tail(struct dpk_packet *pkt, uint32_t len)
+{
+	if (!dpk__packet_exclusive(pkt))
+		return -EBUSY;
+	if (len > dpk_packet_tailroom(pkt))
+		return -ENOSPC;
+	pkt->data_len += len;
+	return 0;
+}
+
+static inline int dpk_packet_trim_tail(struct dpk_packet *pkt, uint32_t len)
+{
+	if (!dpk__packet_exclusive(pkt))
+		return -EBUSY;
+	if (len > dpk_packet_len(pkt))
+		return -EINVAL;
+	if (len <= pkt->shr_len) {
+		pkt->shr_len -= len;
+	} else {
+		pkt->data_len -= len - pkt->shr_len;
+		pkt->shr_len = 0;
+	}
+	return 0;
+}
+
+static inline uint32_t dpk_packet_flow_tag(const struct dpk_packet *pkt)
+{
+	return pkt->flow_tag;
+}
+
+static inline int dpk_packet_flow_tag_set(struct dpk_packet *pkt, uint32_t tag)
+{
+	if (!dpk__packet_exclusive(pkt))
+		return -EBUSY;
+	pkt->flow_tag = tag;
+	return 0;
+}
+
+static inline void *dpk_packet_uarea(const struct dpk_packet *pkt)
+{
+	return pkt->uarea;
+}
+
+static inline struct dpk_packet_pool *dpk_packet_pool(const struct dpk_packet *pkt)
+{
+	return pkt->pool;
+}
+
+static inline bool dpk_packet_has_ref(const struct dpk_packet *pkt)
+{
+	/* A2: acquire, pairs with R1 in packet_release(): a false answer orders the
+	 * departed holders' reads before what the caller does next. */
+	return atomic_load_explicit(&pkt->refs, memory_order_acquire) > 1;
+}
+
+static inline bool dpk_packet_is_referencing(const struct dpk_packet *pkt)
+{
+	return pkt->referenced != NULL;
+}

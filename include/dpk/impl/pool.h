@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpk/impl/pool.h - the pool's layout and its inline get/put paths. The fields below are
+ * private: read them only through the functions of <dpk/pool.h>.
+ */
+#ifndef DPK_POOL_H
+#error "include <dpk/pool.h>, not <dpk/impl/pool.h>"
+#endif
+
+#include <errno.h>
+#include <stdatomic.h>
+
+/* A LIFO array of free objects in front of the ring. */
+struct dpk_pool_cache {
+	/* Objects held, objs[0 .. len-1], newest on top. Written only by the cache's user;
+	 * atomic (relaxed) so that counts may read it from any thread. */
+	_Atomic uint32_t len;
+	uint32_t size;         /* refill target S */
+	uint32_t thresh;       /* flush threshold T = S + S / 2 */
+	struct dpk_pool *pool; /* the pool whose objects this cache holds */
+	/* The pool for which calls may take the inline path: pool, or NULL in a debug pool.
+	 * One comparison then sends both debug pools and caches passed with the wrong pool
+	 * to the out-of-line code. */
+	struct dpk_pool *fast;
+	struct dpk_pool_cache *next;           /* user caches: next in the pool's list */
+	_Alignas(DPK_CACHE_LINE) void *objs[]; /* room for 2 S pointers */
+};
+
+struct dpk_pool {
+	/* Read by the inline paths. */
+	_Alignas(DPK_CACHE_LINE) struct dpk_ring *ring; /* the free objects behind the caches */
+	unsigned char *lcore_caches; /* cache of lcore 0, or NULL without per-lcore caches */
+	size_t cache_stride;         /* bytes from one lcore's cache to the next */
+	uint32_t flags;              /* DPK_POOL_F_* */
+	uint32_t cache_size;         /* per-lcore cache size S */
+	/* Read by the out-of-line code. */
+	uint32_t count;       /* objects */
+	uint32_t hdr_size;    /* debug header before each object, 0 without one */
+	size_t obj_size;      /* as given at create */
+	size_t elt_size;      /* bytes from one object to the next */
+	unsigned char *first; /* object 0 */
+	/* Written now and then (user caches come and go, debug counters): off the line the
+	 * inline paths read. */
+	_Alignas(DPK_CACHE_LINE) atomic_flag user_lock; /* guards user_caches */
+	struct dpk_pool_cache *user_caches;
+	_Atomic uint64_t refused_puts; /* debug pools: puts refused */
+	_Atomic uint64_t corrupt_gets; /* debug pools: gets of objects not marked free */
+	bool owned;                    /* from dpk_pool_create(): dpk_pool_free() frees it */
+};
+
+/* The out-of-line paths: cache misses, cacheless calls of debug pools, checked calls. */
+int dpk__pool_get_slow(struct dpk_pool *p, void **objs, unsigned n, struct dpk_pool_cache *c);
+void dpk__pool_put_slow(struct dpk_pool *p, void *const *objs, unsigned n,
+                        struct dpk_pool_cache *c);
+
+static inline struct dpk_pool_cache *dpk_pool_default_cache(struct dpk_pool *p, unsigned lcore_id)
+{
+	if (p->lcore_caches == NULL || lcore_id >= DPK_LCORE_MAX)
+		return NULL;
+	return (struct dpk_pool_cache *)(void *)(p->lcore_caches +
+	                                         (size_t)lcore_id * p->cache_stride);
+}
+
+static inline int dpk_pool_generic_get(struct dpk_pool *p, void **objs, unsigned n,
+                                       struct dpk_pool_cache *cache)
+{
+	if (__builtin_expect(cache != NULL, 1)) {
+		/* Only this thread writes len: relaxed is enough, the load and the store
+		 * carry no data between threads (counts read len as a snapshot). */
+		uint32_t len = atomic_load_explicit(&cache->len, memory_order_relaxed);
+
+		if (__builtin_expect(n <= len && cache->fast == p, 1)) {
+			void *const *src = &cache->objs[len - n];
+
+			for (unsigned i = 0; i < n; i++)
+				objs[i] = src[i];
+			atomic_store_explicit(&cache->len, len - n, memory_order_relaxed);
+			return 0;
+		}
+	} else if (!(p->flags & DPK_POOL_F_DEBUG)) {
+		return dpk_ring_dequeue_bulk(p->ring, objs, n, NULL) == n ? 0 : -ENOENT;
+	}
+	return dpk__pool_get_slow(p, objs, n, cache);
+}
+
+static inline void dpk_pool_generic_put(struct dpk_pool *p, void *const *objs, unsigned n,
+                                        struct dpk_pool_cache *cache)
+{
+	if (__builtin_expect(cache != NULL, 1)) {
+		/* Relaxed for the same reason as in dpk_pool_generic_get(). */
+		uint32_t len = atomic_load_explicit(&cache->len, memory_order_relaxed);
+
+		/* len <= thresh always holds, so the subtraction cannot wrap. */
+		if (__builtin_expect(n <= cache->thresh - len && cache->fast == p, 1)) {
+			void **dst = &cache->objs[len];
+
+			for (unsigned i = 0; i < n; i++)
+				dst[i] = objs[i];
+			atomic_store_explicit(&cache->len, len + n, memory_order_relaxed);
+			return;
+		}
+	} else if (!(p->flags & DPK_POOL_F_DEBUG)) {
+		/* The ring has room for every object, so this cannot fail for objects that
+		 * were taken from the pool. */
+		(void)dpk_ring_enqueue_bulk(p->ring, objs, n, NULL);
+		return;
+	}
+	dpk__pool_put_slow(p, objs, n, cache);
+}
+
+/* The calling thread's per-lcore cache; dpk_lcore_id() is not called when there is none. */
+static inline struct dpk_pool_cache *dpk__pool_own_cache(struct dpk_pool *p)
+{
+	return p->lcore_caches != NULL ? dpk_pool_default_cache(p, dpk_lcore_id()) : NULL;
+}
+
+static inline int dpk_pool_get(struct dpk_pool *p, void **obj)
+{
+	return dpk_pool_generic_get(p, obj, 1, dpk__pool_own_cache(p));
+}
+
+static inline int dpk_pool_get_bulk(struct dpk_pool *p, void **objs, unsigned n)
+{
+	return dpk_pool_generic_get(p, objs, n, dpk__pool_own_cache(p));
+}
+
+static inline void dpk_pool_put(struct dpk_pool *p, void *obj)
+{
+	dpk_pool_generic_put(p, &obj, 1, dpk__pool_own_cache(p));
+}
+
+static inline void dpk_pool_put_bulk(struct dpk_pool *p, void *const *objs, unsigned n)
+{
+	dpk_pool_generic_put(p, objs, n, dpk__pool_own_cache(p));
+}

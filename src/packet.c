@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Packet pools, the multi calls, and references. The memory-order pairs (R1, A1, A2) are
+ * described at the top of <dpk/impl/packet.h>.
+ *
+ * Memory of a packet pool: struct dpk_packet_pool, whose last member is the object pool,
+ * followed by the rest of the object pool (ring, caches, objects). Each object is
+ *   struct dpk_packet (64 bytes) | user area, rounded up to 64 | data buffer
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dpk/packet.h>
+
+#include "internal.h"
+
+static_assert(sizeof(struct dpk_packet) == DPK_CACHE_LINE, "packet metadata is one cache line");
+
+/* free_multi hands buffers back per pool in bulks of up to this many... */
+#define FREE_BULK 32u
+/* ...for up to this many pools at a time. */
+#define FREE_POOLS 4u
+
+/* alloc_multi asks its pool for at most this many objects at once. */
+#define ALLOC_CHUNK 64u
+
+static size_t align_up(size_t x, size_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+void dpk_packet_pool_params_init(struct dpk_packet_pool_params *prm)
+{
+	if (prm == NULL)
+		return;
+	prm->count = DPK_PACKET_DEFAULT_COUNT;
+	prm->buf_size = DPK_PACKET_DEFAULT_BUF_SIZE;
+	prm->headroom = DPK_PACKET_DEFAULT_HEADROOM;
+	prm->uarea_size = 0;
+	prm->cache_size = DPK_PACKET_DEFAULT_CACHE;
+	prm->flags = 0;
+}
+
+struct setup {
+	struct dpk_packet_pool *pp;
+	size_t uarea_off;
+};
+
+/* Write the fields of a packet that never change, and the free state. */
+static void packet_setup(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
+{
+	const struct setup *s = arg;
+	struct dpk_packet *pkt = obj;
+	unsigned char *base = obj;
+
+	(void)p;
+	(void)idx;
+	pkt->pool = s->pp;
+	pkt->uarea = s->pp->params.uarea_size ? base + sizeof(*pkt) : NULL;
+	pkt->buf = base + s->uarea_off;
+	pkt->buf_len = s->pp->params.buf_size;
+	pkt->data_off = s->pp->headroom;
+	pkt->data_len = 0;
+	pkt->shr = NULL;
+	pkt->shr_len = 0;
+	pkt->referenced = NULL;
+	pkt->flow_tag = 0;
+	atomic_init(&pkt->refs, 0);
+}
+
+struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_params *prm)
+{
+	struct dpk_packet_pool *pp;
+	struct setup s;
+	size_t obj_size, head = offsetof(struct dpk_packet_pool, pool);
+	ssize_t pool_size;
+	int rc;
+
+	if (prm == NULL) {
+		dpk__set_error("packet pool: params is NULL");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (prm->buf_size == 0 || prm->buf_size > DPK_PACKET_BUF_SIZE_MAX) {
+		dpk__set_error("packet pool: buf_size %u is not in 1..%u", prm->buf_size,
+		               DPK_PACKET_BUF_SIZE_MAX);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (prm->headroom > prm->buf_size) {
+		dpk__set_error("packet pool: headroom %u is above buf_size %u", prm->headroom,
+		               prm->buf_size);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (prm->uarea_size > DPK_PACKET_UAREA_MAX) {
+		dpk__set_error("packet pool: uarea_size %u is above %u", prm->uarea_size,
+		               DPK_PACKET_UAREA_MAX);
+		errno = EINVAL;
+		return NULL;
+	}
+	s.uarea_off = sizeof(struct dpk_packet) + align_up(prm->uarea_size, DPK_CACHE_LINE);
+	obj_size = s.uarea_off + prm->buf_size;
+	/* Checks count, cache size and flags, and names what is wrong. */
+	pool_size = dpk_pool_memsize(prm->count, obj_size, prm->cache_size, prm->flags);
+	if (pool_size < 0) {
+		errno = (int)-pool_size;
+		return NULL;
+	}
+	/* Aligned to a line pair, as dpk_pool_create() does for the same reason. */
+	pp = aligned_alloc(2 * DPK_CACHE_LINE,
+	                   align_up(head + (size_t)pool_size, 2 * DPK_CACHE_LINE));
+	if (pp == NULL) {
+		dpk__set_error("packet pool: cannot allocate %zu bytes", head + (size_t)pool_size);
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(pp, 0, head);
+	pp->params = *prm;
+	pp->headroom = prm->headroom;
+	pp->max_len = prm->buf_size - prm->headroom;
+	rc = dpk_pool_init(&pp->pool, prm->count, obj_size, prm->cache_size, prm->flags);
+	if (rc < 0) {
+		free(pp);
+		errno = -rc;
+		return NULL;
+	}
+	s.pp = pp;
+	dpk_pool_obj_iter(&pp->pool, packet_setup, &s);
+	return pp;
+}
+
+void dpk_packet_pool_free(struct dpk_packet_pool *pp)
+{
+	free(pp);
+}
+
+const struct dpk_packet_pool_params *dpk_packet_pool_params(const struct dpk_packet_pool *pp)
+{
+	return &pp->params;
+}
+
+struct dpk_pool *dpk_packet_pool_to_pool(struct dpk_packet_pool *pp)
+{
+	return &pp->pool;
+}
+
+int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_packet **pkts,
+                           unsigned n)
+{
+	void *objs[ALLOC_CHUNK];
+	unsigned done = 0;
+
+	if (pp == NULL || (pkts == NULL && n > 0)) {
+		dpk__set_error("packet alloc_multi: pool or array is NULL");
+		return -EINVAL;
+	}
+	if (len > pp->max_len) {
+		dpk__set_error("packet alloc_multi: length %u is above %u", len, pp->max_len);
+		return -EINVAL;
+	}
+	while (done < n) {
+		unsigned want = n - done < ALLOC_CHUNK ? n - done : ALLOC_CHUNK;
+
+		/* All or nothing per request; when short, halve the request until what is
+		 * reachable has been taken. */
+		while (want > 0 && dpk_pool_get_bulk(&pp->pool, objs, want) != 0)
+			want /= 2;
+		if (want == 0)
+			break;
+		for (unsigned i = 0; i < want; i++) {
+			struct dpk_packet *pkt = objs[i];
+
+			pkt->data_off = pp->headroom;
+			pkt->data_len = len;
+			pkt->flow_tag = 0;
+			pkts[done + i] = pkt;
+		}
+		done += want;
+	}
+	return (int)done;
+}
+
+/*
+ * Drop one hold on @p pkt. True when it was the last: the caller must recycle the packet.
+ */
+static bool packet_release(struct dpk_packet *pkt)
+{
+	/* Relaxed: see dpk_packet_free(). */
+	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0)
+		return true;
+	/* R1: release, so that this holder's accesses to the packet happen before the
+	 * last holder recycles it (A1) or changes it (A2). The last decrement leaves 0,
+	 * the "never referenced" state the next user of the buffer starts from. */
+	if (atomic_fetch_sub_explicit(&pkt->refs, 1, memory_order_release) != 1)
+		return false;
+	/* A1: pairs with R1 of every other holder. */
+	dpk__packet_acquire(pkt);
+	return true;
+}
+
+/*
+ * Free @p pkt and collect in @p out the packets whose buffers go back to their pools:
+ * none, the packet itself, and also the one it referenced when this was its last hold.
+ */
+static unsigned packet_release_all(struct dpk_packet *pkt, struct dpk_packet *out[2])
+{
+	struct dpk_packet *owner;
+	unsigned k = 0;
+
+	if (!packet_release(pkt))
+		return 0;
+	owner = pkt->referenced;
+	if (owner != NULL) {
+		/* Back to the free state before the buffer can be reused. */
+		pkt->referenced = NULL;
+		pkt->shr = NULL;
+		pkt->shr_len = 0;
+	}
+	out[k++] = pkt;
+	/* A referenced packet never references another (dpk_packet_ref() holds the owner
+	 * of the shared part), so this goes one level deep only. */
+	if (owner != NULL && packet_release(owner))
+		out[k++] = owner;
+	return k;
+}
+
+void dpk__packet_free_slow(struct dpk_packet *pkt)
+{
+	struct dpk_packet *out[2];
+	unsigned k = packet_release_all(pkt, out);
+
+	for (unsigned i = 0; i < k; i++)
+		dpk_pool_put(&out[i]->pool->pool, out[i]);
+}
+
+struct free_group {
+	struct dpk_packet_pool *pp;
+	unsigned n;
+	void *objs[FREE_BULK];
+};
+
+static void group_flush(struct free_group *g)
+{
+	if (g->n)
+		dpk_pool_put_bulk(&g->pp->pool, g->objs, g->n);
+	g->n = 0;
+}
+
+static void group_add(struct free_group *groups, unsigned *ngroups, struct dpk_packet *pkt)
+{
+	struct free_group *g = NULL;
+
+	for (unsigned i = 0; i < *ngroups; i++) {
+		if (groups[i].pp == pkt->pool) {
+			g = &groups[i];
+			break;
+		}
+	}
+	if (g == NULL) {
+		if (*ngroups == FREE_POOLS) {
+			/* More pools than slots: hand back what is pending and start over. */
+			for (unsigned i = 0; i < *ngroups; i++)
+				group_flush(&groups[i]);
+			*ngroups = 0;
+		}
+		g = &groups[(*ngroups)++];
+		g->pp = pkt->pool;
+		g->n = 0;
+	}
+	g->objs[g->n++] = pkt;
+	if (g->n == FREE_BULK)
+		group_flush(g);
+}
+
+void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
+{
+	struct free_group groups[FREE_POOLS];
+	unsigned ngroups = 0;
+
+	if (pkts == NULL)
+		return;
+	for (unsigned i = 0; i < n; i++) {
+		struct dpk_packet *pkt = pkts[i], *out[2];
+		unsigned k;
+
+		if (pkt == NULL)
+			continue;
+		/* Relaxed, as in dpk_packet_free(). */
+		if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0 &&
+		    pkt->referenced == NULL) {
+			group_add(groups, &ngroups, pkt);
+			continue;
+		}
+		k = packet_release_all(pkt, out);
+		for (unsigned j = 0; j < k; j++)
+			group_add(groups, &ngroups, out[j]);
+	}
+	for (unsigned i = 0; i < ngroups; i++)
+		group_flush(&groups[i]);
+}
+
+int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len, void *dst)
+{
+	unsigned char *out = dst;
+	uint32_t total = dpk_packet_len(pkt);
+
+	if (len > total || offset > total - len || (dst == NULL && len > 0))
+		return -EINVAL;
+	while (len > 0) {
+		uint32_t seg = 0;
+		const void *src = dpk_packet_offset(pkt, offset, &seg);
+
+		if (seg > len)
+			seg = len;
+		memcpy(out, src, seg);
+		out += seg;
+		offset += seg;
+		len -= seg;
+	}
+	return 0;
+}
+
+/* Add a hold on @p pkt, which the caller holds. */
+static void packet_hold(struct dpk_packet *pkt)
+{
+	/* Relaxed load, store and increment: see "Memory orders" in <dpk/impl/packet.h>. */
+	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0)
+		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(&pkt->refs, 1, memory_order_relaxed);
+}
+
+struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt)
+{
+	if (pkt == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	packet_hold(pkt);
+	return pkt;
+}
+
+struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
+{
+	struct dpk_packet *ref, *owner;
+	unsigned char *start;
+	uint32_t total;
+	void *obj;
+
+	if (pkt == NULL || offset >= (total = dpk_packet_len(pkt))) {
+		dpk__set_error("packet ref: packet is NULL or offset %u is past the data", offset);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (pkt->referenced == NULL) {
+		owner = pkt;
+		start = pkt->buf + pkt->data_off + offset;
+	} else if (offset >= pkt->data_len) {
+		/* Inside the shared part: reference its owner directly, so that references
+		 * are never chained. */
+		owner = pkt->referenced;
+		start = pkt->shr + (offset - pkt->data_len);
+	} else {
+		dpk__set_error("packet ref: offset %u is inside the %u-byte private head of a "
+		               "referencing packet",
+		               offset, pkt->data_len);
+		errno = ENOTSUP;
+		return NULL;
+	}
+	if (dpk_pool_get(&pkt->pool->pool, &obj) != 0) {
+		errno = ENOENT;
+		return NULL;
+	}
+	ref = obj;
+	ref->data_off = ref->buf_len;
+	ref->data_len = 0;
+	ref->shr = start;
+	ref->shr_len = total - offset;
+	ref->referenced = owner;
+	ref->flow_tag = pkt->flow_tag;
+	packet_hold(owner);
+	return ref;
+}

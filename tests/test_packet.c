@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Packet buffers: pools, alloc/free, the multi calls, room arithmetic and references. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dpk/lcore.h>
+#include <dpk/packet.h>
+
+#include "dpk_test.h"
+
+#define BUF   512u
+#define HEAD  64u
+#define COUNT 32u
+
+static struct dpk_packet_pool *make(unsigned count, unsigned buf, unsigned head, unsigned uarea,
+                                    unsigned cache, unsigned flags)
+{
+	struct dpk_packet_pool_params prm = {
+	        .count = count,
+	        .buf_size = buf,
+	        .headroom = head,
+	        .uarea_size = uarea,
+	        .cache_size = cache,
+	        .flags = flags,
+	};
+	struct dpk_packet_pool *pp = dpk_packet_pool_create(&prm);
+
+	if (pp == NULL)
+		dpk_test_fail(__FILE__, __LINE__, "dpk_packet_pool_create: %s", dpk_last_error());
+	return pp;
+}
+
+static unsigned in_use(struct dpk_packet_pool *pp)
+{
+	return dpk_pool_in_use_count(dpk_packet_pool_to_pool(pp));
+}
+
+/* Fill the data with bytes seed, seed + 1, ... */
+static void fill(struct dpk_packet *pkt, unsigned char seed)
+{
+	unsigned char *d = dpk_packet_data(pkt);
+
+	for (uint32_t i = 0; i < dpk_packet_len(pkt); i++)
+		d[i] = (unsigned char)(seed + i);
+}
+
+static void pool_create_rejects_bad_params(void)
+{
+	struct dpk_packet_pool_params prm;
+	static const struct {
+		unsigned count, buf, head, uarea, cache, flags;
+	} bad[] = {
+	        {0, BUF, HEAD, 0, 0, 0},                            /* no packets */
+	        {COUNT, 0, 0, 0, 0, 0},                             /* no buffer */
+	        {COUNT, BUF, BUF + 1, 0, 0, 0},                     /* headroom past it */
+	        {COUNT, DPK_PACKET_BUF_SIZE_MAX + 1, 0, 0, 0, 0},   /* buffer too large */
+	        {COUNT, BUF, HEAD, DPK_PACKET_UAREA_MAX + 1, 0, 0}, /* user area too large */
+	        {COUNT, BUF, HEAD, 0, DPK_POOL_CACHE_MAX + 1, 0},   /* cache too large */
+	        {COUNT, BUF, HEAD, 0, COUNT, 0},                    /* pool too small for it */
+	        {COUNT, BUF, HEAD, 0, 0, 0x1000},                   /* unknown flag */
+	        {DPK_POOL_COUNT_MAX + 1u, BUF, HEAD, 0, 0, 0},      /* too many */
+	};
+
+	errno = 0;
+	ASSERT_NULL(dpk_packet_pool_create(NULL));
+	ASSERT_EQ(EINVAL, errno);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		prm.count = bad[i].count;
+		prm.buf_size = bad[i].buf;
+		prm.headroom = bad[i].head;
+		prm.uarea_size = bad[i].uarea;
+		prm.cache_size = bad[i].cache;
+		prm.flags = bad[i].flags;
+		errno = 0;
+		EXPECT_NULL(dpk_packet_pool_create(&prm));
+		EXPECT_EQ(EINVAL, errno);
+		EXPECT_TRUE(strlen(dpk_last_error()) > 0);
+	}
+	dpk_packet_pool_free(NULL);
+}
+
+static void pool_params(void)
+{
+	struct dpk_packet_pool_params prm;
+	struct dpk_packet_pool *pp;
+
+	dpk_packet_pool_params_init(&prm);
+	ASSERT_EQ(DPK_PACKET_DEFAULT_COUNT, prm.count);
+	ASSERT_EQ(DPK_PACKET_DEFAULT_BUF_SIZE, prm.buf_size);
+	ASSERT_EQ(DPK_PACKET_DEFAULT_HEADROOM, prm.headroom);
+	ASSERT_EQ(DPK_PACKET_DEFAULT_CACHE, prm.cache_size);
+	ASSERT_EQ(0, prm.uarea_size);
+	ASSERT_EQ(0, prm.flags);
+	dpk_packet_pool_params_init(NULL);
+	prm.uarea_size = 24;
+	pp = dpk_packet_pool_create(&prm);
+	ASSERT_NOT_NULL(pp);
+	ASSERT_EQ(24, dpk_packet_pool_params(pp)->uarea_size);
+	ASSERT_EQ(DPK_PACKET_DEFAULT_COUNT, dpk_pool_count(dpk_packet_pool_to_pool(pp)));
+	ASSERT_EQ(0, in_use(pp));
+	dpk_packet_pool_free(pp);
+}
+
+static void alloc_and_free(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, 0);
+	struct dpk_packet *pkt;
+
+	ASSERT_NOT_NULL(pp);
+	pkt = dpk_packet_alloc(pp, 100);
+	ASSERT_NOT_NULL(pkt);
+	ASSERT_EQ(100, dpk_packet_len(pkt));
+	ASSERT_EQ(100, dpk_packet_seg_len(pkt));
+	ASSERT_EQ(HEAD, dpk_packet_headroom(pkt));
+	ASSERT_EQ(BUF - HEAD - 100, dpk_packet_tailroom(pkt));
+	ASSERT_EQ(0, dpk_packet_flow_tag(pkt));
+	ASSERT_TRUE(dpk_packet_pool(pkt) == pp);
+	ASSERT_NULL(dpk_packet_uarea(pkt));
+	ASSERT_FALSE(dpk_packet_has_ref(pkt));
+	ASSERT_FALSE(dpk_packet_is_referencing(pkt));
+	ASSERT_EQ(0, (uintptr_t)dpk_packet_data(pkt) % DPK_CACHE_LINE); /* HEAD is 64 */
+	fill(pkt, 1);
+	ASSERT_EQ(1, in_use(pp));
+	dpk_packet_free(pkt);
+	ASSERT_EQ(0, in_use(pp));
+	dpk_packet_free(NULL);
+
+	/* The largest length, and one past it. */
+	pkt = dpk_packet_alloc(pp, BUF - HEAD);
+	ASSERT_NOT_NULL(pkt);
+	ASSERT_EQ(0, dpk_packet_tailroom(pkt));
+	fill(pkt, 2);
+	dpk_packet_free(pkt);
+	errno = 0;
+	ASSERT_NULL(dpk_packet_alloc(pp, BUF - HEAD + 1));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_NULL(dpk_packet_alloc(NULL, 10));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+/* A packet comes back reset, whatever the last user did to it. */
+static void alloc_resets_metadata(void)
+{
+	struct dpk_packet_pool *pp = make(1, BUF, HEAD, 0, 0, 0);
+	struct dpk_packet *pkt, *again;
+
+	ASSERT_NOT_NULL(pp);
+	pkt = dpk_packet_alloc(pp, 10);
+	ASSERT_NOT_NULL(pkt);
+	ASSERT_EQ(0, dpk_packet_push_head(pkt, 20));
+	ASSERT_EQ(0, dpk_packet_put_tail(pkt, 30));
+	ASSERT_EQ(0, dpk_packet_flow_tag_set(pkt, 77));
+	dpk_packet_free(pkt);
+	again = dpk_packet_alloc(pp, 5);
+	ASSERT_TRUE(again == pkt);
+	ASSERT_EQ(5, dpk_packet_len(again));
+	ASSERT_EQ(HEAD, dpk_packet_headroom(again));
+	ASSERT_EQ(0, dpk_packet_flow_tag(again));
+	dpk_packet_free(again);
+	dpk_packet_pool_free(pp);
+}
+
+static void alloc_until_empty(void)
+{
+	struct dpk_packet_pool *pp = make(8, BUF, HEAD, 0, 0, 0);
+	struct dpk_packet *pkts[8];
+
+	ASSERT_NOT_NULL(pp);
+	for (unsigned i = 0; i < 8; i++) {
+		pkts[i] = dpk_packet_alloc(pp, 1);
+		ASSERT_NOT_NULL(pkts[i]);
+	}
+	errno = 0;
+	ASSERT_NULL(dpk_packet_alloc(pp, 1));
+	ASSERT_EQ(ENOENT, errno);
+	dpk_packet_free_multi(pkts, 8);
+	ASSERT_EQ(0, in_use(pp));
+	dpk_packet_pool_free(pp);
+}
+
+/* Partial success is documented: alloc_multi returns what it could get. */
+static void check_alloc_multi(unsigned cache)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, cache, 0);
+	struct dpk_packet *pkts[COUNT + 8], *more[4];
+	struct dpk_pool *p;
+	unsigned char seen[COUNT] = {0};
+	int n;
+
+	ASSERT_NOT_NULL(pp);
+	p = dpk_packet_pool_to_pool(pp);
+	ASSERT_EQ(-EINVAL, dpk_packet_alloc_multi(NULL, 10, pkts, 4));
+	ASSERT_EQ(-EINVAL, dpk_packet_alloc_multi(pp, 10, NULL, 4));
+	ASSERT_EQ(-EINVAL, dpk_packet_alloc_multi(pp, BUF - HEAD + 1, pkts, 4));
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_packet_alloc_multi(pp, 10, pkts, 0));
+	ASSERT_EQ(0, dpk_packet_alloc_multi(pp, 10, NULL, 0));
+
+	ASSERT_EQ(4, dpk_packet_alloc_multi(pp, 10, pkts, 4));
+	dpk_packet_free_multi(pkts, 4);
+	n = dpk_packet_alloc_multi(pp, 33, pkts, COUNT + 8);
+	ASSERT_EQ(COUNT, n);
+	for (int i = 0; i < n; i++) {
+		int idx = dpk_pool_obj_index(p, pkts[i]);
+
+		ASSERT_GE(idx, 0);
+		ASSERT_EQ(0, seen[idx]);
+		seen[idx] = 1;
+		ASSERT_EQ(33, dpk_packet_len(pkts[i]));
+		ASSERT_EQ(HEAD, dpk_packet_headroom(pkts[i]));
+		ASSERT_EQ(0, dpk_packet_flow_tag(pkts[i]));
+	}
+	ASSERT_EQ(0, dpk_packet_alloc_multi(pp, 10, more, 4));
+	/* Five back: four, then the one left of a request for four. */
+	dpk_packet_free_multi(pkts, 5);
+	ASSERT_EQ(4, dpk_packet_alloc_multi(pp, 10, more, 4));
+	ASSERT_EQ(1, dpk_packet_alloc_multi(pp, 10, pkts, 4));
+	ASSERT_EQ(0, dpk_packet_alloc_multi(pp, 10, pkts + 1, 4));
+	dpk_packet_free_multi(more, 4);
+	dpk_packet_free(pkts[0]);
+	dpk_packet_free_multi(pkts + 5, COUNT - 5);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+static void alloc_multi_partial(void)
+{
+	check_alloc_multi(0);
+}
+
+/* As an lcore with a cache of 8: what is reachable is the ring plus this lcore's cache,
+ * and a short request is served from both. */
+static void alloc_multi_partial_cached(void)
+{
+	int rc = dpk_lcore_init("0");
+
+	if (rc == -ENODEV)
+		DPK_SKIP("CPU 0 is not available");
+	ASSERT_EQ(0, rc);
+	check_alloc_multi(8);
+	ASSERT_EQ(0, dpk_lcore_fini());
+}
+
+static void alloc_multi_partial_debug(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pkts[COUNT];
+
+	ASSERT_NOT_NULL(pp);
+	ASSERT_EQ(COUNT, dpk_packet_alloc_multi(pp, 1, pkts, COUNT));
+	ASSERT_EQ(0, dpk_packet_alloc_multi(pp, 1, pkts, 1));
+	dpk_packet_free_multi(pkts, COUNT);
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+/* Five pools (more than free_multi groups at once), interleaved, with NULLs. */
+static void free_multi_mixed_pools(void)
+{
+	enum { POOLS = 5, EACH = 40 };
+	struct dpk_packet_pool *pps[POOLS];
+	struct dpk_packet *pkts[POOLS * EACH + 3];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < POOLS; i++) {
+		pps[i] = make(EACH, 128, 0, 0, 0, DPK_POOL_F_DEBUG);
+		ASSERT_NOT_NULL(pps[i]);
+	}
+	for (unsigned j = 0; j < EACH; j++) {
+		for (unsigned i = 0; i < POOLS; i++) {
+			pkts[n] = dpk_packet_alloc(pps[i], 8);
+			ASSERT_NOT_NULL(pkts[n]);
+			n++;
+		}
+		if (j % 16 == 0)
+			pkts[n++] = NULL;
+	}
+	for (unsigned i = 0; i < POOLS; i++)
+		ASSERT_EQ(EACH, in_use(pps[i]));
+	dpk_packet_free_multi(pkts, n);
+	for (unsigned i = 0; i < POOLS; i++) {
+		ASSERT_EQ(0, in_use(pps[i]));
+		ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pps[i]), NULL, NULL, NULL));
+		dpk_packet_pool_free(pps[i]);
+	}
+	dpk_packet_free_multi(NULL, 3);
+	dpk_packet_free_multi(pkts, 0);
+}
+
+static void head_and_tail_room(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, 0);
+	struct dpk_packet *pkt;
+	unsigned char *d;
+
+	ASSERT_NOT_NULL(pp);
+	pkt = dpk_packet_alloc(pp, 100);
+	ASSERT_NOT_NULL(pkt);
+	d = dpk_packet_data(pkt);
+
+	/* Head: push past the headroom fails and changes nothing. */
+	ASSERT_EQ(-ENOSPC, dpk_packet_push_head(pkt, HEAD + 1));
+	ASSERT_EQ(100, dpk_packet_len(pkt));
+	ASSERT_TRUE(dpk_packet_data(pkt) == d);
+	ASSERT_EQ(0, dpk_packet_push_head(pkt, 14));
+	ASSERT_TRUE((unsigned char *)dpk_packet_data(pkt) == d - 14);
+	ASSERT_EQ(114, dpk_packet_len(pkt));
+	ASSERT_EQ(HEAD - 14, dpk_packet_headroom(pkt));
+	ASSERT_EQ(0, dpk_packet_push_head(pkt, HEAD - 14));
+	ASSERT_EQ(0, dpk_packet_headroom(pkt));
+	ASSERT_EQ(-ENOSPC, dpk_packet_push_head(pkt, 1));
+	ASSERT_EQ(0, dpk_packet_push_head(pkt, 0));
+	ASSERT_EQ(-EINVAL, dpk_packet_pull_head(pkt, 100 + HEAD + 1));
+	ASSERT_EQ(100 + HEAD, dpk_packet_len(pkt));
+	ASSERT_EQ(0, dpk_packet_pull_head(pkt, HEAD));
+	ASSERT_TRUE(dpk_packet_data(pkt) == d);
+	ASSERT_EQ(HEAD, dpk_packet_headroom(pkt));
+
+	/* Tail. */
+	ASSERT_EQ(BUF - HEAD - 100, dpk_packet_tailroom(pkt));
+	ASSERT_EQ(-ENOSPC, dpk_packet_put_tail(pkt, BUF - HEAD - 100 + 1));
+	ASSERT_EQ(100, dpk_packet_len(pkt));
+	ASSERT_EQ(0, dpk_packet_put_tail(pkt, BUF - HEAD - 100));
+	ASSERT_EQ(0, dpk_packet_tailroom(pkt));
+	ASSERT_EQ(BUF - HEAD, dpk_packet_len(pkt));
+	fill(pkt, 3); /* every byte up to the end of the buffer is there */
+	ASSERT_EQ(-ENOSPC, dpk_packet_put_tail(pkt, 1));
+	ASSERT_EQ(-EINVAL, dpk_packet_trim_tail(pkt, BUF - HEAD + 1));
+	ASSERT_EQ(0, dpk_packet_trim_tail(pkt, BUF - HEAD - 10));
+	ASSERT_EQ(10, dpk_packet_len(pkt));
+	ASSERT_EQ(BUF - HEAD - 10, dpk_packet_tailroom(pkt));
+
+	/* Down to nothing and back. */
+	ASSERT_EQ(0, dpk_packet_pull_head(pkt, 10));
+	ASSERT_EQ(0, dpk_packet_len(pkt));
+	ASSERT_EQ(HEAD + 10, dpk_packet_headroom(pkt));
+	ASSERT_EQ(-EINVAL, dpk_packet_pull_head(pkt, 1));
+	ASSERT_EQ(-EINVAL, dpk_packet_trim_tail(pkt, 1));
+	ASSERT_EQ(0, dpk_packet_trim_tail(pkt, 0));
+	ASSERT_EQ(HEAD + 10 + dpk_packet_tailroom(pkt), BUF);
+	ASSERT_EQ(0, dpk_packet_put_tail(pkt, 5));
+	ASSERT_EQ(5, dpk_packet_len(pkt));
+	dpk_packet_free(pkt);
+
+	/* A pool whose headroom is the whole buffer: only empty packets. */
+	dpk_packet_pool_free(pp);
+	pp = make(2, 64, 64, 0, 0, 0);
+	ASSERT_NOT_NULL(pp);
+	ASSERT_NULL(dpk_packet_alloc(pp, 1));
+	pkt = dpk_packet_alloc(pp, 0);
+	ASSERT_NOT_NULL(pkt);
+	ASSERT_EQ(0, dpk_packet_tailroom(pkt));
+	ASSERT_EQ(64, dpk_packet_headroom(pkt));
+	dpk_packet_free(pkt);
+	dpk_packet_pool_free(pp);
+}
+
+static void offset_and_read(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, 0);
+	struct dpk_packet *pkt;
+	unsigned char out[64];
+	uint32_t seg = 0;
+	unsigned char *p;
+
+	ASSERT_NOT_NULL(pp);
+	pkt = dpk_packet_alloc(pp, 50);
+	ASSERT_NOT_NULL(pkt);
+	fill(pkt, 10);
+	p = dpk_packet_offset(pkt, 7, &seg);
+	ASSERT_TRUE(p == (unsigned char *)dpk_packet_data(pkt) + 7);
+	ASSERT_EQ(43, seg);
+	ASSERT_EQ(17, *p);
+	ASSERT_NOT_NULL(dpk_packet_offset(pkt, 49, NULL));
+	ASSERT_NULL(dpk_packet_offset(pkt, 50, &seg));
+	ASSERT_EQ(0, dpk_packet_read(pkt, 5, 45, out));
+	for (unsigned i = 0; i < 45; i++)
+		ASSERT_EQ((unsigned char)(15 + i), out[i]);
+	ASSERT_EQ(0, dpk_packet_read(pkt, 50, 0, out));
+	ASSERT_EQ(0, dpk_packet_read(pkt, 0, 0, NULL));
+	ASSERT_EQ(-EINVAL, dpk_packet_read(pkt, 5, 46, out));
+	ASSERT_EQ(-EINVAL, dpk_packet_read(pkt, 51, 0, out));
+	ASSERT_EQ(-EINVAL, dpk_packet_read(pkt, UINT32_MAX, 2, out));
+	ASSERT_EQ(-EINVAL, dpk_packet_read(pkt, 0, 1, NULL));
+	dpk_packet_free(pkt);
+	dpk_packet_pool_free(pp);
+}
+
+static void flow_tag_and_user_area(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 40, 0, 0);
+	struct dpk_packet *a, *b;
+	unsigned char *ua, *ub;
+
+	ASSERT_NOT_NULL(pp);
+	a = dpk_packet_alloc(pp, BUF - HEAD);
+	b = dpk_packet_alloc(pp, BUF - HEAD);
+	ASSERT_NOT_NULL(a);
+	ASSERT_NOT_NULL(b);
+	ASSERT_EQ(0, dpk_packet_flow_tag_set(a, 0xdeadbeef));
+	ASSERT_EQ(0xdeadbeef, dpk_packet_flow_tag(a));
+	ASSERT_EQ(0, dpk_packet_flow_tag(b));
+	ua = dpk_packet_uarea(a);
+	ub = dpk_packet_uarea(b);
+	ASSERT_NOT_NULL(ua);
+	ASSERT_NOT_NULL(ub);
+	ASSERT_TRUE(ua != ub);
+	ASSERT_EQ(0, (uintptr_t)ua % DPK_CACHE_LINE);
+	/* The user area and the whole buffer are separate: write both, check both. */
+	memset(ua, 0x11, 40);
+	ASSERT_EQ(0, dpk_packet_push_head(a, HEAD));
+	memset(dpk_packet_data(a), 0x22, BUF);
+	for (unsigned i = 0; i < 40; i++)
+		ASSERT_EQ(0x11, ua[i]);
+	ASSERT_EQ(0xdeadbeef, dpk_packet_flow_tag(a));
+	ASSERT_TRUE(dpk_packet_pool(a) == pp);
+	dpk_packet_free(a);
+	dpk_packet_free(b);
+	dpk_packet_pool_free(pp);
+}
+
+/* Every change a static reference forbids returns -EBUSY and changes nothing. */
+static void expect_read_only(struct dpk_packet *pkt)
+{
+	uint32_t len = dpk_packet_len(pkt), head = dpk_packet_headroom(pkt);
+	uint32_t tag = dpk_packet_flow_tag(pkt);
+
+	EXPECT_EQ(-EBUSY, dpk_packet_push_head(pkt, 1));
+	EXPECT_EQ(-EBUSY, dpk_packet_pull_head(pkt, 1));
+	EXPECT_EQ(-EBUSY, dpk_packet_put_tail(pkt, 1));
+	EXPECT_EQ(-EBUSY, dpk_packet_trim_tail(pkt, 1));
+	EXPECT_EQ(-EBUSY, dpk_packet_flow_tag_set(pkt, tag + 1));
+	EXPECT_EQ(len, dpk_packet_len(pkt));
+	EXPECT_EQ(head, dpk_packet_headroom(pkt));
+	EXPECT_EQ(tag, dpk_packet_flow_tag(pkt));
+}
+
+static void static_reference(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pkt, *r1, *r2;
+
+	ASSERT_NOT_NULL(pp);
+	errno = 0;
+	ASSERT_NULL(dpk_packet_ref_static(NULL));
+	ASSERT_EQ(EINVAL, errno);
+	pkt = dpk_packet_alloc(pp, 100);
+	ASSERT_NOT_NULL(pkt);
+	fill(pkt, 4);
+	r1 = dpk_packet_ref_static(pkt);
+	ASSERT_TRUE(r1 == pkt);
+	ASSERT_TRUE(dpk_packet_has_ref(pkt));
+	ASSERT_FALSE(dpk_packet_is_referencing(pkt));
+	expect_read_only(pkt);
+	r2 = dpk_packet_ref_static(pkt);
+	ASSERT_TRUE(r2 == pkt);
+	ASSERT_EQ(1, in_use(pp));
+
+	/* Three holders: the buffer goes back on the third free only. */
+	dpk_packet_free(r2);
+	ASSERT_EQ(1, in_use(pp));
+	ASSERT_TRUE(dpk_packet_has_ref(pkt));
+	dpk_packet_free(r1);
+	ASSERT_EQ(1, in_use(pp));
+	ASSERT_FALSE(dpk_packet_has_ref(pkt));
+	/* Alone again: changes are allowed. */
+	ASSERT_EQ(0, dpk_packet_push_head(pkt, 2));
+	ASSERT_EQ(0, dpk_packet_flow_tag_set(pkt, 9));
+	dpk_packet_free(pkt);
+	ASSERT_EQ(0, in_use(pp));
+
+	/* The count starts from "never referenced" again for the next user. */
+	pkt = dpk_packet_alloc(pp, 10);
+	ASSERT_NOT_NULL(pkt);
+	ASSERT_FALSE(dpk_packet_has_ref(pkt));
+	ASSERT_EQ(0, dpk_packet_push_head(pkt, 1));
+	dpk_packet_free(pkt);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+static void check_bytes(const struct dpk_packet *pkt, uint32_t off, uint32_t len,
+                        unsigned char first)
+{
+	unsigned char buf[BUF];
+
+	ASSERT_EQ(0, dpk_packet_read(pkt, off, len, buf));
+	for (uint32_t i = 0; i < len; i++)
+		ASSERT_EQ((unsigned char)(first + i), buf[i]);
+}
+
+static void reference_at_offset(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *x, *y;
+	unsigned char *hdr;
+	uint32_t seg = 0;
+
+	ASSERT_NOT_NULL(pp);
+	x = dpk_packet_alloc(pp, 200);
+	ASSERT_NOT_NULL(x);
+	fill(x, 0);
+	ASSERT_EQ(0, dpk_packet_flow_tag_set(x, 42));
+	y = dpk_packet_ref(x, 50);
+	ASSERT_NOT_NULL(y);
+	ASSERT_TRUE(y != x);
+	ASSERT_EQ(2, in_use(pp));
+
+	/* Data shared from the offset on, metadata separate. */
+	ASSERT_TRUE(dpk_packet_is_referencing(y));
+	ASSERT_FALSE(dpk_packet_is_referencing(x));
+	ASSERT_TRUE(dpk_packet_has_ref(x));
+	ASSERT_FALSE(dpk_packet_has_ref(y));
+	ASSERT_EQ(150, dpk_packet_len(y));
+	ASSERT_EQ(150, dpk_packet_seg_len(y));
+	ASSERT_TRUE((unsigned char *)dpk_packet_data(y) ==
+	            (unsigned char *)dpk_packet_data(x) + 50);
+	ASSERT_EQ(42, dpk_packet_flow_tag(y));
+	ASSERT_EQ(0, dpk_packet_tailroom(y));
+	ASSERT_EQ(BUF, dpk_packet_headroom(y));
+	ASSERT_EQ(-ENOSPC, dpk_packet_put_tail(y, 1));
+	expect_read_only(x);
+
+	/* The reference pushes its own header into its private headroom. */
+	ASSERT_EQ(0, dpk_packet_push_head(y, 14));
+	ASSERT_EQ(164, dpk_packet_len(y));
+	ASSERT_EQ(14, dpk_packet_seg_len(y));
+	ASSERT_EQ(BUF - 14, dpk_packet_headroom(y));
+	hdr = dpk_packet_data(y);
+	for (unsigned i = 0; i < 14; i++)
+		hdr[i] = (unsigned char)(36 + i); /* continues into 50.. */
+	check_bytes(y, 0, 164, 36);
+	ASSERT_TRUE((unsigned char *)dpk_packet_offset(y, 14, &seg) ==
+	            (unsigned char *)dpk_packet_data(x) + 50);
+	ASSERT_EQ(150, seg);
+	ASSERT_EQ(200, dpk_packet_len(x));
+	check_bytes(x, 0, 200, 0);
+	ASSERT_EQ(0, dpk_packet_flow_tag_set(y, 7));
+	ASSERT_EQ(42, dpk_packet_flow_tag(x));
+
+	/* Freeing the referenced packet first: its buffer stays for the reference. */
+	dpk_packet_free(x);
+	ASSERT_EQ(2, in_use(pp));
+	check_bytes(y, 0, 164, 36);
+	dpk_packet_free(y);
+	ASSERT_EQ(0, in_use(pp));
+
+	/* The other order: the reference goes first and the packet is writable again. */
+	x = dpk_packet_alloc(pp, 100);
+	ASSERT_NOT_NULL(x);
+	fill(x, 5);
+	y = dpk_packet_ref(x, 0);
+	ASSERT_NOT_NULL(y);
+	ASSERT_EQ(100, dpk_packet_len(y));
+	check_bytes(y, 0, 100, 5);
+	dpk_packet_free(y);
+	ASSERT_EQ(1, in_use(pp));
+	ASSERT_FALSE(dpk_packet_has_ref(x));
+	ASSERT_EQ(0, dpk_packet_push_head(x, 1));
+	dpk_packet_free(x);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+static void reference_errors(void)
+{
+	struct dpk_packet_pool *pp = make(2, BUF, HEAD, 0, 0, 0);
+	struct dpk_packet *x, *y, *z;
+
+	ASSERT_NOT_NULL(pp);
+	errno = 0;
+	ASSERT_NULL(dpk_packet_ref(NULL, 0));
+	ASSERT_EQ(EINVAL, errno);
+	x = dpk_packet_alloc(pp, 20);
+	ASSERT_NOT_NULL(x);
+	errno = 0;
+	ASSERT_NULL(dpk_packet_ref(x, 20));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_NULL(dpk_packet_ref(x, UINT32_MAX));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_FALSE(dpk_packet_has_ref(x));
+	y = dpk_packet_alloc(pp, 0);
+	ASSERT_NOT_NULL(y);
+	errno = 0;
+	ASSERT_NULL(dpk_packet_ref(y, 0)); /* nothing to share */
+	ASSERT_EQ(EINVAL, errno);
+	/* The pool is empty: no packet for the reference, and x is left as it was. */
+	errno = 0;
+	ASSERT_NULL(dpk_packet_ref(x, 1));
+	ASSERT_EQ(ENOENT, errno);
+	ASSERT_FALSE(dpk_packet_has_ref(x));
+	ASSERT_EQ(0, dpk_packet_push_head(x, 1));
+	dpk_packet_free(y);
+
+	/* A reference inside the private head of a referencing packet is not supported. */
+	y = dpk_packet_ref(x, 5);
+	ASSERT_NOT_NULL(y);
+	ASSERT_EQ(0, dpk_packet_push_head(y, 4));
+	dpk_packet_free(x); /* y keeps it */
+	errno = 0;
+	z = dpk_packet_ref(y, 3);
+	ASSERT_NULL(z);
+	ASSERT_EQ(ENOTSUP, errno);
+	dpk_packet_free(y);
+	ASSERT_EQ(0, in_use(pp));
+	dpk_packet_pool_free(pp);
+}
+
+/* A reference of a reference, in the shared part, references the owner directly. */
+static void reference_of_reference(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *x, *y, *z, *s;
+
+	ASSERT_NOT_NULL(pp);
+	x = dpk_packet_alloc(pp, 100);
+	ASSERT_NOT_NULL(x);
+	fill(x, 0);
+	y = dpk_packet_ref(x, 10);
+	ASSERT_NOT_NULL(y);
+	ASSERT_EQ(0, dpk_packet_push_head(y, 8));
+	z = dpk_packet_ref(y, 8 + 5);
+	ASSERT_NOT_NULL(z);
+	ASSERT_TRUE((unsigned char *)dpk_packet_data(z) ==
+	            (unsigned char *)dpk_packet_data(x) + 15);
+	ASSERT_EQ(85, dpk_packet_len(z));
+	ASSERT_FALSE(dpk_packet_has_ref(y)); /* z holds x, not y */
+	/* A static reference of a referencing packet. */
+	s = dpk_packet_ref_static(y);
+	ASSERT_TRUE(s == y);
+	ASSERT_TRUE(dpk_packet_has_ref(y));
+	expect_read_only(y);
+	ASSERT_EQ(3, in_use(pp));
+
+	dpk_packet_free(x);
+	ASSERT_EQ(3, in_use(pp));
+	dpk_packet_free(y);
+	ASSERT_EQ(3, in_use(pp));
+	dpk_packet_free(s); /* y's last holder: y goes, x stays for z */
+	ASSERT_EQ(2, in_use(pp));
+	check_bytes(z, 0, 85, 15);
+	dpk_packet_free(z);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+/* Pull and trim walk across the private head and the shared part. */
+static void reference_head_and_tail(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, 0);
+	struct dpk_packet *x, *y;
+	unsigned char *h;
+
+	ASSERT_NOT_NULL(pp);
+	x = dpk_packet_alloc(pp, 40);
+	ASSERT_NOT_NULL(x);
+	fill(x, 0);
+	y = dpk_packet_ref(x, 10); /* 30 shared bytes: 10..39 */
+	ASSERT_NOT_NULL(y);
+	ASSERT_EQ(0, dpk_packet_push_head(y, 4));
+	h = dpk_packet_data(y);
+	memset(h, 0xee, 4);
+	ASSERT_EQ(0, dpk_packet_pull_head(y, 6)); /* the head and 2 shared bytes */
+	ASSERT_EQ(28, dpk_packet_len(y));
+	ASSERT_EQ(28, dpk_packet_seg_len(y));
+	ASSERT_TRUE((unsigned char *)dpk_packet_data(y) ==
+	            (unsigned char *)dpk_packet_data(x) + 12);
+	check_bytes(y, 0, 28, 12);
+	ASSERT_EQ(0, dpk_packet_push_head(y, 3));
+	ASSERT_EQ(-EINVAL, dpk_packet_trim_tail(y, 32));
+	ASSERT_EQ(0, dpk_packet_trim_tail(y, 29)); /* the shared part and 1 head byte */
+	ASSERT_EQ(2, dpk_packet_len(y));
+	ASSERT_EQ(2, dpk_packet_seg_len(y));
+	ASSERT_NULL(dpk_packet_offset(y, 2, NULL));
+	ASSERT_EQ(0, dpk_packet_tailroom(y));
+	ASSERT_EQ(0, dpk_packet_pull_head(y, 2));
+	ASSERT_EQ(0, dpk_packet_len(y));
+	ASSERT_TRUE(dpk_packet_is_referencing(y)); /* still holds x */
+	dpk_packet_free(x);
+	ASSERT_EQ(2, in_use(pp));
+	dpk_packet_free(y);
+	ASSERT_EQ(0, in_use(pp));
+	dpk_packet_pool_free(pp);
+}
+
+static void free_multi_with_references(void)
+{
+	struct dpk_packet_pool *a = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet_pool *b = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pkts[8], *x, *y;
+
+	ASSERT_NOT_NULL(a);
+	ASSERT_NOT_NULL(b);
+	x = dpk_packet_alloc(a, 64);
+	y = dpk_packet_alloc(b, 64);
+	ASSERT_NOT_NULL(x);
+	ASSERT_NOT_NULL(y);
+	pkts[0] = x;
+	pkts[1] = dpk_packet_ref_static(x);
+	pkts[2] = dpk_packet_ref(x, 3);
+	pkts[3] = y;
+	pkts[4] = dpk_packet_ref(y, 60);
+	pkts[5] = dpk_packet_ref(pkts[4], 1);
+	pkts[6] = NULL;
+	pkts[7] = dpk_packet_alloc(b, 1);
+	for (unsigned i = 0; i < 8; i++)
+		ASSERT_TRUE(i == 6 || pkts[i] != NULL);
+	ASSERT_EQ(2, in_use(a));
+	ASSERT_EQ(4, in_use(b));
+	dpk_packet_free_multi(pkts, 8);
+	ASSERT_EQ(0, in_use(a));
+	ASSERT_EQ(0, in_use(b));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(a), NULL, NULL, NULL));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(b), NULL, NULL, NULL));
+	dpk_packet_pool_free(a);
+	dpk_packet_pool_free(b);
+}
+
+/* With DPK_POOL_F_DEBUG underneath, a packet freed twice is caught, not recycled twice. */
+static void debug_pool_catches_double_free(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_pool_audit_report r;
+	struct dpk_packet *pkt;
+
+	ASSERT_NOT_NULL(pp);
+	pkt = dpk_packet_alloc(pp, 10);
+	ASSERT_NOT_NULL(pkt);
+	dpk_packet_free(pkt);
+	dpk_packet_free(pkt);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(dpk_packet_pool_to_pool(pp), &r, NULL, NULL));
+	ASSERT_EQ(1, r.refused_puts);
+	ASSERT_EQ(0, r.duplicates);
+	dpk_packet_pool_free(pp);
+}
+
+static const struct dpk_test_case cases[] = {
+        DPK_TEST(pool_create_rejects_bad_params),
+        DPK_TEST(pool_params),
+        DPK_TEST(alloc_and_free),
+        DPK_TEST(alloc_resets_metadata),
+        DPK_TEST(alloc_until_empty),
+        DPK_TEST(alloc_multi_partial),
+        DPK_TEST(alloc_multi_partial_cached),
+        DPK_TEST(alloc_multi_partial_debug),
+        DPK_TEST(free_multi_mixed_pools),
+        DPK_TEST(head_and_tail_room),
+        DPK_TEST(offset_and_read),
+        DPK_TEST(flow_tag_and_user_area),
+        DPK_TEST(static_reference),
+        DPK_TEST(reference_at_offset),
+        DPK_TEST(reference_errors),
+        DPK_TEST(reference_of_reference),
+        DPK_TEST(reference_head_and_tail),
+        DPK_TEST(free_multi_with_references),
+        DPK_TEST(debug_pool_catches_double_free),
+};
+
+DPK_TEST_MAIN(cases)

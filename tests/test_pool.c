@@ -1,0 +1,716 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The object pool: every call, its error paths, the cache policy and the audit. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dpk/lcore.h>
+#include <dpk/pool.h>
+
+#include "dpk_test.h"
+
+#define N 64
+
+static struct dpk_pool *make(unsigned count, size_t size, unsigned cache, unsigned flags)
+{
+	struct dpk_pool *p = dpk_pool_create(count, size, cache, flags);
+
+	if (p == NULL)
+		dpk_test_fail(__FILE__, __LINE__, "dpk_pool_create(%u, %zu, %u, 0x%x): %s", count,
+		              size, cache, flags, dpk_last_error());
+	return p;
+}
+
+/* Objects in the ring: what is available minus what the one cache in play holds. */
+static unsigned ring_count(const struct dpk_pool *p, const struct dpk_pool_cache *c)
+{
+	return dpk_pool_avail_count(p) - dpk_pool_cache_count(c);
+}
+
+static void memsize_rejects_bad_arguments(void)
+{
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(0, 8, 0, 0));
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(DPK_POOL_COUNT_MAX + 1u, 8, 0, 0));
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(N, 0, 0, 0));
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(N, SIZE_MAX / 2, 0, 0));
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(4096, 8, DPK_POOL_CACHE_MAX + 1, 0));
+	/* A cache of 512 flushes at 768: a pool of 767 objects is too small for it. */
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(767, 8, 512, 0));
+	ASSERT_GT(dpk_pool_memsize(768, 8, 512, 0), 0);
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(N, 8, 0, 0x100));
+	/* Objects times count past the address space. */
+	ASSERT_EQ(-EINVAL, dpk_pool_memsize(DPK_POOL_COUNT_MAX, SIZE_MAX / 8, 0, 0));
+	ASSERT_GT(dpk_pool_memsize(1, 1, 0, 0), 0);
+	ASSERT_GT(dpk_pool_memsize(N, 8, 8, 0), dpk_pool_memsize(N, 8, 0, 0));
+	ASSERT_GT(dpk_pool_memsize(N, 8, 0, DPK_POOL_F_DEBUG), dpk_pool_memsize(N, 8, 0, 0));
+}
+
+static void create_rejects_bad_arguments(void)
+{
+	errno = 0;
+	ASSERT_NULL(dpk_pool_create(0, 8, 0, 0));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_TRUE(strlen(dpk_last_error()) > 0);
+	errno = 0;
+	ASSERT_NULL(dpk_pool_create(N, 0, 0, 0));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_NULL(dpk_pool_create(N, 8, N, 0));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_TRUE(strstr(dpk_last_error(), "too few") != NULL);
+	errno = 0;
+	ASSERT_NULL(dpk_pool_create(N, 8, 0, 0x80));
+	ASSERT_EQ(EINVAL, errno);
+	dpk_pool_free(NULL);
+}
+
+static void init_on_caller_memory(void)
+{
+	ssize_t size = dpk_pool_memsize(N, 40, 4, 0);
+	unsigned char *mem, *lo, *hi;
+	struct dpk_pool *p;
+	void *objs[N];
+
+	ASSERT_GT(size, 0);
+	mem = aligned_alloc(DPK_CACHE_LINE, ((size_t)size + 63) / 64 * 64 + 64);
+	ASSERT_NOT_NULL(mem);
+	ASSERT_EQ(-EINVAL, dpk_pool_init(NULL, N, 40, 4, 0));
+	ASSERT_EQ(-EINVAL, dpk_pool_init((struct dpk_pool *)(void *)(mem + 8), N, 40, 4, 0));
+	ASSERT_EQ(-EINVAL, dpk_pool_init((struct dpk_pool *)(void *)mem, N, 0, 4, 0));
+	p = (struct dpk_pool *)(void *)mem;
+	ASSERT_EQ(0, dpk_pool_init(p, N, 40, 4, 0));
+	ASSERT_EQ(N, dpk_pool_count(p));
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	ASSERT_EQ(40, dpk_pool_obj_size(p));
+	ASSERT_EQ(4, dpk_pool_cache_size(p));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, N, NULL));
+	lo = mem;
+	hi = mem + size;
+	for (unsigned i = 0; i < N; i++) {
+		EXPECT_TRUE((unsigned char *)objs[i] >= lo && (unsigned char *)objs[i] + 40 <= hi);
+		memset(objs[i], 0xa5, 40); /* the whole object is usable */
+	}
+	/* Not from dpk_pool_create(): free leaves the caller's memory alone. */
+	dpk_pool_free(p);
+	dpk_pool_generic_put(p, objs, N, NULL);
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	ASSERT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	free(mem);
+}
+
+static void objects_are_aligned(void)
+{
+	struct dpk_pool *p = make(N, 10, 0, 0);
+	struct dpk_pool *q = make(N, 10, 0, DPK_POOL_F_NO_CACHE_ALIGN);
+	struct dpk_pool *d = make(N, 10, 0, DPK_POOL_F_DEBUG);
+	void *a[N], *b[N], *c[N];
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_NOT_NULL(q);
+	ASSERT_NOT_NULL(d);
+	ASSERT_EQ(0, dpk_pool_generic_get(p, a, N, NULL));
+	ASSERT_EQ(0, dpk_pool_generic_get(q, b, N, NULL));
+	ASSERT_EQ(0, dpk_pool_generic_get(d, c, N, NULL));
+	for (unsigned i = 0; i < N; i++) {
+		EXPECT_EQ(0, (uintptr_t)a[i] % DPK_CACHE_LINE);
+		EXPECT_EQ(0, (uintptr_t)b[i] % 8);
+		EXPECT_EQ(0, (uintptr_t)c[i] % DPK_CACHE_LINE);
+	}
+	/* Objects come out of a fresh pool in address order. */
+	ASSERT_EQ(64, (uintptr_t)a[1] - (uintptr_t)a[0]);
+	ASSERT_EQ(16, (uintptr_t)b[1] - (uintptr_t)b[0]);
+	ASSERT_EQ(128, (uintptr_t)c[1] - (uintptr_t)c[0]);
+	dpk_pool_generic_put(p, a, N, NULL);
+	dpk_pool_generic_put(q, b, N, NULL);
+	dpk_pool_generic_put(d, c, N, NULL);
+	dpk_pool_free(p);
+	dpk_pool_free(q);
+	dpk_pool_free(d);
+}
+
+/* The test thread is not an lcore: the plain calls go to the ring. */
+static void get_put_without_lcore(void)
+{
+	struct dpk_pool *p = make(N, 32, 8, 0);
+	void *objs[N], *extra = (void *)&extra;
+	unsigned char seen[N] = {0};
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(DPK_LCORE_ANY, dpk_lcore_id());
+	for (unsigned i = 0; i < N; i++) {
+		int idx;
+
+		ASSERT_EQ(0, dpk_pool_get(p, &objs[i]));
+		idx = dpk_pool_obj_index(p, objs[i]);
+		ASSERT_GE(idx, 0);
+		ASSERT_EQ(0, seen[idx]);
+		seen[idx] = 1;
+	}
+	ASSERT_EQ(-ENOENT, dpk_pool_get(p, &extra));
+	ASSERT_TRUE(extra == (void *)&extra);
+	ASSERT_TRUE(dpk_pool_empty(p));
+	ASSERT_EQ(N, dpk_pool_in_use_count(p));
+	for (unsigned i = 0; i < N; i++)
+		dpk_pool_put(p, objs[i]);
+	ASSERT_TRUE(dpk_pool_full(p));
+	ASSERT_EQ(0, dpk_pool_in_use_count(p));
+	/* No per-lcore cache was touched. */
+	for (unsigned id = 0; id < DPK_LCORE_MAX; id++)
+		ASSERT_EQ(0, dpk_pool_cache_count(dpk_pool_default_cache(p, id)));
+	dpk_pool_free(p);
+}
+
+static void bulk_is_all_or_nothing(void)
+{
+	struct dpk_pool *p = make(10, 16, 0, 0);
+	void *objs[16], *more[16];
+
+	ASSERT_NOT_NULL(p);
+	for (unsigned i = 0; i < 16; i++)
+		objs[i] = more[i] = NULL;
+	ASSERT_EQ(-ENOENT, dpk_pool_get_bulk(p, objs, 11));
+	for (unsigned i = 0; i < 16; i++)
+		ASSERT_NULL(objs[i]);
+	ASSERT_EQ(10, dpk_pool_avail_count(p));
+	ASSERT_EQ(0, dpk_pool_get_bulk(p, objs, 0));
+	ASSERT_EQ(0, dpk_pool_get_bulk(p, objs, 7));
+	ASSERT_EQ(-ENOENT, dpk_pool_get_bulk(p, more, 4));
+	ASSERT_NULL(more[0]);
+	ASSERT_EQ(3, dpk_pool_avail_count(p));
+	ASSERT_EQ(0, dpk_pool_get_bulk(p, more, 3));
+	ASSERT_EQ(0, dpk_pool_avail_count(p));
+	dpk_pool_put_bulk(p, objs, 7);
+	dpk_pool_put_bulk(p, more, 3);
+	dpk_pool_put_bulk(p, objs, 0);
+	ASSERT_EQ(10, dpk_pool_avail_count(p));
+	ASSERT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	dpk_pool_free(p);
+}
+
+static void default_cache_lookup(void)
+{
+	struct dpk_pool *p = make(N, 8, 4, 0), *q = make(N, 8, 0, 0);
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_NOT_NULL(q);
+	ASSERT_NULL(dpk_pool_default_cache(q, 0));
+	ASSERT_NULL(dpk_pool_default_cache(p, DPK_LCORE_ANY));
+	ASSERT_NULL(dpk_pool_default_cache(p, DPK_LCORE_MAX));
+	ASSERT_NOT_NULL(dpk_pool_default_cache(p, 0));
+	ASSERT_NOT_NULL(dpk_pool_default_cache(p, DPK_LCORE_MAX - 1));
+	ASSERT_TRUE(dpk_pool_default_cache(p, 0) != dpk_pool_default_cache(p, 1));
+	ASSERT_EQ(0, dpk_pool_cache_count(NULL));
+	dpk_pool_free(p);
+	dpk_pool_free(q);
+}
+
+/*
+ * The documented policy, step by step, on a cache of S = 8 (threshold 12) in a pool of
+ * 64. Objects taken straight from the ring feed the cache through puts.
+ */
+static void cache_policy(void)
+{
+	struct dpk_pool *p = make(N, 8, 8, 0);
+	struct dpk_pool_cache *c;
+	void *objs[N], *got[N], *none[4], *last;
+
+	ASSERT_NOT_NULL(p);
+	c = dpk_pool_default_cache(p, 3);
+	ASSERT_NOT_NULL(c);
+
+	/* A miss refills S plus the request: 9 leave the ring, 8 stay cached. */
+	ASSERT_EQ(0, dpk_pool_generic_get(p, got, 1, c));
+	ASSERT_EQ(8, dpk_pool_cache_count(c));
+	ASSERT_EQ(N - 9, ring_count(p, c));
+	ASSERT_EQ(N - 1, dpk_pool_avail_count(p));
+
+	/* LIFO: the object put last comes out first. */
+	dpk_pool_generic_put(p, got, 1, c);
+	ASSERT_EQ(9, dpk_pool_cache_count(c));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, &last, 1, c));
+	ASSERT_TRUE(last == got[0]);
+	dpk_pool_generic_put(p, &last, 1, c);
+
+	/* Puts fill up to the threshold of 12... */
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 4, NULL));
+	dpk_pool_generic_put(p, objs, 3, c);
+	ASSERT_EQ(12, dpk_pool_cache_count(c));
+	/* ...and one more writes the 12 back and keeps the newcomer. */
+	dpk_pool_generic_put(p, &objs[3], 1, c);
+	ASSERT_EQ(1, dpk_pool_cache_count(c));
+	ASSERT_EQ(N - 1, ring_count(p, c));
+
+	/* A get bigger than S bypasses the cache... */
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 12, c));
+	ASSERT_EQ(1, dpk_pool_cache_count(c));
+	/* ...and so does a put bigger than S that does not fit under the threshold. */
+	dpk_pool_generic_put(p, objs, 12, c);
+	ASSERT_EQ(1, dpk_pool_cache_count(c));
+	ASSERT_EQ(N - 1, ring_count(p, c));
+	/* A put bigger than S that fits under it is cached like any other. */
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 9, NULL));
+	dpk_pool_generic_put(p, objs, 9, c);
+	ASSERT_EQ(10, dpk_pool_cache_count(c));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 9, c));
+	dpk_pool_generic_put(p, objs, 9, NULL);
+
+	/* A get the cache covers takes only from it. */
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 1, c));
+	ASSERT_EQ(0, dpk_pool_cache_count(c));
+	dpk_pool_generic_put(p, objs, 1, c);
+
+	/* Ring too short for a refill: the rest comes straight from the ring. */
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, N - 1 - 3, NULL));
+	ASSERT_EQ(3, ring_count(p, c));
+	ASSERT_EQ(1, dpk_pool_cache_count(c));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, got, 4, c));
+	ASSERT_EQ(0, dpk_pool_cache_count(c));
+	ASSERT_EQ(0, ring_count(p, c));
+
+	/* Nothing anywhere: -ENOENT, the output untouched. */
+	none[0] = NULL;
+	ASSERT_EQ(-ENOENT, dpk_pool_generic_get(p, none, 1, c));
+	ASSERT_NULL(none[0]);
+	/* Cache holds 2, ring 0: a get of 3 fails and leaves the cache as it was. */
+	dpk_pool_generic_put(p, objs, 2, c);
+	ASSERT_EQ(-ENOENT, dpk_pool_generic_get(p, none, 3, c));
+	ASSERT_NULL(none[0]);
+	ASSERT_EQ(2, dpk_pool_cache_count(c));
+
+	dpk_pool_generic_put(p, &objs[2], N - 4 - 2, NULL);
+	dpk_pool_generic_put(p, got, 4, NULL);
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	ASSERT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	dpk_pool_cache_flush(c);
+	ASSERT_EQ(0, dpk_pool_cache_count(c));
+	ASSERT_EQ(N, ring_count(p, c));
+	dpk_pool_free(p);
+}
+
+/* The plain calls use the calling lcore's cache. */
+static void lcore_uses_its_cache(void)
+{
+	struct dpk_pool *p = make(N, 8, 8, 0);
+	struct dpk_pool_cache *c;
+	void *obj;
+	int rc = dpk_lcore_init("0");
+
+	ASSERT_NOT_NULL(p);
+	if (rc == -ENODEV) {
+		dpk_pool_free(p);
+		DPK_SKIP("CPU 0 is not available");
+	}
+	ASSERT_EQ(0, rc);
+	c = dpk_pool_default_cache(p, dpk_lcore_id());
+	ASSERT_NOT_NULL(c);
+	ASSERT_EQ(0, dpk_pool_get(p, &obj));
+	EXPECT_EQ(8, dpk_pool_cache_count(c));
+	dpk_pool_put(p, obj);
+	EXPECT_EQ(9, dpk_pool_cache_count(c));
+	EXPECT_EQ(N, dpk_pool_avail_count(p));
+	EXPECT_EQ(0, dpk_pool_in_use_count(p));
+	dpk_pool_cache_flush(c);
+	EXPECT_EQ(N, ring_count(p, c));
+	ASSERT_EQ(0, dpk_lcore_fini());
+	dpk_pool_free(p);
+}
+
+struct user_arg {
+	struct dpk_pool *p;
+	struct dpk_pool_cache *c;
+	int rc;
+	unsigned held;
+};
+
+static void *user_thread(void *arg)
+{
+	struct user_arg *u = arg;
+	void *objs[20];
+
+	u->rc = dpk_pool_generic_get(u->p, objs, 20, u->c);
+	if (u->rc == 0) {
+		dpk_pool_generic_put(u->p, objs, 20, u->c);
+		u->held = dpk_pool_cache_count(u->c);
+	}
+	return NULL;
+}
+
+static void user_cache(void)
+{
+	struct dpk_pool *p = make(N, 8, 0, 0);
+	struct user_arg u = {0};
+	pthread_t t;
+	void *one;
+
+	ASSERT_NOT_NULL(p);
+	errno = 0;
+	ASSERT_NULL(dpk_pool_cache_create(NULL, 8));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_NULL(dpk_pool_cache_create(p, 0));
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_NULL(dpk_pool_cache_create(p, DPK_POOL_CACHE_MAX + 1));
+	ASSERT_EQ(EINVAL, errno);
+
+	u.p = p;
+	u.c = dpk_pool_cache_create(p, 32);
+	ASSERT_NOT_NULL(u.c);
+	ASSERT_EQ(0, pthread_create(&t, NULL, user_thread, &u));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, u.rc);
+	/* Refilled 32 + 20 and handed out 20; the 20 coming back did not fit under the
+	 * threshold of 48, so the 32 went back to the ring and the 20 stayed. */
+	ASSERT_EQ(20, u.held);
+	/* Cached objects of user caches count as available. */
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	ASSERT_EQ(N - 20, ring_count(p, u.c));
+	ASSERT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	dpk_pool_cache_flush(u.c);
+	ASSERT_EQ(0, dpk_pool_cache_count(u.c));
+	ASSERT_EQ(N, ring_count(p, u.c));
+
+	/* Free flushes first. */
+	ASSERT_EQ(0, pthread_create(&t, NULL, user_thread, &u));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_GT(dpk_pool_cache_count(u.c), 0);
+	dpk_pool_cache_free(u.c);
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	dpk_pool_cache_free(NULL);
+	dpk_pool_cache_flush(NULL);
+	dpk_pool_free(p);
+
+	/* A per-lcore cache is not freed (it is inside the pool), nor flushed. */
+	p = make(N, 8, 4, 0);
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(0, dpk_pool_generic_get(p, &one, 1, dpk_pool_default_cache(p, 5)));
+	ASSERT_EQ(4, dpk_pool_cache_count(dpk_pool_default_cache(p, 5)));
+	dpk_pool_cache_free(dpk_pool_default_cache(p, 5));
+	ASSERT_TRUE(strstr(dpk_last_error(), "not from dpk_pool_cache_create") != NULL);
+	ASSERT_EQ(4, dpk_pool_cache_count(dpk_pool_default_cache(p, 5)));
+	dpk_pool_put(p, one);
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	dpk_pool_free(p);
+}
+
+static void counts_follow_gets_and_puts(void)
+{
+	struct dpk_pool *p = make(N, 8, 4, 0);
+	struct dpk_pool_cache *c, *u;
+	void *objs[N];
+
+	ASSERT_NOT_NULL(p);
+	c = dpk_pool_default_cache(p, 0);
+	u = dpk_pool_cache_create(p, 4);
+	ASSERT_NOT_NULL(u);
+	ASSERT_TRUE(dpk_pool_full(p));
+	ASSERT_FALSE(dpk_pool_empty(p));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 3, c));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs + 3, 2, u));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs + 5, 10, NULL));
+	ASSERT_EQ(15, dpk_pool_in_use_count(p));
+	ASSERT_EQ(N - 15, dpk_pool_avail_count(p));
+	ASSERT_FALSE(dpk_pool_full(p));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs + 15, N - 15 - 4 - 4, NULL));
+	ASSERT_EQ(8, dpk_pool_avail_count(p)); /* the two caches hold 4 + 4 */
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs + N - 8, 4, c));
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs + N - 4, 4, u));
+	ASSERT_TRUE(dpk_pool_empty(p));
+	ASSERT_EQ(N, dpk_pool_in_use_count(p));
+	dpk_pool_generic_put(p, objs, 20, c);
+	dpk_pool_generic_put(p, objs + 20, N - 20, u);
+	ASSERT_TRUE(dpk_pool_full(p));
+	dpk_pool_cache_free(u);
+	ASSERT_TRUE(dpk_pool_full(p));
+	dpk_pool_free(p);
+}
+
+struct iter_arg {
+	unsigned visits[N];
+	unsigned calls;
+	bool bad;
+};
+
+static void count_visit(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
+{
+	struct iter_arg *a = arg;
+
+	a->calls++;
+	if (idx >= N || dpk_pool_obj_index(p, obj) != (int)idx)
+		a->bad = true;
+	else
+		a->visits[idx]++;
+}
+
+static void iterator_visits_every_object_once(void)
+{
+	struct dpk_pool *p = make(N, 24, 0, DPK_POOL_F_DEBUG);
+	struct iter_arg a = {0};
+	void *objs[5];
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 5, NULL)); /* free or not, all are visited */
+	ASSERT_EQ(N, dpk_pool_obj_iter(p, count_visit, &a));
+	ASSERT_EQ(N, a.calls);
+	ASSERT_FALSE(a.bad);
+	for (unsigned i = 0; i < N; i++)
+		ASSERT_EQ(1, a.visits[i]);
+	ASSERT_EQ(0, dpk_pool_obj_iter(p, NULL, NULL));
+	ASSERT_EQ(0, dpk_pool_obj_iter(NULL, count_visit, &a));
+	dpk_pool_generic_put(p, objs, 5, NULL);
+	dpk_pool_free(p);
+}
+
+static void obj_index_rejects_foreign_pointers(void)
+{
+	struct dpk_pool *p = make(N, 24, 0, 0);
+	void *obj;
+	int x;
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(0, dpk_pool_get(p, &obj));
+	ASSERT_GE(dpk_pool_obj_index(p, obj), 0);
+	ASSERT_EQ(-EINVAL, dpk_pool_obj_index(p, (char *)obj + 1));
+	ASSERT_EQ(-EINVAL, dpk_pool_obj_index(p, &x));
+	ASSERT_EQ(-EINVAL, dpk_pool_obj_index(p, NULL));
+	ASSERT_EQ(-EINVAL, dpk_pool_obj_index(NULL, obj));
+	ASSERT_EQ(-EINVAL, dpk_pool_obj_index(p, (char *)obj + 64 * N * 2));
+	dpk_pool_put(p, obj);
+	dpk_pool_free(p);
+}
+
+struct held {
+	void *objs[N];
+	unsigned n;
+};
+
+static void collect_held(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
+{
+	struct held *h = arg;
+
+	(void)p;
+	(void)idx;
+	if (h->n < N)
+		h->objs[h->n++] = obj;
+}
+
+static void audit_counts_and_finds_lost_objects(unsigned flags)
+{
+	struct dpk_pool *p = make(N, 16, 4, flags);
+	struct dpk_pool_audit_report r;
+	struct held h = {0};
+	void *objs[3];
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(-EINVAL, dpk_pool_audit(NULL, &r, NULL, NULL));
+	ASSERT_EQ(0, dpk_pool_audit(p, &r, collect_held, &h));
+	ASSERT_EQ(N, r.count);
+	ASSERT_EQ(N, r.in_ring);
+	ASSERT_EQ(0, r.in_use);
+	ASSERT_EQ(0, h.n);
+
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 3, dpk_pool_default_cache(p, 1)));
+	dpk_pool_generic_put(p, objs, 2, dpk_pool_default_cache(p, 1));
+	/* objs[2] is never given back: the audit names it. */
+	ASSERT_EQ(0, dpk_pool_audit(p, &r, collect_held, &h));
+	ASSERT_EQ(1, r.in_use);
+	ASSERT_EQ(N - 1, r.in_ring + r.in_caches);
+	ASSERT_EQ(4 + 2, r.in_caches);
+	ASSERT_EQ(0, r.duplicates);
+	ASSERT_EQ(1, h.n);
+	ASSERT_TRUE(h.objs[0] == objs[2]);
+	/* The audit puts the ring back as it found it. */
+	ASSERT_EQ(N - 1, dpk_pool_avail_count(p));
+	dpk_pool_put(p, objs[2]);
+	ASSERT_EQ(0, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(0, r.in_use);
+	dpk_pool_free(p);
+}
+
+static void audit_finds_lost_objects(void)
+{
+	audit_counts_and_finds_lost_objects(0);
+}
+
+static void audit_finds_lost_objects_debug(void)
+{
+	audit_counts_and_finds_lost_objects(DPK_POOL_F_DEBUG);
+}
+
+/* Without DPK_POOL_F_DEBUG a double put goes in twice; the audit still sees it. */
+static void audit_finds_duplicates(void)
+{
+	struct dpk_pool *p = make(N, 16, 0, 0);
+	struct dpk_pool_audit_report r;
+	void *objs[2];
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 2, NULL));
+	dpk_pool_put(p, objs[0]);
+	dpk_pool_put(p, objs[0]);
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(1, r.duplicates);
+	ASSERT_EQ(1, r.in_use);
+	dpk_pool_free(p);
+}
+
+/* A debug pool refuses double and foreign puts, through the ring and through caches. */
+static void debug_refuses_double_put(void)
+{
+	struct dpk_pool *p = make(N, 16, 4, DPK_POOL_F_DEBUG);
+	struct dpk_pool_cache *caches[3];
+	struct dpk_pool_audit_report r;
+	void *objs[2];
+	int x;
+
+	ASSERT_NOT_NULL(p);
+	caches[0] = NULL;
+	caches[1] = dpk_pool_default_cache(p, 2);
+	caches[2] = dpk_pool_cache_create(p, 8);
+	ASSERT_NOT_NULL(caches[2]);
+	for (unsigned i = 0; i < 3; i++) {
+		struct dpk_pool_cache *c = caches[i];
+		unsigned before;
+
+		ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 2, c));
+		dpk_pool_generic_put(p, objs, 1, c);
+		before = dpk_pool_avail_count(p);
+		dpk_pool_generic_put(p, objs, 1, c);
+		ASSERT_EQ(before, dpk_pool_avail_count(p));
+		ASSERT_TRUE(strstr(dpk_last_error(), "refused") != NULL);
+		ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+		ASSERT_EQ(i + 1, r.refused_puts);
+		ASSERT_EQ(0, r.duplicates);
+		ASSERT_EQ(0, r.bad_state);
+		ASSERT_EQ(1, r.in_use);
+		dpk_pool_generic_put(p, objs + 1, 1, c);
+	}
+	/* Foreign pointers: another object's middle, and something else entirely. */
+	ASSERT_EQ(0, dpk_pool_get(p, objs));
+	dpk_pool_put(p, (char *)objs[0] + 4);
+	dpk_pool_put(p, &x);
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(5, r.refused_puts);
+	ASSERT_EQ(0, r.foreign);
+	dpk_pool_put(p, objs[0]);
+	dpk_pool_cache_free(caches[2]);
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	dpk_pool_free(p);
+}
+
+/* A cache passed with a pool it does not belong to is not used. */
+static void check_foreign_cache_is_not_used(unsigned flags)
+{
+	struct dpk_pool *p = make(N, 16, 0, flags);
+	struct dpk_pool *q = make(N, 16, 0, 0);
+	struct dpk_pool_cache *qc;
+	void *obj, *qobj;
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_NOT_NULL(q);
+	qc = dpk_pool_cache_create(q, 8);
+	ASSERT_NOT_NULL(qc);
+	/* Give qc something to hand out, so that a wrong fast path would show. */
+	ASSERT_EQ(0, dpk_pool_generic_get(q, &qobj, 1, NULL));
+	dpk_pool_generic_put(q, &qobj, 1, qc);
+	ASSERT_EQ(1, dpk_pool_cache_count(qc));
+
+	ASSERT_EQ(0, dpk_pool_generic_get(p, &obj, 1, qc));
+	ASSERT_GE(dpk_pool_obj_index(p, obj), 0);
+	ASSERT_EQ(1, dpk_pool_cache_count(qc));
+	ASSERT_TRUE(strstr(dpk_last_error(), "cache of pool") != NULL);
+	dpk_pool_generic_put(p, &obj, 1, qc);
+	ASSERT_EQ(1, dpk_pool_cache_count(qc));
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	ASSERT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	ASSERT_EQ(0, dpk_pool_audit(q, NULL, NULL, NULL));
+	dpk_pool_cache_free(qc);
+	dpk_pool_free(p);
+	dpk_pool_free(q);
+}
+
+static void foreign_cache_is_not_used(void)
+{
+	check_foreign_cache_is_not_used(0);
+}
+
+static void foreign_cache_is_not_used_debug(void)
+{
+	check_foreign_cache_is_not_used(DPK_POOL_F_DEBUG);
+}
+
+static void debug_finds_overwritten_state(void)
+{
+	struct dpk_pool *p = make(N, 16, 0, DPK_POOL_F_DEBUG);
+	struct dpk_pool_audit_report r;
+	void *obj;
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(0, dpk_pool_get(p, &obj));
+	/* A write before the object's start lands on its header. */
+	memset((char *)obj - 4, 0, 4);
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(1, r.bad_state);
+	dpk_pool_put(p, obj); /* refused: the state is not "in use" */
+	ASSERT_EQ(N - 1, dpk_pool_avail_count(p));
+	dpk_pool_free(p);
+}
+
+static void single_producer_consumer_flags(void)
+{
+	struct dpk_pool *p = make(N, 8, 0, DPK_POOL_F_SP_PUT | DPK_POOL_F_SC_GET);
+	void *objs[N];
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(0, dpk_pool_get_bulk(p, objs, N));
+	dpk_pool_put_bulk(p, objs, N);
+	ASSERT_TRUE(dpk_pool_full(p));
+	dpk_pool_free(p);
+}
+
+static void dump_prints_counts(void)
+{
+	struct dpk_pool *p = make(N, 8, 0, 0);
+	char buf[512] = {0};
+	FILE *f = tmpfile();
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_NOT_NULL(f);
+	ASSERT_EQ(-EINVAL, dpk_pool_dump(NULL, p));
+	ASSERT_EQ(-EINVAL, dpk_pool_dump(f, NULL));
+	ASSERT_EQ(0, dpk_pool_dump(f, p));
+	rewind(f);
+	ASSERT_GT(fread(buf, 1, sizeof(buf) - 1, f), 0);
+	ASSERT_TRUE(strstr(buf, "count=64") != NULL);
+	ASSERT_TRUE(strstr(buf, "avail=64") != NULL);
+	fclose(f);
+	dpk_pool_free(p);
+}
+
+static const struct dpk_test_case cases[] = {
+        DPK_TEST(memsize_rejects_bad_arguments),
+        DPK_TEST(create_rejects_bad_arguments),
+        DPK_TEST(init_on_caller_memory),
+        DPK_TEST(objects_are_aligned),
+        DPK_TEST(get_put_without_lcore),
+        DPK_TEST(bulk_is_all_or_nothing),
+        DPK_TEST(default_cache_lookup),
+        DPK_TEST(cache_policy),
+        DPK_TEST(lcore_uses_its_cache),
+        DPK_TEST(user_cache),
+        DPK_TEST(counts_follow_gets_and_puts),
+        DPK_TEST(iterator_visits_every_object_once),
+        DPK_TEST(obj_index_rejects_foreign_pointers),
+        DPK_TEST(audit_finds_lost_objects),
+        DPK_TEST(audit_finds_lost_objects_debug),
+        DPK_TEST(audit_finds_duplicates),
+        DPK_TEST(debug_refuses_double_put),
+        DPK_TEST(foreign_cache_is_not_used),
+        DPK_TEST(foreign_cache_is_not_used_debug),
+        DPK_TEST(debug_finds_overwritten_state),
+        DPK_TEST(single_producer_consumer_flags),
+        DPK_TEST(dump_prints_counts),
+};
+
+DPK_TEST_MAIN(cases)
