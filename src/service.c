@@ -1,0 +1,1354 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Service cores: registration, service-lcore loops, one iteration on any thread, and
+ * statistics that are exact under concurrency without atomic read-modify-writes.
+ *
+ * Who writes what:
+ *   struct service    control calls under ctl_lock; the hot paths only read it (and take
+ *                     the MT-unsafe try-lock)
+ *   struct lcore_ctl  control calls under ctl_lock; the lcore's loop reads mapped and run
+ *   struct slot       one owner thread: a service lcore's loop (lcore_slots[]), or a thread
+ *                     that claimed one of thread_slots[]; shared_slot is the exception,
+ *                     updated with atomic read-modify-writes by every thread left without a
+ *                     slot of its own
+ *
+ * Quiescence (dpk_service_may_be_active(), unregister) is a store-load pattern on each side:
+ *
+ *   runner                                  quiescer
+ *   A: active |= bit   (own slot)           D: clear run state / map bit   (seq_cst RMW)
+ *   B: load flags (and map), seq_cst        heavy_barrier()
+ *      run the callback if B allows         E: load every slot's active     (seq_cst)
+ *   C: active = prev   (release)
+ *
+ * Either E sees A (and the quiescer waits for C, whose release makes the callback's effects
+ * visible to it), or B sees D and the callback is not entered. That needs a full barrier
+ * between A and B and between D and E. In BARRIER_MEMBARRIER mode the quiescer's
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) runs a full barrier on every thread of the
+ * process that is running at that moment (a thread that is not running passes one when it
+ * is switched in), so A only needs a compiler barrier before B. In BARRIER_SEQ_CST mode A is
+ * a seq_cst store: A, B, D and E are then all seq_cst and the single total order forbids
+ * both loads missing both stores.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <dpk/cycles.h>
+#include <dpk/lcore.h>
+#include <dpk/service.h>
+
+#include "internal.h"
+
+#define likely(x)     __builtin_expect(!!(x), 1)
+#define unlikely(x)   __builtin_expect(!!(x), 0)
+#define always_inline inline __attribute__((always_inline))
+
+/* Service flags, read by every call with one load. */
+#define F_REGISTERED (1u << 0)
+#define F_COMP_RUN   (1u << 1)
+#define F_APP_RUN    (1u << 2)
+#define F_MT_SAFE    (1u << 3)
+#define F_STATS      (1u << 4)
+#define F_SAMPLED    (1u << 5) /* sample period > 1 */
+#define F_RUNNABLE   (F_REGISTERED | F_COMP_RUN | F_APP_RUN)
+
+_Static_assert(DPK_SERVICE_MAX == 64, "one 64-bit word holds a set of services");
+
+/* Statistics sums (and baselines) of one service or one service lcore. */
+struct totals {
+	uint64_t calls, idle, errors, cycles, untimed, extra;
+};
+
+/* One service's counters in one slot, one cache line. Only the slot's owner writes them
+ * (except in shared_slot): a relaxed load and a relaxed store, atomic so that 64-bit values
+ * never tear on 32-bit targets and readers may sum them at any time. */
+struct counters {
+	_Atomic uint64_t calls;
+	_Atomic uint64_t idle;
+	_Atomic uint64_t errors;
+	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its sample weight */
+	_Atomic uint64_t untimed; /* charged calls not timed (sampling only) */
+	_Atomic uint64_t extra;   /* sum of (weight - 1) over timed charged calls (sampling only) */
+	_Atomic uint32_t left; /* sampling: calls to let pass untimed before the next timed one */
+} __attribute__((aligned(DPK_CACHE_LINE)));
+
+/* A thread's marks and counters. */
+struct slot {
+	_Atomic uint64_t active;  /* bit i: the owner is inside service i's callback */
+	_Atomic uint64_t loops;   /* service lcore slots: loops run */
+	_Atomic uint32_t claimed; /* thread slots: held by a live thread */
+	alignas(DPK_CACHE_LINE) struct counters svc[DPK_SERVICE_MAX];
+};
+
+enum svc_state {
+	SVC_FREE,
+	SVC_REGISTERED,
+	SVC_DRAINING, /* being unregistered: waiting for callbacks in flight */
+};
+
+struct service {
+	/* Read by every call. */
+	alignas(DPK_CACHE_LINE) _Atomic uint32_t flags;
+	_Atomic uint32_t lock;   /* MT-unsafe try-lock, 1 when held */
+	_Atomic uint32_t sample; /* cycle sample period, >= 1 */
+	dpk_service_fn callback; /* written before F_REGISTERED is published */
+	void *userdata;
+	/* Control state, under ctl_lock. */
+	alignas(DPK_CACHE_LINE) enum svc_state state;
+	char name[DPK_SERVICE_NAME_MAX];
+	struct totals base;
+};
+
+enum lc_role {
+	LC_NONE, /* not a service lcore */
+	LC_STOPPED,
+	LC_RUNNING,
+	LC_STOPPING, /* run cleared, loop not yet waited for */
+};
+
+struct lcore_ctl {
+	/* Read by the lcore's loop. */
+	alignas(DPK_CACHE_LINE) _Atomic uint64_t mapped; /* bit i: service i is mapped here */
+	_Atomic uint32_t run;                            /* the loop goes on while 1 */
+	_Atomic uint32_t loop_active;                    /* 1 from start until the loop returns */
+	/* Control state, under ctl_lock. */
+	alignas(DPK_CACHE_LINE) enum lc_role role;
+	uint64_t base_loops;
+	struct totals base;
+};
+
+enum {
+	BARRIER_SEQ_CST,
+	BARRIER_MEMBARRIER,
+};
+
+static struct service services[DPK_SERVICE_MAX];
+static struct lcore_ctl lcores[DPK_LCORE_MAX];
+static struct slot lcore_slots[DPK_LCORE_MAX];
+static struct slot thread_slots[DPK_SERVICE_THREAD_SLOTS];
+static struct slot shared_slot;
+static _Atomic uint32_t shared_active[DPK_SERVICE_MAX]; /* threads of shared_slot inside */
+
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic unsigned n_registered;
+static _Atomic int barrier_mode; /* BARRIER_SEQ_CST until service_init() finds membarrier */
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_key_t slot_key;
+static bool slot_key_ok;
+
+/* The calling thread's claimed slot, NULL before its first call (or when it has none). */
+static _Thread_local struct slot *tls_slot __attribute__((tls_model("initial-exec")));
+/* True when the pool was full at the thread's first call: it uses shared_slot. */
+static _Thread_local bool tls_shared __attribute__((tls_model("initial-exec")));
+/* Services the thread is inside through shared_slot, for the self checks. */
+static _Thread_local uint64_t tls_shared_inside __attribute__((tls_model("initial-exec")));
+/* The slot of the service-lcore loop running on this thread, if any. */
+static _Thread_local struct slot *tls_loop_slot __attribute__((tls_model("initial-exec")));
+
+/* ---- Set-up and barriers ---- */
+
+static void release_thread_slot(void *p)
+{
+	struct slot *t = p;
+
+	tls_slot = NULL;
+	/* R1: pairs with C1 in claim_thread_slot(): the next owner continues from our counts. */
+	atomic_store_explicit(&t->claimed, 0, memory_order_release);
+}
+
+static long sys_membarrier(int cmd)
+{
+	return syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+static void service_init_once(void)
+{
+	const char *env = getenv("DPK_SERVICE_MEMBARRIER");
+	long cmds;
+
+	slot_key_ok = pthread_key_create(&slot_key, release_thread_slot) == 0;
+	if (env && strcmp(env, "0") == 0)
+		return;
+	cmds = sys_membarrier(MEMBARRIER_CMD_QUERY);
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
+		return;
+	if (sys_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+		return;
+	/* Runs before any service is registered, so no call can have passed B yet. A runner
+	 * that still reads BARRIER_SEQ_CST later only makes a stronger mark than needed. */
+	atomic_store_explicit(&barrier_mode, BARRIER_MEMBARRIER, memory_order_relaxed);
+}
+
+static void service_init(void)
+{
+	pthread_once(&init_once, service_init_once);
+}
+
+/* The quiescer's side of the barrier between D and E (see the top of this file). */
+static void heavy_barrier(void)
+{
+	if (atomic_load_explicit(&barrier_mode, memory_order_relaxed) != BARRIER_MEMBARRIER)
+		return; /* D and E are seq_cst, as the runners' A */
+	if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+		/* Cannot fail once registered; the runners rely on it, so going on is unsafe. */
+		fprintf(stderr, "dpkit: membarrier failed after registration\n");
+		abort();
+	}
+}
+
+/* A: mark the caller inside the services of @p v before it checks whether it may run. */
+static inline void mark_enter(struct slot *t, uint64_t v)
+{
+	if (likely(atomic_load_explicit(&barrier_mode, memory_order_relaxed) ==
+	           BARRIER_MEMBARRIER)) {
+		atomic_store_explicit(&t->active, v, memory_order_relaxed);
+		/* A1: with heavy_barrier() in the quiescer, pairs with E1 in any_inside(). The
+		 * compiler barrier keeps B after A; membarrier orders them in the CPU. */
+		atomic_signal_fence(memory_order_seq_cst);
+	} else {
+		/* A1': pairs with E1 in any_inside() through the seq_cst total order. */
+		atomic_store_explicit(&t->active, v, memory_order_seq_cst);
+	}
+}
+
+/* ---- Statistics on the hot path ---- */
+
+/* Add @p v to a counter only this thread writes: no read-modify-write. */
+static inline void own_add(_Atomic uint64_t *c, uint64_t v)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
+	                      memory_order_relaxed);
+}
+
+static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
+{
+	if (shared)
+		atomic_fetch_add_explicit(c, v, memory_order_relaxed);
+	else
+		own_add(c, v);
+}
+
+/*
+ * Calls with statistics. The common case (every call timed) touches two counters per
+ * charged call and nothing else: the TSC reads are microcoded on some CPUs, and the
+ * instructions around them are not free to overlap with them. Sampling keeps its own
+ * counters (untimed, extra) so that the common case does not pay for them. These stay out
+ * of line so that the path without statistics keeps a small stack frame.
+ */
+static always_inline void call_timed(struct service *s, struct counters *c, bool shared)
+{
+	uint64_t t0 = dpk_tsc();
+	int rc = s->callback(s->userdata);
+
+	if (likely(rc != -EAGAIN)) {
+		counter_add(&c->cycles, dpk_tsc() - t0, shared);
+		if (unlikely(rc != 0))
+			counter_add(&c->errors, 1, shared);
+	} else {
+		/* Idle: counted, not charged. */
+		counter_add(&c->idle, 1, shared);
+	}
+	counter_add(&c->calls, 1, shared);
+}
+
+static __attribute__((noinline)) void call_stats_sampled(struct service *s, struct counters *c)
+{
+	uint32_t left = atomic_load_explicit(&c->left, memory_order_relaxed);
+	uint32_t n;
+	uint64_t t0;
+	int rc;
+
+	if (left) {
+		atomic_store_explicit(&c->left, left - 1, memory_order_relaxed);
+		rc = s->callback(s->userdata);
+		if (rc == -EAGAIN) {
+			own_add(&c->idle, 1);
+		} else {
+			own_add(&c->untimed, 1);
+			if (rc != 0)
+				own_add(&c->errors, 1);
+		}
+		own_add(&c->calls, 1);
+		return;
+	}
+	/* This call is timed and stands for itself and the next n - 1. */
+	n = atomic_load_explicit(&s->sample, memory_order_relaxed);
+	atomic_store_explicit(&c->left, n - 1, memory_order_relaxed);
+	t0 = dpk_tsc();
+	rc = s->callback(s->userdata);
+	if (rc != -EAGAIN) {
+		own_add(&c->cycles, (dpk_tsc() - t0) * n);
+		own_add(&c->extra, n - 1);
+		if (rc != 0)
+			own_add(&c->errors, 1);
+	} else {
+		own_add(&c->idle, 1);
+	}
+	own_add(&c->calls, 1);
+}
+
+static __attribute__((noinline)) void call_stats(struct service *s, struct counters *c)
+{
+	call_timed(s, c, false);
+}
+
+/* Threads of shared_slot time every call: a shared countdown would need one more RMW. */
+static __attribute__((noinline)) void call_stats_shared(struct service *s, struct counters *c)
+{
+	call_timed(s, c, true);
+}
+
+/* Call service @p s (flags @p f already read) and count the call in @p c. */
+static always_inline void call_service(struct service *s, uint32_t f, struct counters *c,
+                                       bool shared)
+{
+	if (likely(!(f & F_STATS)))
+		s->callback(s->userdata);
+	else if (shared)
+		call_stats_shared(s, c);
+	else if (f & F_SAMPLED)
+		call_stats_sampled(s, c);
+	else
+		call_stats(s, c);
+}
+
+static inline bool svc_trylock(struct service *s)
+{
+	/* A taken lock costs a load, not a write that pulls the line away from its holder. */
+	if (atomic_load_explicit(&s->lock, memory_order_relaxed))
+		return false;
+	/* L1: pairs with U1 in svc_unlock(): we see what the previous runner wrote. */
+	return atomic_exchange_explicit(&s->lock, 1, memory_order_acquire) == 0;
+}
+
+static inline void svc_unlock(struct service *s)
+{
+	/* U1: pairs with L1 in svc_trylock(). */
+	atomic_store_explicit(&s->lock, 0, memory_order_release);
+}
+
+/* ---- Running on any thread ---- */
+
+static always_inline int run_iter(struct slot *t, uint32_t id, bool serialize)
+{
+	struct service *s = &services[id];
+	uint64_t prev = atomic_load_explicit(&t->active, memory_order_relaxed);
+	uint32_t f;
+	int rc = 0;
+
+	mark_enter(t, prev | (UINT64_C(1) << id));
+	/* B1: pairs with D1 (run states, unregister) through A1/E1; its acquire side also
+	 * pairs with the flags store in dpk_service_register(): callback and userdata are set. */
+	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
+	if (unlikely((f & F_RUNNABLE) != F_RUNNABLE))
+		rc = (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
+	else if ((f & F_MT_SAFE) || !serialize)
+		call_service(s, f, &t->svc[id], false);
+	else if (svc_trylock(s)) {
+		call_service(s, f, &t->svc[id], false);
+		svc_unlock(s);
+	} else
+		rc = -EBUSY;
+	/* C1: pairs with E1 in any_inside(): a quiescer that sees us gone sees our effects. */
+	atomic_store_explicit(&t->active, prev, memory_order_release);
+	return rc;
+}
+
+/* Threads without a slot of their own: shared counters, updated with read-modify-writes. */
+static int run_iter_shared(uint32_t id, bool serialize)
+{
+	struct service *s = &services[id];
+	uint64_t bit = UINT64_C(1) << id, prev = tls_shared_inside;
+	uint32_t f;
+	int rc = 0;
+
+	tls_shared_inside = prev | bit;
+	/* A2: a seq_cst read-modify-write orders itself before B2 in either barrier mode;
+	 * pairs with E2 in any_inside(). */
+	atomic_fetch_add_explicit(&shared_active[id], 1, memory_order_seq_cst);
+	/* B2: as B1. */
+	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
+	if ((f & F_RUNNABLE) != F_RUNNABLE)
+		rc = (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
+	else if ((f & F_MT_SAFE) || !serialize)
+		call_service(s, f, &shared_slot.svc[id], true);
+	else if (svc_trylock(s)) {
+		call_service(s, f, &shared_slot.svc[id], true);
+		svc_unlock(s);
+	} else
+		rc = -EBUSY;
+	/* C2: pairs with E2 in any_inside(). */
+	atomic_fetch_sub_explicit(&shared_active[id], 1, memory_order_release);
+	tls_shared_inside = prev;
+	return rc;
+}
+
+/* First call of a thread: take a free slot of the pool, or fall back to shared_slot. */
+static struct slot *claim_thread_slot(void)
+{
+	service_init();
+	for (unsigned i = 0; slot_key_ok && i < DPK_SERVICE_THREAD_SLOTS; i++) {
+		struct slot *t = &thread_slots[i];
+		uint32_t free_ = 0;
+
+		if (atomic_load_explicit(&t->claimed, memory_order_relaxed))
+			continue;
+		/* C1: pairs with R1 in release_thread_slot(): the counters the previous owner
+		 * wrote are visible before we add to them. */
+		if (!atomic_compare_exchange_strong_explicit(
+		            &t->claimed, &free_, 1, memory_order_acquire, memory_order_relaxed))
+			continue;
+		if (pthread_setspecific(slot_key, t) != 0) {
+			/* Without the destructor the slot would never come back. */
+			atomic_store_explicit(&t->claimed, 0, memory_order_release);
+			break;
+		}
+		tls_slot = t;
+		return t;
+	}
+	tls_shared = true;
+	return NULL;
+}
+
+static int __attribute__((noinline)) run_iter_slow(uint32_t id, bool serialize)
+{
+	struct slot *t;
+
+	if (tls_shared || (t = claim_thread_slot()) == NULL)
+		return run_iter_shared(id, serialize);
+	return run_iter(t, id, serialize);
+}
+
+int dpk_service_run_iter_on_app_lcore(uint32_t id, bool serialize_mt_unsafe)
+{
+	struct slot *t = tls_slot;
+
+	if (unlikely(id >= DPK_SERVICE_MAX))
+		return -EINVAL;
+	if (unlikely(t == NULL))
+		return run_iter_slow(id, serialize_mt_unsafe);
+	return run_iter(t, id, serialize_mt_unsafe);
+}
+
+/* ---- Service lcore loop ---- */
+
+static inline void loop_run_one(struct lcore_ctl *lc, struct slot *t, uint32_t id)
+{
+	struct service *s = &services[id];
+	uint64_t bit = UINT64_C(1) << id;
+	uint32_t f;
+	uint64_t mapped;
+
+	mark_enter(t, bit);
+	/* B3: as B1, and for the map: pairs with D2 (unmap) through A1/E1. */
+	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
+	mapped = atomic_load_explicit(&lc->mapped, memory_order_seq_cst);
+	if ((f & F_RUNNABLE) == F_RUNNABLE && (mapped & bit)) {
+		/* MT-unsafe services always take the lock here, whoever else may run them. */
+		if (f & F_MT_SAFE)
+			call_service(s, f, &t->svc[id], false);
+		else if (svc_trylock(s)) {
+			call_service(s, f, &t->svc[id], false);
+			svc_unlock(s);
+		}
+	}
+	/* C3: as C1. */
+	atomic_store_explicit(&t->active, 0, memory_order_release);
+}
+
+static int service_lcore_loop(void *arg)
+{
+	struct lcore_ctl *lc = arg;
+	struct slot *t = &lcore_slots[lc - lcores];
+
+	tls_loop_slot = t;
+	/* The stop request needs no ordering: dpk_lcore_wait() orders everything after. */
+	while (atomic_load_explicit(&lc->run, memory_order_relaxed)) {
+		uint64_t todo = atomic_load_explicit(&lc->mapped, memory_order_relaxed);
+
+		if (!todo)
+			dpk_pause();
+		while (todo) {
+			uint32_t id = (uint32_t)__builtin_ctzll(todo);
+
+			todo &= todo - 1;
+			loop_run_one(lc, t, id);
+		}
+		own_add(&t->loops, 1);
+	}
+	tls_loop_slot = NULL;
+	/* S1: pairs with S2 in dpk_service_lcore_may_be_active(). */
+	atomic_store_explicit(&lc->loop_active, 0, memory_order_release);
+	return 0;
+}
+
+/* ---- Quiescence ---- */
+
+/* E: whether any thread is marked inside a service of @p bits (shared: service @p id). */
+static bool any_inside(uint64_t bits, uint32_t id)
+{
+	for (unsigned i = 0; i < DPK_LCORE_MAX; i++)
+		/* E1: pairs with A1 and C1/C3. */
+		if (atomic_load_explicit(&lcore_slots[i].active, memory_order_seq_cst) & bits)
+			return true;
+	for (unsigned i = 0; i < DPK_SERVICE_THREAD_SLOTS; i++)
+		if (atomic_load_explicit(&thread_slots[i].active, memory_order_seq_cst) & bits)
+			return true;
+	if (id < DPK_SERVICE_MAX)
+		/* E2: pairs with A2 and C2. */
+		return atomic_load_explicit(&shared_active[id], memory_order_seq_cst) != 0;
+	for (unsigned i = 0; i < DPK_SERVICE_MAX; i++)
+		if (((bits >> i) & 1) &&
+		    atomic_load_explicit(&shared_active[i], memory_order_seq_cst) != 0)
+			return true;
+	return false;
+}
+
+/* Whether the calling thread is itself inside a service of @p bits. */
+static bool self_inside(uint64_t bits)
+{
+	if (tls_slot && (atomic_load_explicit(&tls_slot->active, memory_order_relaxed) & bits))
+		return true;
+	if (tls_loop_slot &&
+	    (atomic_load_explicit(&tls_loop_slot->active, memory_order_relaxed) & bits))
+		return true;
+	return (tls_shared_inside & bits) != 0;
+}
+
+/* After D: wait until no thread is inside a service of @p bits (no lock held). */
+static void wait_quiet(uint64_t bits, uint32_t id)
+{
+	heavy_barrier();
+	while (any_inside(bits, id))
+		sched_yield();
+}
+
+bool dpk_service_may_be_active(uint32_t id)
+{
+	uint64_t bit;
+	uint32_t f;
+
+	if (id >= DPK_SERVICE_MAX)
+		return false;
+	service_init();
+	bit = UINT64_C(1) << id;
+	f = atomic_load_explicit(&services[id].flags, memory_order_seq_cst);
+	if ((f & F_RUNNABLE) == F_RUNNABLE)
+		for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+			/* A loop that has not returned may still start the service; S2's
+			 * acquire is not needed here, only the value. */
+			if (atomic_load_explicit(&lcores[l].loop_active, memory_order_relaxed) &&
+			    (atomic_load_explicit(&lcores[l].mapped, memory_order_seq_cst) & bit))
+				return true;
+	heavy_barrier();
+	return any_inside(bit, id);
+}
+
+/* ---- Statistics reads ---- */
+
+static void totals_add(struct totals *sum, const struct counters *c)
+{
+	sum->calls += atomic_load_explicit(&c->calls, memory_order_relaxed);
+	sum->idle += atomic_load_explicit(&c->idle, memory_order_relaxed);
+	sum->errors += atomic_load_explicit(&c->errors, memory_order_relaxed);
+	sum->cycles += atomic_load_explicit(&c->cycles, memory_order_relaxed);
+	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
+	sum->extra += atomic_load_explicit(&c->extra, memory_order_relaxed);
+}
+
+static void sum_service(uint32_t id, struct totals *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned i = 0; i < DPK_LCORE_MAX; i++)
+		totals_add(sum, &lcore_slots[i].svc[id]);
+	for (unsigned i = 0; i < DPK_SERVICE_THREAD_SLOTS; i++)
+		totals_add(sum, &thread_slots[i].svc[id]);
+	totals_add(sum, &shared_slot.svc[id]);
+}
+
+static void sum_lcore(unsigned lcore, struct totals *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned i = 0; i < DPK_SERVICE_MAX; i++)
+		totals_add(sum, &lcore_slots[lcore].svc[i]);
+}
+
+/* Counters only grow, and a later read under ctl_lock sees at least what the baseline
+ * read saw, so the differences never go below zero; the clamps guard the derived figure
+ * (charged calls) against counters read at slightly different moments. */
+static void stats_since(const struct totals *now, const struct totals *base,
+                        struct dpk_service_stats *out)
+{
+	uint64_t charged, untimed = now->untimed - base->untimed;
+
+	out->calls = now->calls - base->calls;
+	out->idle_calls = now->idle - base->idle;
+	out->error_calls = now->errors - base->errors;
+	out->cycles = now->cycles - base->cycles;
+	charged = out->calls > out->idle_calls ? out->calls - out->idle_calls : 0;
+	out->timed_calls = charged > untimed ? charged - untimed : 0;
+	/* Only sampled calls move these two, so a read racing the writers cannot turn an
+	 * exact figure into an "estimated" one. */
+	out->cycles_estimated = untimed != 0 || now->extra != base->extra;
+}
+
+/* ---- Control helpers (ctl_lock held) ---- */
+
+static struct service *registered(uint32_t id)
+{
+	if (id >= DPK_SERVICE_MAX || services[id].state != SVC_REGISTERED)
+		return NULL;
+	return &services[id];
+}
+
+static bool is_service_lcore(unsigned lcore)
+{
+	return lcore < DPK_LCORE_MAX && lcores[lcore].role != LC_NONE;
+}
+
+static void lcore_reset_base(unsigned lcore)
+{
+	sum_lcore(lcore, &lcores[lcore].base);
+	lcores[lcore].base_loops =
+	        atomic_load_explicit(&lcore_slots[lcore].loops, memory_order_relaxed);
+}
+
+/* ---- Registration ---- */
+
+int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
+{
+	struct service *s = NULL;
+	size_t len;
+	uint32_t i;
+
+	if (!spec || !id || !spec->name || !spec->callback) {
+		dpk__set_error("service register: NULL spec, id, name or callback");
+		return -EINVAL;
+	}
+	len = strnlen(spec->name, DPK_SERVICE_NAME_MAX);
+	if (len == 0 || len >= DPK_SERVICE_NAME_MAX) {
+		dpk__set_error("service register: name must be 1..%d bytes",
+		               DPK_SERVICE_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	if (spec->capabilities & ~DPK_SERVICE_CAP_MT_SAFE) {
+		dpk__set_error("service register: unknown capabilities 0x%x", spec->capabilities);
+		return -EINVAL;
+	}
+	service_init();
+	pthread_mutex_lock(&ctl_lock);
+	for (i = 0; i < DPK_SERVICE_MAX; i++)
+		if (services[i].state == SVC_REGISTERED &&
+		    strcmp(services[i].name, spec->name) == 0) {
+			pthread_mutex_unlock(&ctl_lock);
+			dpk__set_error("service register: name '%s' is taken", spec->name);
+			return -EEXIST;
+		}
+	for (i = 0; i < DPK_SERVICE_MAX; i++)
+		if (services[i].state == SVC_FREE) {
+			s = &services[i];
+			break;
+		}
+	if (!s) {
+		pthread_mutex_unlock(&ctl_lock);
+		dpk__set_error("service register: all %d ids are in use", DPK_SERVICE_MAX);
+		return -ENOSPC;
+	}
+	/* Nobody touches this id's counters now (an unregister waited for its callers), so
+	 * the baseline is stable and the sampling countdowns can be cleared. */
+	memcpy(s->name, spec->name, len + 1);
+	s->callback = spec->callback;
+	s->userdata = spec->userdata;
+	atomic_store_explicit(&s->sample, 1, memory_order_relaxed);
+	atomic_store_explicit(&s->lock, 0, memory_order_relaxed);
+	sum_service(i, &s->base);
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		atomic_store_explicit(&lcore_slots[l].svc[i].left, 0, memory_order_relaxed);
+	for (unsigned t = 0; t < DPK_SERVICE_THREAD_SLOTS; t++)
+		atomic_store_explicit(&thread_slots[t].svc[i].left, 0, memory_order_relaxed);
+	s->state = SVC_REGISTERED;
+	atomic_fetch_add_explicit(&n_registered, 1, memory_order_relaxed);
+	/* P1: publishes the fields above; pairs with B1/B2/B3 in the runners. */
+	atomic_store_explicit(
+	        &s->flags,
+	        F_REGISTERED | ((spec->capabilities & DPK_SERVICE_CAP_MT_SAFE) ? F_MT_SAFE : 0),
+	        memory_order_seq_cst);
+	pthread_mutex_unlock(&ctl_lock);
+	*id = i;
+	return 0;
+}
+
+/* Start unregistering the services of @p bits (ctl_lock held): clear their flags and
+ * their map bits (D1, D2) so that no runner enters them any more. */
+static void drain_begin(uint64_t bits)
+{
+	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++) {
+		if (!((bits >> i) & 1))
+			continue;
+		services[i].state = SVC_DRAINING;
+		/* D1: pairs with B1/B2/B3 through the barrier before E. */
+		atomic_store_explicit(&services[i].flags, 0, memory_order_seq_cst);
+		atomic_fetch_sub_explicit(&n_registered, 1, memory_order_relaxed);
+	}
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		/* D2: pairs with B3. */
+		atomic_fetch_and_explicit(&lcores[l].mapped, ~bits, memory_order_seq_cst);
+}
+
+static void drain_end(uint64_t bits)
+{
+	pthread_mutex_lock(&ctl_lock);
+	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
+		if ((bits >> i) & 1)
+			services[i].state = SVC_FREE;
+	pthread_mutex_unlock(&ctl_lock);
+}
+
+int dpk_service_unregister(uint32_t id)
+{
+	uint64_t bit;
+
+	service_init();
+	pthread_mutex_lock(&ctl_lock);
+	if (!registered(id)) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EINVAL;
+	}
+	bit = UINT64_C(1) << id;
+	if (self_inside(bit)) {
+		pthread_mutex_unlock(&ctl_lock);
+		dpk__set_error("service unregister: called from inside service %u", id);
+		return -EBUSY;
+	}
+	drain_begin(bit);
+	pthread_mutex_unlock(&ctl_lock);
+	/* Callbacks in flight may call control functions, so wait without the lock. */
+	wait_quiet(bit, id);
+	drain_end(bit);
+	return 0;
+}
+
+unsigned dpk_service_count(void)
+{
+	return atomic_load_explicit(&n_registered, memory_order_relaxed);
+}
+
+int dpk_service_get_by_name(const char *name, uint32_t *id)
+{
+	int rc = -ENOENT;
+
+	if (!name || !id)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
+		if (services[i].state == SVC_REGISTERED && strcmp(services[i].name, name) == 0) {
+			*id = i;
+			rc = 0;
+			break;
+		}
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+const char *dpk_service_name(uint32_t id)
+{
+	const char *name;
+
+	pthread_mutex_lock(&ctl_lock);
+	name = registered(id) ? services[id].name : NULL;
+	pthread_mutex_unlock(&ctl_lock);
+	return name;
+}
+
+bool dpk_service_probe_capability(uint32_t id, uint32_t cap)
+{
+	uint32_t f, have = 0;
+
+	if (id >= DPK_SERVICE_MAX)
+		return false;
+	f = atomic_load_explicit(&services[id].flags, memory_order_acquire);
+	if (!(f & F_REGISTERED))
+		return false;
+	if (f & F_MT_SAFE)
+		have |= DPK_SERVICE_CAP_MT_SAFE;
+	return (cap & ~have) == 0;
+}
+
+/* ---- Run states and flags ---- */
+
+static int flag_set(uint32_t id, uint32_t flag, bool on)
+{
+	struct service *s;
+
+	pthread_mutex_lock(&ctl_lock);
+	s = registered(id);
+	if (s) {
+		/* D1 when clearing a run state: pairs with B1/B2/B3 through the barrier before
+		 * E; when setting, P2: publishes like P1. */
+		if (on)
+			atomic_fetch_or_explicit(&s->flags, flag, memory_order_seq_cst);
+		else
+			atomic_fetch_and_explicit(&s->flags, ~flag, memory_order_seq_cst);
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return s ? 0 : -EINVAL;
+}
+
+int dpk_service_component_runstate_set(uint32_t id, bool run)
+{
+	return flag_set(id, F_COMP_RUN, run);
+}
+
+int dpk_service_runstate_set(uint32_t id, bool run)
+{
+	return flag_set(id, F_APP_RUN, run);
+}
+
+int dpk_service_runstate_get(uint32_t id)
+{
+	uint32_t f;
+
+	if (id >= DPK_SERVICE_MAX)
+		return -EINVAL;
+	f = atomic_load_explicit(&services[id].flags, memory_order_acquire);
+	if (!(f & F_REGISTERED))
+		return -EINVAL;
+	return (f & F_RUNNABLE) == F_RUNNABLE;
+}
+
+int dpk_service_stats_enable(uint32_t id, bool on)
+{
+	return flag_set(id, F_STATS, on);
+}
+
+int dpk_service_stats_sample_set(uint32_t id, uint32_t n)
+{
+	struct service *s;
+
+	if (n == 0)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	s = registered(id);
+	if (s) {
+		atomic_store_explicit(&s->sample, n, memory_order_relaxed);
+		if (n > 1) {
+			/* P3: a runner that sees F_SAMPLED sees the period stored above. */
+			atomic_fetch_or_explicit(&s->flags, F_SAMPLED, memory_order_seq_cst);
+		} else {
+			atomic_fetch_and_explicit(&s->flags, ~F_SAMPLED, memory_order_seq_cst);
+		}
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return s ? 0 : -EINVAL;
+}
+
+int dpk_service_stats_sample_get(uint32_t id, uint32_t *n)
+{
+	struct service *s;
+
+	if (!n)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	s = registered(id);
+	if (s)
+		*n = atomic_load_explicit(&s->sample, memory_order_relaxed);
+	pthread_mutex_unlock(&ctl_lock);
+	return s ? 0 : -EINVAL;
+}
+
+int dpk_service_stats_get(uint32_t id, struct dpk_service_stats *out)
+{
+	struct service *s;
+	struct totals now;
+
+	if (!out)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	s = registered(id);
+	if (s) {
+		sum_service(id, &now);
+		stats_since(&now, &s->base, out);
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return s ? 0 : -EINVAL;
+}
+
+int dpk_service_attr_get(uint32_t id, enum dpk_service_attr attr, uint64_t *value)
+{
+	struct dpk_service_stats st;
+	int rc;
+
+	if (!value || (unsigned)attr > DPK_SERVICE_ATTR_CYCLES_ESTIMATED)
+		return -EINVAL;
+	rc = dpk_service_stats_get(id, &st);
+	if (rc)
+		return rc;
+	switch (attr) {
+	case DPK_SERVICE_ATTR_CALLS:
+		*value = st.calls;
+		break;
+	case DPK_SERVICE_ATTR_IDLE_CALLS:
+		*value = st.idle_calls;
+		break;
+	case DPK_SERVICE_ATTR_ERROR_CALLS:
+		*value = st.error_calls;
+		break;
+	case DPK_SERVICE_ATTR_CYCLES:
+		*value = st.cycles;
+		break;
+	case DPK_SERVICE_ATTR_TIMED_CALLS:
+		*value = st.timed_calls;
+		break;
+	case DPK_SERVICE_ATTR_CYCLES_ESTIMATED:
+		*value = st.cycles_estimated;
+		break;
+	}
+	return 0;
+}
+
+int dpk_service_attr_reset_all(uint32_t id)
+{
+	struct service *s;
+
+	pthread_mutex_lock(&ctl_lock);
+	s = registered(id);
+	if (s) {
+		/* The writers' counters are left alone: later reads subtract this baseline. */
+		sum_service(id, &s->base);
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return s ? 0 : -EINVAL;
+}
+
+/* ---- Service lcores ---- */
+
+int dpk_service_lcore_add(unsigned lcore)
+{
+	int rc = 0;
+
+	if (lcore >= DPK_LCORE_MAX || !dpk_lcore_is_enabled(lcore) || lcore == dpk_lcore_main()) {
+		dpk__set_error("service lcore add: %u is not a worker lcore", lcore);
+		return -EINVAL;
+	}
+	service_init();
+	pthread_mutex_lock(&ctl_lock);
+	if (lcores[lcore].role != LC_NONE) {
+		rc = -EALREADY;
+	} else {
+		atomic_store_explicit(&lcores[lcore].mapped, 0, memory_order_seq_cst);
+		lcores[lcore].role = LC_STOPPED;
+		lcore_reset_base(lcore);
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+int dpk_service_lcore_remove(unsigned lcore)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (!is_service_lcore(lcore))
+		rc = -EINVAL;
+	else if (lcores[lcore].role != LC_STOPPED)
+		rc = -EBUSY;
+	else {
+		atomic_store_explicit(&lcores[lcore].mapped, 0, memory_order_seq_cst);
+		lcores[lcore].role = LC_NONE;
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+int dpk_service_lcore_start(unsigned lcore)
+{
+	struct lcore_ctl *lc;
+	int rc;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (!is_service_lcore(lcore)) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EINVAL;
+	}
+	lc = &lcores[lcore];
+	if (lc->role != LC_STOPPED) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EALREADY;
+	}
+	/* dpk_lcore_launch() orders these stores before the loop's first loads. */
+	atomic_store_explicit(&lc->run, 1, memory_order_relaxed);
+	atomic_store_explicit(&lc->loop_active, 1, memory_order_relaxed);
+	rc = dpk_lcore_launch(lcore, service_lcore_loop, lc);
+	if (rc) {
+		atomic_store_explicit(&lc->run, 0, memory_order_relaxed);
+		atomic_store_explicit(&lc->loop_active, 0, memory_order_relaxed);
+		pthread_mutex_unlock(&ctl_lock);
+		dpk__set_error("service lcore start: launch on lcore %u failed (%d)", lcore, rc);
+		return rc == -EBUSY ? -EBUSY : -EINVAL;
+	}
+	lc->role = LC_RUNNING;
+	pthread_mutex_unlock(&ctl_lock);
+	return 0;
+}
+
+/* Whether stopping @p lcore would leave a runnable service mapped to no started lcore. */
+static bool only_runner(unsigned lcore)
+{
+	uint64_t todo = atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed);
+
+	while (todo) {
+		uint32_t id = (uint32_t)__builtin_ctzll(todo);
+		uint32_t f = atomic_load_explicit(&services[id].flags, memory_order_relaxed);
+		bool other = false;
+
+		todo &= todo - 1;
+		if ((f & F_RUNNABLE) != F_RUNNABLE)
+			continue;
+		for (unsigned l = 0; l < DPK_LCORE_MAX && !other; l++)
+			other = l != lcore && lcores[l].role == LC_RUNNING &&
+			        (atomic_load_explicit(&lcores[l].mapped, memory_order_relaxed) &
+			         (UINT64_C(1) << id));
+		if (!other)
+			return true;
+	}
+	return false;
+}
+
+static int lcore_stop(unsigned lcore, bool force)
+{
+	pthread_mutex_lock(&ctl_lock);
+	if (!is_service_lcore(lcore)) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EINVAL;
+	}
+	if (lcores[lcore].role != LC_RUNNING) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EALREADY;
+	}
+	if (!force && only_runner(lcore)) {
+		pthread_mutex_unlock(&ctl_lock);
+		dpk__set_error("service lcore stop: lcore %u is the only one running a service",
+		               lcore);
+		return -EBUSY;
+	}
+	lcores[lcore].role = LC_STOPPING;
+	atomic_store_explicit(&lcores[lcore].run, 0, memory_order_relaxed);
+	pthread_mutex_unlock(&ctl_lock);
+	/* The loop's callbacks may take ctl_lock, so wait without it. */
+	dpk_lcore_wait(lcore);
+	pthread_mutex_lock(&ctl_lock);
+	lcores[lcore].role = LC_STOPPED;
+	pthread_mutex_unlock(&ctl_lock);
+	return 0;
+}
+
+int dpk_service_lcore_stop(unsigned lcore)
+{
+	return lcore_stop(lcore, false);
+}
+
+int dpk_service_lcore_stop_force(unsigned lcore)
+{
+	return lcore_stop(lcore, true);
+}
+
+int dpk_service_lcore_reset_all(void)
+{
+	bool stopping[DPK_LCORE_MAX] = {false};
+
+	pthread_mutex_lock(&ctl_lock);
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		if (lcores[l].role == LC_RUNNING) {
+			lcores[l].role = LC_STOPPING;
+			atomic_store_explicit(&lcores[l].run, 0, memory_order_relaxed);
+			stopping[l] = true;
+		}
+	pthread_mutex_unlock(&ctl_lock);
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		if (stopping[l])
+			dpk_lcore_wait(l);
+	pthread_mutex_lock(&ctl_lock);
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		if (lcores[l].role != LC_NONE) {
+			atomic_store_explicit(&lcores[l].mapped, 0, memory_order_seq_cst);
+			lcores[l].role = LC_NONE;
+		}
+	pthread_mutex_unlock(&ctl_lock);
+	return 0;
+}
+
+unsigned dpk_service_lcore_count(void)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&ctl_lock);
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		n += lcores[l].role != LC_NONE;
+	pthread_mutex_unlock(&ctl_lock);
+	return n;
+}
+
+int dpk_service_lcore_list(unsigned *out, unsigned n)
+{
+	unsigned count = 0;
+
+	if (!out && n > 0)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		count += lcores[l].role != LC_NONE;
+	if (count > n) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -ENOMEM;
+	}
+	count = 0;
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		if (lcores[l].role != LC_NONE)
+			out[count++] = l;
+	pthread_mutex_unlock(&ctl_lock);
+	return (int)count;
+}
+
+int dpk_service_lcore_count_services(unsigned lcore)
+{
+	int rc = -EINVAL;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (is_service_lcore(lcore))
+		rc = __builtin_popcountll(
+		        atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed));
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+int dpk_service_lcore_services(unsigned lcore, uint32_t *ids, unsigned n)
+{
+	uint64_t mapped;
+	int count = 0;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (!is_service_lcore(lcore) || (!ids && n > 0)) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EINVAL;
+	}
+	mapped = atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed);
+	if ((unsigned)__builtin_popcountll(mapped) > n) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -ENOMEM;
+	}
+	while (mapped) {
+		ids[count++] = (uint32_t)__builtin_ctzll(mapped);
+		mapped &= mapped - 1;
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return count;
+}
+
+bool dpk_service_lcore_may_be_active(unsigned lcore)
+{
+	/* S2: pairs with S1 in service_lcore_loop(): after false, the loop's effects are
+	 * visible. */
+	return lcore < DPK_LCORE_MAX &&
+	       atomic_load_explicit(&lcores[lcore].loop_active, memory_order_acquire);
+}
+
+int dpk_service_map_lcore_set(uint32_t id, unsigned lcore, bool on)
+{
+	uint64_t bit;
+	int rc = 0;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (!registered(id) || !is_service_lcore(lcore)) {
+		rc = -EINVAL;
+	} else {
+		bit = UINT64_C(1) << id;
+		/* D2 when clearing: pairs with B3 through the barrier before E. */
+		if (on)
+			atomic_fetch_or_explicit(&lcores[lcore].mapped, bit, memory_order_seq_cst);
+		else
+			atomic_fetch_and_explicit(&lcores[lcore].mapped, ~bit,
+			                          memory_order_seq_cst);
+	}
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+int dpk_service_map_lcore_get(uint32_t id, unsigned lcore)
+{
+	int rc = -EINVAL;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (registered(id) && is_service_lcore(lcore))
+		rc = (atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed) >> id) & 1;
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+/* Statistics of service lcore @p lcore since its last reset (ctl_lock held). */
+static void lcore_stats(unsigned lcore, struct dpk_service_stats *st, uint64_t *loops)
+{
+	struct totals now;
+
+	sum_lcore(lcore, &now);
+	stats_since(&now, &lcores[lcore].base, st);
+	*loops = atomic_load_explicit(&lcore_slots[lcore].loops, memory_order_relaxed) -
+	         lcores[lcore].base_loops;
+}
+
+int dpk_service_lcore_attr_get(unsigned lcore, enum dpk_service_lcore_attr attr, uint64_t *value)
+{
+	struct dpk_service_stats st;
+	uint64_t loops;
+
+	if (!value || (unsigned)attr > DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	if (!is_service_lcore(lcore)) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EINVAL;
+	}
+	lcore_stats(lcore, &st, &loops);
+	pthread_mutex_unlock(&ctl_lock);
+	switch (attr) {
+	case DPK_SERVICE_LCORE_ATTR_LOOPS:
+		*value = loops;
+		break;
+	case DPK_SERVICE_LCORE_ATTR_CALLS:
+		*value = st.calls;
+		break;
+	case DPK_SERVICE_LCORE_ATTR_CYCLES:
+		*value = st.cycles;
+		break;
+	case DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED:
+		*value = st.cycles_estimated;
+		break;
+	}
+	return 0;
+}
+
+int dpk_service_lcore_attr_reset_all(unsigned lcore)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&ctl_lock);
+	if (is_service_lcore(lcore))
+		lcore_reset_base(lcore);
+	else
+		rc = -EINVAL;
+	pthread_mutex_unlock(&ctl_lock);
+	return rc;
+}
+
+/* ---- Dump ---- */
+
+static void dump_service(FILE *f, uint32_t id)
+{
+	struct service *s = &services[id];
+	uint32_t fl = atomic_load_explicit(&s->flags, memory_order_relaxed);
+	struct dpk_service_stats st;
+	struct totals now;
+	uint64_t charged;
+	bool first = true;
+
+	sum_service(id, &now);
+	stats_since(&now, &s->base, &st);
+	charged = st.calls > st.idle_calls ? st.calls - st.idle_calls : 0;
+	fprintf(f, "  service %u \"%s\": %s, component %s, app %s, stats %s, sample %u, lcores", id,
+	        s->name, (fl & F_MT_SAFE) ? "mt-safe" : "mt-unsafe",
+	        (fl & F_COMP_RUN) ? "on" : "off", (fl & F_APP_RUN) ? "on" : "off",
+	        (fl & F_STATS) ? "on" : "off",
+	        atomic_load_explicit(&s->sample, memory_order_relaxed));
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		if (lcores[l].role != LC_NONE &&
+		    ((atomic_load_explicit(&lcores[l].mapped, memory_order_relaxed) >> id) & 1)) {
+			fprintf(f, "%s%u", first ? " " : ",", l);
+			first = false;
+		}
+	fprintf(f, "%s\n", first ? " none" : "");
+	fprintf(f,
+	        "    calls %" PRIu64 " idle %" PRIu64 " errors %" PRIu64 " cycles %" PRIu64
+	        " (%s, %" PRIu64 " timed) avg %.1f cycles/charged call\n",
+	        st.calls, st.idle_calls, st.error_calls, st.cycles,
+	        st.cycles_estimated ? "estimated" : "exact", st.timed_calls,
+	        charged ? (double)st.cycles / (double)charged : 0.0);
+}
+
+static void dump_lcore(FILE *f, unsigned l)
+{
+	static const char *const role[] = {"none", "stopped", "running", "stopping"};
+	uint64_t mapped = atomic_load_explicit(&lcores[l].mapped, memory_order_relaxed);
+	struct dpk_service_stats st;
+	uint64_t loops;
+
+	lcore_stats(l, &st, &loops);
+	fprintf(f, "  lcore %u: %s, services", l, role[lcores[l].role]);
+	if (!mapped)
+		fprintf(f, " none");
+	for (bool first = true; mapped; first = false) {
+		fprintf(f, "%s%d", first ? " " : ",", __builtin_ctzll(mapped));
+		mapped &= mapped - 1;
+	}
+	fprintf(f, "\n    loops %" PRIu64 " calls %" PRIu64 " cycles %" PRIu64 " (%s)\n", loops,
+	        st.calls, st.cycles, st.cycles_estimated ? "estimated" : "exact");
+}
+
+int dpk_service_dump(FILE *f, uint32_t id)
+{
+	unsigned nlc = 0;
+
+	if (!f)
+		return -EINVAL;
+	pthread_mutex_lock(&ctl_lock);
+	if (id != DPK_SERVICE_ALL && !registered(id)) {
+		pthread_mutex_unlock(&ctl_lock);
+		return -EINVAL;
+	}
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		nlc += lcores[l].role != LC_NONE;
+	fprintf(f, "service cores: %u services, %u service lcores, barrier %s\n",
+	        atomic_load_explicit(&n_registered, memory_order_relaxed), nlc,
+	        atomic_load_explicit(&barrier_mode, memory_order_relaxed) == BARRIER_MEMBARRIER
+	                ? "membarrier"
+	                : "seq_cst");
+	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
+		if ((id == DPK_SERVICE_ALL || id == i) && services[i].state == SVC_REGISTERED)
+			dump_service(f, i);
+	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
+		if (lcores[l].role != LC_NONE)
+			dump_lcore(f, l);
+	pthread_mutex_unlock(&ctl_lock);
+	return 0;
+}
+
+/* ---- Reset ---- */
+
+int dpk_service_reset_all(void)
+{
+	uint64_t bits = 0;
+
+	service_init();
+	if (self_inside(~UINT64_C(0))) {
+		dpk__set_error("service reset: called from inside a service");
+		return -EBUSY;
+	}
+	dpk_service_lcore_reset_all();
+	pthread_mutex_lock(&ctl_lock);
+	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
+		if (services[i].state == SVC_REGISTERED)
+			bits |= UINT64_C(1) << i;
+	drain_begin(bits);
+	pthread_mutex_unlock(&ctl_lock);
+	wait_quiet(bits, DPK_SERVICE_MAX);
+	drain_end(bits);
+	return 0;
+}
