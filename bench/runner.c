@@ -900,6 +900,19 @@ out_teardown:
 			snprintf(res[i].reason, sizeof(res[i].reason), "%s", runs[i].fail_msg);
 		}
 	}
+	/* A member that failed stops the whole group: say so in the others' results. */
+	for (unsigned i = 0; i < k; i++) {
+		if (res[i].status == DPK_RESULT_OK && res[i].reject[0] == 0) {
+			for (unsigned j = 0; j < k; j++)
+				if (res[j].status == DPK_RESULT_FAILED) {
+					res[i].status = DPK_RESULT_EMPTY;
+					snprintf(res[i].reason, sizeof(res[i].reason),
+						 "interleaved group stopped: %s/%s failed", suites[j]->name,
+						 cases[j]->name);
+					break;
+				}
+		}
+	}
 	/* Paired ratios to member 0 over rounds where both kept their sample (the reject
 	 * marks were set by finish_single's rejection pass). */
 	ratio = calloc(rounds ? rounds : 1, sizeof(double));
