@@ -48,3 +48,9 @@ run(cc -std=c11 -pedantic -Wall -Wextra -Werror -O2 ${SRC}/tests/install/consume
 	${flags} -pthread -o ${WORK}/consumer-pc)
 run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${prefix}/lib ${WORK}/consumer-pc)
 message(STATUS "pkg-config consumer: ${last_out}")
+
+# 3. The README's example, against the installed tree
+run(cc -std=c11 -pedantic -Wall -Wextra -Werror -O2 ${SRC}/examples/hello_ring.c ${flags} -pthread
+	-o ${WORK}/hello_ring)
+run(${CMAKE_COMMAND} -E env LD_LIBRARY_PATH=${prefix}/lib ${WORK}/hello_ring)
+message(STATUS "examples/hello_ring: ok")
