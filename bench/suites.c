@@ -7,6 +7,7 @@ static const struct dpk_bench_suite *const own[] = {
 	&dpk_suite_floor,
 	&dpk_suite_ring,
 	&dpk_suite_pool,
+	&dpk_suite_packet,
 };
 
 const struct dpk_bench_suite *dpk_bench_suite_at(unsigned i)
