@@ -7,6 +7,8 @@ static const struct dpk_bench_suite *const own[] = {
 	&dpk_suite_floor,
 	&dpk_suite_ring,
 	&dpk_suite_service,
+	&dpk_suite_pool,
+	&dpk_suite_packet,
 	&dpk_suite_distributor,
 };
 

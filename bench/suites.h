@@ -9,6 +9,8 @@ extern const struct dpk_bench_suite dpk_suite_floor;
 extern const struct dpk_bench_suite dpk_suite_ring;
 extern const struct dpk_bench_suite dpk_suite_service;
 extern const struct dpk_bench_suite dpk_suite_distributor;
+extern const struct dpk_bench_suite dpk_suite_pool;
+extern const struct dpk_bench_suite dpk_suite_packet;
 
 /** Comparison suites built only when their reference library is installed (DPDK's rte_ring
  *  as dpdk_ring); the build picks suites_ref_dpdk.c or suites_ref_none.c. */
