@@ -714,7 +714,8 @@ out_wait:
 	if (total_kept == 0 && !atomic_load(&run->failed)) {
 		res->status = DPK_RESULT_EMPTY;
 		snprintf(res->reason, sizeof(res->reason),
-			 "no complete sample within %.3f s; a longer --time may give some",
+			 "no complete sample within %.3f s (a pair sharing one CPU may only move "
+			 "at context switches)",
 			 r->opt.time_s);
 	}
 

@@ -401,6 +401,7 @@ static uint64_t body_remote(struct dpk_bench_run *run, unsigned role, uint64_t n
 
 static const struct dpk_bench_case packet_cases[] = {
         {.name = "pool_get_put",
+         .group = "pool_vs_packet",
          .desc = "get + put of one object of the packet pool's own pool (same cache)",
          .kind = DPK_BENCH_SINGLE,
          .unit = DPK_UNIT_OBJECT,
@@ -409,6 +410,7 @@ static const struct dpk_bench_case packet_cases[] = {
          .teardown = pkt_teardown,
          .arg = PKT_ARG(OP_POOL_GET_PUT, 1, 1)},
         {.name = "alloc_free",
+         .group = "pool_vs_packet",
          .desc = "alloc + free of one never-referenced packet",
          .kind = DPK_BENCH_SINGLE,
          .unit = DPK_UNIT_PACKET,
