@@ -15,13 +15,32 @@
  *                      read compiles to, so ThreadSanitizer can see the pairing
  * Role 0 writes 2k+1 and waits for 2k+2, role 1 waits for 2k+1 and writes 2k+2; a wait
  * that sees anything but the value it waits for or the one just before fails the case.
+ *
+ * Distributor hand-off, single and burst mode: role 0 is the distributor, every other
+ * role a worker (one worker on a pair placement; one per remaining lcore on "all").
+ * Packets carry 64 flows, as in DPDK's test, and a per-flow sequence number.
+ *   {single,burst}_e2e      per packet, end to end: a burst of 64 is given to process()
+ *                           and the distributor waits until all 64 are back; the time per
+ *                           packet is from process() to its return, nothing overlapped
+ *   {single,burst}_stream   per packet, distributor side (DPDK's "Time per packet"): the
+ *                           distributor keeps process() fed with bursts of 64 and takes
+ *                           returns as they come, so hand-offs overlap; its figure is the
+ *                           time per packet taken by process() in that steady stream
+ * Workers hand back what they got and poll for more (request_pkt + poll_pkt, polling the
+ * stop flag). Invariants: returns come back in per-flow order; at teardown the packets
+ * sent minus those received back equal the distributor's count in flight plus waiting
+ * returns.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include <dpk/cycles.h>
+#include <dpk/distributor.h>
+#include <dpk/packet.h>
 
 #include "suites.h"
 
@@ -111,6 +130,261 @@ CLSWITCH_BODY(body_cl_acqrel, LD_ACQ, ST_REL, (void)0)
 CLSWITCH_BODY(body_cl_seqcst, LD_SC, ST_SC, (void)0)
 CLSWITCH_BODY(body_cl_sync, LD_VOL, ST_SYNC, __sync_synchronize())
 
+
+/* ---- the distributor hand-off ----------------------------------------------------- */
+
+#define DIST_FLOWS 64u
+#define DIST_PKTS 1024u
+
+struct dist_arg {
+	enum dpk_distributor_mode mode;
+	bool stream;
+};
+
+struct dist_worker {
+	_Alignas(64) struct dpk_packet *held[DPK_DISTRIBUTOR_BURST_SIZE];
+	unsigned nheld;
+	bool requested;
+};
+
+struct dist_state {
+	struct dpk_distributor *d;
+	struct dpk_packet_pool *pp;
+	unsigned nworkers;
+	/* distributor role's own */
+	struct dpk_packet *free[DIST_PKTS];
+	unsigned nfree;
+	uint32_t next_seq[DIST_FLOWS];
+	uint32_t want_seq[DIST_FLOWS];
+	unsigned next_flow;
+	uint64_t sent, received;
+	struct dist_worker w[];
+};
+
+struct dist_stamp {
+	uint32_t flow, seq;
+};
+
+static int dist_setup(struct dpk_bench_run *run)
+{
+	const struct dist_arg *a = run->c->arg;
+	struct dpk_packet_pool_params prm;
+	unsigned nw = run->nroles - 1;
+	size_t size = sizeof(struct dist_state) + nw * sizeof(struct dist_worker);
+	struct dist_state *st;
+
+	if (nw < 1)
+		return -ENODEV;
+	if (posix_memalign((void **)&st, 64, size) != 0)
+		return -ENOMEM;
+	memset(st, 0, size);
+	st->nworkers = nw;
+	dpk_packet_pool_params_init(&prm);
+	prm.count = DIST_PKTS;
+	prm.buf_size = 256;
+	prm.headroom = 64;
+	prm.cache_size = 0;
+	st->pp = dpk_packet_pool_create(&prm);
+	st->d = dpk_distributor_create(nw, a->mode);
+	if (!st->pp || !st->d)
+		goto out_fail;
+	for (unsigned i = 0; i < DIST_PKTS; i++) {
+		struct dpk_packet *p = dpk_packet_alloc(st->pp, sizeof(struct dist_stamp));
+		if (!p)
+			goto out_fail;
+		st->free[st->nfree++] = p;
+	}
+	run->state = st;
+	return 0;
+
+out_fail:
+	for (unsigned i = 0; i < st->nfree; i++)
+		dpk_packet_free(st->free[i]);
+	dpk_distributor_free(st->d);
+	dpk_packet_pool_free(st->pp);
+	free(st);
+	return -ENOMEM;
+}
+
+static void dist_teardown(struct dpk_bench_run *run)
+{
+	struct dist_state *st = run->state;
+	struct dpk_distributor_stats ds;
+
+	if (dpk_distributor_stats_get(st->d, &ds) != 0)
+		dpk_bench_fail(run, "cannot read the distributor's counters");
+	else if (st->sent - st->received != (uint64_t)ds.in_flight + ds.returns)
+		dpk_bench_fail(run, "sent %llu, received %llu, but %u in flight and %u waiting",
+			       (unsigned long long)st->sent, (unsigned long long)st->received,
+			       ds.in_flight, ds.returns);
+	/* Packets still out belong to the distributor or the workers' lines: freeing the
+	 * pool releases them with it. */
+	dpk_distributor_free(st->d);
+	for (unsigned i = 0; i < st->nfree; i++)
+		dpk_packet_free(st->free[i]);
+	dpk_packet_pool_free(st->pp);
+	free(st);
+}
+
+/* Take returns back onto the free stack, checking per-flow order. */
+static bool dist_collect(struct dpk_bench_run *run, struct dist_state *st)
+{
+	struct dpk_packet *ret[64];
+	int got = dpk_distributor_returned_pkts(st->d, ret, 64);
+
+	for (int i = 0; i < got; i++) {
+		const struct dist_stamp *sp = dpk_packet_data(ret[i]);
+		if (sp->seq != st->want_seq[sp->flow]) {
+			dpk_bench_fail(run, "flow %u returned sequence %u, expected %u", sp->flow,
+				       sp->seq, st->want_seq[sp->flow]);
+			return false;
+		}
+		st->want_seq[sp->flow]++;
+		st->free[st->nfree++] = ret[i];
+	}
+	st->received += got > 0 ? (unsigned)got : 0;
+	return true;
+}
+
+/* Stamp up to @p k free packets with the next flows and hand as many as process() takes. */
+static unsigned dist_send(struct dist_state *st, unsigned k)
+{
+	struct dpk_packet **burst;
+	int taken;
+
+	if (k > st->nfree)
+		k = st->nfree;
+	burst = &st->free[st->nfree - k];
+	/* Each flow appears at most once in a burst of up to 64, so a packet's sequence is
+	 * its flow's next one; only the prefix process() takes consumes its number. */
+	for (unsigned i = 0; i < k; i++) {
+		struct dist_stamp *sp = dpk_packet_data(burst[i]);
+		unsigned f = (st->next_flow + i) % DIST_FLOWS;
+		sp->flow = f;
+		sp->seq = st->next_seq[f];
+		dpk_packet_flow_tag_set(burst[i], f);
+	}
+	taken = dpk_distributor_process(st->d, burst, k);
+	if (taken < 0)
+		return 0;
+	for (int i = 0; i < taken; i++) {
+		const struct dist_stamp *sp = dpk_packet_data(burst[i]);
+		st->next_seq[sp->flow]++;
+	}
+	/* The taken prefix leaves the stack; the rest slides down over it. */
+	memmove(burst, burst + taken, (k - (unsigned)taken) * sizeof(*burst));
+	st->nfree -= (unsigned)taken;
+	st->next_flow = (st->next_flow + (unsigned)taken) % DIST_FLOWS;
+	st->sent += (unsigned)taken;
+	return (unsigned)taken;
+}
+
+static uint64_t dist_worker(struct dpk_bench_run *run, struct dist_state *st, unsigned role,
+			    uint64_t n)
+{
+	struct dist_worker *w = &st->w[role - 1];
+	const unsigned id = role - 1;
+	uint64_t done = 0;
+
+	while (done < n) {
+		int rc;
+		if (!w->requested) {
+			rc = dpk_distributor_request_pkt(st->d, id, w->held, w->nheld);
+			if (rc != 0) {
+				dpk_bench_fail(run, "worker %u: request_pkt returned %d", id, rc);
+				return done;
+			}
+			w->nheld = 0;
+			w->requested = true;
+		}
+		rc = dpk_distributor_poll_pkt(st->d, id, w->held);
+		if (rc == -EAGAIN) {
+			if (dpk_bench_stopped(run))
+				return done;
+			dpk_pause();
+			continue;
+		}
+		if (rc < 0) {
+			dpk_bench_fail(run, "worker %u: poll_pkt returned %d", id, rc);
+			return done;
+		}
+		w->requested = false;
+		w->nheld = (unsigned)rc;
+		for (int i = 0; i < rc; i++) { /* the work: read the stamp */
+			uint32_t seq = ((const struct dist_stamp *)dpk_packet_data(w->held[i]))->seq;
+			DPK_BENCH_KEEP(seq);
+		}
+		done += (unsigned)rc;
+	}
+	return done;
+}
+
+/* End to end: a burst of 64 out, then wait until all are back. */
+static uint64_t body_dist_e2e(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	struct dist_state *st = run->state;
+	uint64_t done = 0;
+
+	if (role != 0)
+		return dist_worker(run, st, role, n);
+	while (done < n) {
+		unsigned sent = 0;
+		while (sent < DIST_FLOWS) {
+			sent += dist_send(st, DIST_FLOWS - sent);
+			if (!dist_collect(run, st) || dpk_bench_stopped(run))
+				return done;
+		}
+		while (st->received < st->sent) {
+			dpk_distributor_process(st->d, NULL, 0);
+			if (!dist_collect(run, st) || dpk_bench_stopped(run))
+				return done;
+		}
+		done += DIST_FLOWS;
+	}
+	return done;
+}
+
+/* Stream: keep process() fed; count the packets it takes. */
+static uint64_t body_dist_stream(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	struct dist_state *st = run->state;
+	uint64_t done = 0;
+
+	if (role != 0)
+		return dist_worker(run, st, role, n);
+	while (done < n) {
+		unsigned t = dist_send(st, DIST_FLOWS);
+		if (!dist_collect(run, st))
+			return done;
+		done += t;
+		if (t == 0) {
+			if (dpk_bench_stopped(run))
+				return done;
+			dpk_distributor_process(st->d, NULL, 0);
+			dpk_pause();
+		}
+	}
+	return done;
+}
+
+#define DARG(m, s) (&(const struct dist_arg){.mode = (m), .stream = (s)})
+
+#define DIST(name_, kind_, fn, m, s, what)                                                     \
+	{.name = name_, .desc = what, .kind = kind_, .unit = DPK_UNIT_PACKET,                   \
+	 .counted_roles = 1, .role_names = {"distributor", "worker"},                          \
+	 .ops_multiple = (s) ? 0 : DIST_FLOWS, .setup = dist_setup, .body = fn,                 \
+	 .teardown = dist_teardown, .arg = DARG(m, s)}
+
+#define DIST4(kind_)                                                                           \
+	DIST("single_e2e", kind_, body_dist_e2e, DPK_DISTRIBUTOR_SINGLE, false,                 \
+	     "single mode, per packet from process() until it is back, bursts of 64"),        \
+	DIST("burst_e2e", kind_, body_dist_e2e, DPK_DISTRIBUTOR_BURST, false,                   \
+	     "burst mode, per packet from process() until it is back, bursts of 64"),         \
+	DIST("single_stream", kind_, body_dist_stream, DPK_DISTRIBUTOR_SINGLE, true,            \
+	     "single mode, distributor side: per packet process() takes in a steady stream"), \
+	DIST("burst_stream", kind_, body_dist_stream, DPK_DISTRIBUTOR_BURST, true,              \
+	     "burst mode, distributor side: per packet process() takes in a steady stream")
+
 #define CLSWITCH(suffix, fn, what)                                                          \
 	{.name = "clswitch_" suffix, .desc = "one cache-line round trip, " what,               \
 	 .kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ROUND_TRIP, .counted_roles = 1,               \
@@ -122,6 +396,8 @@ static const struct dpk_bench_case distributor_cases[] = {
 	CLSWITCH("acqrel", body_cl_acqrel, "C11 acquire/release"),
 	CLSWITCH("seqcst", body_cl_seqcst, "C11 seq_cst"),
 	CLSWITCH("sync", body_cl_sync, "legacy __sync builtins"),
+	DIST4(DPK_BENCH_PAIR),
+	DIST4(DPK_BENCH_ALL),
 };
 
 const struct dpk_bench_suite dpk_suite_distributor = {
