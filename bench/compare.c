@@ -33,6 +33,8 @@ const char *dpk_cmp_method_name(enum dpk_cmp_method m)
 		return "median-ci";
 	case DPK_CMP_TOO_FEW:
 		return "too-few-samples";
+	case DPK_CMP_REPEATS:
+		return "repeat-medians";
 	}
 	return "?";
 }
@@ -284,6 +286,9 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 		memcpy(raw + nraw, e->raw, e->nraw * sizeof(*raw));
 		nraw += e->nraw;
 	}
+	memcpy(s->rep, p50s, np * sizeof(p50s[0]));
+	s->nrep = (unsigned)np;
+	qsort(s->rep, s->nrep, sizeof(s->rep[0]), cmp_double);
 	if (all_raw && nraw) {
 		qsort(raw, nraw, sizeof(*raw), cmp_double);
 		s->raw = raw;
@@ -311,7 +316,24 @@ static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsig
 	c->ratio = c->new.p50 / c->base.p50;
 	c->lo = c->hi = c->ratio;
 	c->significant = false;
-	if (c->base.raw && c->new.raw && c->base.nraw >= DPK_CMP_MIN_SAMPLES &&
+	if (c->base.nrep >= DPK_CMP_MIN_REPEATS && c->new.nrep >= DPK_CMP_MIN_REPEATS &&
+	    dpk_cmp_bootstrap_ratio(c->base.rep, c->base.nrep, c->new.rep, c->new.nrep, resamples,
+	                            seed ^ hash_str(c->base.first->id), 0.95, &c->lo,
+	                            &c->hi) == 0) {
+		/* Judged on the repeats, so drift between runs counts as noise. */
+		c->method = DPK_CMP_REPEATS;
+		c->ratio = dpk_cmp_median(c->new.rep, c->new.nrep) /
+		           dpk_cmp_median(c->base.rep, c->base.nrep);
+		if (!(c->lo <= c->ratio))
+			c->lo = c->ratio;
+		if (!(c->hi >= c->ratio))
+			c->hi = c->ratio;
+		c->p = dpk_cmp_mann_whitney(c->base.rep, c->base.nrep, c->new.rep, c->new.nrep,
+		                            NULL);
+		c->significant = c->p < DPK_CMP_ALPHA;
+		snprintf(c->note, sizeof(c->note), "judged on %u and %u repeats' medians",
+		         c->base.nrep, c->new.nrep);
+	} else if (c->base.raw && c->new.raw && c->base.nraw >= DPK_CMP_MIN_SAMPLES &&
 	    c->new.nraw >= DPK_CMP_MIN_SAMPLES &&dpk_cmp_bootstrap_ratio(
 	                           c->base.raw, c->base.nraw, c->new.raw, c->new.nraw, resamples,
 	                           seed ^ hash_str(c->base.first->id), 0.95, &c->lo, &c->hi) ==
@@ -573,7 +595,17 @@ static void fmt_ticks(char *buf, size_t len, double v)
 
 static const char *method_mark(const struct dpk_cmp_case *c)
 {
-	return c->method == DPK_CMP_TEST ? "" : c->method == DPK_CMP_CI_ONLY ? " *" : " **";
+	switch (c->method) {
+	case DPK_CMP_TEST:
+		return "";
+	case DPK_CMP_CI_ONLY:
+		return " *";
+	case DPK_CMP_TOO_FEW:
+		return " **";
+	case DPK_CMP_REPEATS:
+		return " r";
+	}
+	return "";
 }
 
 static void describe_file(FILE *f, const char *label, const struct dpk_results *r)
@@ -599,7 +631,7 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
                    const struct dpk_cmp_report *r)
 {
 	size_t wname = strlen("case"), wpar = strlen("params"), wpl = strlen("place");
-	bool any_ci = false, any_few = false;
+	bool any_ci = false, any_few = false, any_rep = false, any_one = false;
 
 	describe_file(f, "base:", base);
 	describe_file(f, "new: ", new);
@@ -642,6 +674,8 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 		        c->gate_failed ? "  FAIL" : "");
 		any_ci |= c->method == DPK_CMP_CI_ONLY;
 		any_few |= c->method == DPK_CMP_TOO_FEW;
+		any_rep |= c->method == DPK_CMP_REPEATS;
+		any_one |= c->method == DPK_CMP_TEST && (c->base.repeats < 2 || c->new.repeats < 2);
 	}
 	if (r->ngeomean)
 		fprintf(f,
@@ -656,6 +690,15 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 		           "\"significant\" meaning the two intervals do not overlap\n");
 	if (any_few)
 		fprintf(f, "\n ** too few samples on a side to judge; reported as within noise\n");
+	if (any_rep)
+		fprintf(f, "\n r judged on the medians of the repeats (--repeat), so the interval "
+		           "includes drift between runs\n");
+	if (any_one)
+		fprintf(f, "\nnote: one run a side judges the noise within each run only; drift "
+		           "between runs (a few percent\n      on a busy machine) can look "
+		           "significant. Run both sides with --repeat %d or more to\n      judge "
+		           "on the repeats, or compare variants of one build with run --interleave.\n",
+		        5);
 	if (r->n_only_base) {
 		fprintf(f, "\nonly in base (%zu):\n", r->n_only_base);
 		for (size_t i = 0; i < r->n_only_base; i++)

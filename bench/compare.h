@@ -15,6 +15,15 @@
  * stored in the files (ratio interval [new_lo/base_hi, new_hi/base_lo], "significant"
  * when the two intervals do not overlap), and the case is labelled so.
  *
+ * Run-to-run drift: samples within one run are not independent of the run (frequency,
+ * page and cache placement, neighbours), so a sample-level test judges only the noise
+ * within a run and can call drift between two runs a change. When both files hold at
+ * least DPK_CMP_MIN_REPEATS repeats of a case (--repeat N), the case is judged on its
+ * repeats instead: the figure is the median of the repeats' medians, the p-value a
+ * Mann-Whitney U test on the repeats' medians, and the interval a bootstrap of those,
+ * so drift between runs widens it as it should. With three repeats a side no test can
+ * reach p < 0.05 (the smallest two-sided p is 0.1); five a side can.
+ *
  * Verdict: faster when significant (p < 0.05) and the whole interval is below
  * 1 - noise; slower when significant and the whole interval is above 1 + noise; within
  * noise otherwise. The gate (--fail-above) fails on a case that is significant with the
@@ -39,6 +48,10 @@
 #define DPK_CMP_SEED           0x6470b17ec0de5eedull
 /** Fewer kept samples than this on a side leave no interval to judge by. */
 #define DPK_CMP_MIN_SAMPLES 6
+/** With at least this many repeats on both sides a case is judged on its repeats. */
+#define DPK_CMP_MIN_REPEATS 3
+/** Repeats of one case a side keeps for that. */
+#define DPK_CMP_REPEATS_MAX 64
 
 enum dpk_cmp_verdict { DPK_CMP_WITHIN_NOISE, DPK_CMP_FASTER, DPK_CMP_SLOWER };
 
@@ -46,12 +59,13 @@ enum dpk_cmp_method {
 	DPK_CMP_TEST,    /**< Mann-Whitney U + bootstrap CI on raw samples */
 	DPK_CMP_CI_ONLY, /**< no raw samples: the stored median intervals */
 	DPK_CMP_TOO_FEW, /**< too few samples on a side to judge */
+	DPK_CMP_REPEATS, /**< Mann-Whitney U + bootstrap CI on the repeats' medians */
 };
 
 /** "faster", "slower", "within noise". */
 const char *dpk_cmp_verdict_name(enum dpk_cmp_verdict v);
 
-/** "mann-whitney+bootstrap", "median-ci", "too-few-samples". */
+/** "mann-whitney+bootstrap", "median-ci", "too-few-samples", "repeat-medians". */
 const char *dpk_cmp_method_name(enum dpk_cmp_method m);
 
 /** One side of a matched case, repeats pooled. */
@@ -63,6 +77,8 @@ struct dpk_cmp_side {
 	double n;                          /**< samples (raw, or kept per the file) */
 	double *raw;                       /**< pooled raw samples, sorted; NULL without */
 	size_t nraw;
+	double rep[DPK_CMP_REPEATS_MAX];   /**< each repeat's median, sorted */
+	unsigned nrep;
 };
 
 /** A matched case. */

@@ -793,7 +793,9 @@ static void section_comparison(FILE *f, const struct dpk_cmp_report *c)
 		fmt_p(p, sizeof(p), k->p);
 		fprintf(f, ": ratio %.4f, 95%% interval %.4f..%.4f, p %s, %s%s", k->ratio, k->lo,
 		        k->hi, p, dpk_cmp_verdict_name(k->verdict),
-		        k->method == DPK_CMP_TEST ? "" : " (no test: see the table)");
+		        k->method == DPK_CMP_TEST      ? ""
+		        : k->method == DPK_CMP_REPEATS ? " (judged on the repeats)"
+		                                       : " (no test: see the table)");
 		fprintf(f, "</title><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 8,
 		        y + 4);
 		esc(f, e->family);
@@ -809,7 +811,10 @@ static void section_comparison(FILE *f, const struct dpk_cmp_report *c)
 		        "stroke-width=\"3\"%s/>",
 		        sx(&s, k->lo), y,
 		        sx(&s, k->hi) > sx(&s, k->lo) + 1 ? sx(&s, k->hi) : sx(&s, k->lo) + 1, y,
-		        col, k->method == DPK_CMP_TEST ? "" : " stroke-dasharray=\"4 2\"");
+		        col,
+		        k->method == DPK_CMP_TEST || k->method == DPK_CMP_REPEATS
+		                ? ""
+		                : " stroke-dasharray=\"4 2\"");
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
 		        sx(&s, k->ratio), y, col);
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"%s\">%+.1f%% %s</text></g>",
@@ -818,7 +823,7 @@ static void section_comparison(FILE *f, const struct dpk_cmp_report *c)
 	}
 	fputs("</svg>\n", f);
 	for (size_t i = 0; i < c->n; i++)
-		if (c->c[i].method != DPK_CMP_TEST) {
+		if (c->c[i].method != DPK_CMP_TEST && c->c[i].method != DPK_CMP_REPEATS) {
 			fputs("<p class=\"detail\">Dashed intervals: no test was possible (raw "
 			      "samples "
 			      "missing or too few); they come from the two medians' own "

@@ -250,6 +250,40 @@ static void repeats_are_pooled(void)
 	dpk_results_free(&n);
 }
 
+static void repeats_judge_drift_between_runs(void)
+{
+	struct dpk_results b, n;
+	struct dpk_cmp_report r;
+	const struct dpk_cmp_case *c;
+	char err[256];
+
+	load_ok(FIX "drift_base.json", &b);
+	load_ok(FIX "drift_new.json", &n);
+	ASSERT_EQ(0, dpk_compare(&b, &n, &defaults, &r, err, sizeof(err)));
+
+	/* No real change, 3% drift between runs: the pooled samples alone would call it a
+	 * change; judged on the six repeats a side it is noise. */
+	ASSERT_NOT_NULL(c = find_case(&r, "drift/none/n:32/placement:single"));
+	EXPECT_EQ(DPK_CMP_REPEATS, c->method);
+	EXPECT_EQ(6, c->base.nrep);
+	EXPECT_EQ(6, c->new.nrep);
+	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, c->verdict);
+	EXPECT_LT_F(dpk_cmp_mann_whitney(c->base.raw, c->base.nraw, c->new.raw, c->new.nraw, NULL),
+		    0.05);
+	EXPECT_LE_F(c->lo, 1.0);
+	EXPECT_GE_F(c->hi, 1.0);
+
+	/* A real +20% stands out of the drift. */
+	ASSERT_NOT_NULL(c = find_case(&r, "drift/shift20/n:32/placement:single"));
+	EXPECT_EQ(DPK_CMP_REPEATS, c->method);
+	EXPECT_EQ(DPK_CMP_SLOWER, c->verdict);
+	EXPECT_LT_F(c->p, 0.05);
+	EXPECT_GT_F(c->lo, 1.05);
+	dpk_cmp_report_free(&r);
+	dpk_results_free(&b);
+	dpk_results_free(&n);
+}
+
 static void without_raw_samples_the_intervals_decide(void)
 {
 	struct dpk_results b, n, braw;
@@ -518,6 +552,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(known_shifts_give_the_right_verdicts),
         DPK_TEST(thresholds_move_the_verdicts),
         DPK_TEST(repeats_are_pooled),
+        DPK_TEST(repeats_judge_drift_between_runs),
         DPK_TEST(without_raw_samples_the_intervals_decide),
         DPK_TEST(too_few_samples_decide_nothing),
         DPK_TEST(environment_differences_warn),
