@@ -660,6 +660,12 @@ int dpk_lcore_launch(unsigned id, dpk_lcore_fn fn, void *arg)
 		dpk__set_error("lcore launch: %s", !fn ? "NULL function" : "not a worker lcore");
 		return -EINVAL;
 	}
+	/* The launch/wait hand-off has one writer, the main lcore; a second launcher could
+	 * race it between the state check and the store of fn and arg. */
+	if (dpk_lcore_id() != lc.main_id) {
+		dpk__set_error("lcore launch on %u: only the main lcore launches", id);
+		return -EPERM;
+	}
 	if (main_view(w) != DPK_LCORE_WAIT) {
 		dpk__set_error("lcore %u has not been waited for since its last launch", id);
 		return -EBUSY;
@@ -676,6 +682,10 @@ int dpk_lcore_wait(unsigned id)
 	if (!w) {
 		dpk__set_error("lcore wait: %u is not a worker lcore", id);
 		return -EINVAL;
+	}
+	if (dpk_lcore_id() != lc.main_id) {
+		dpk__set_error("lcore wait on %u: only the main lcore waits", id);
+		return -EPERM;
 	}
 	/* C1: pairs with F1 in worker_main(). */
 	s = atomic_load_explicit(&w->state, memory_order_acquire);

@@ -498,6 +498,49 @@ static void other_threads_have_no_lcore_id(void)
 	ASSERT_EQ(0, dpk_lcore_fini());
 }
 
+struct launch_try {
+	int launch_rc, wait_rc;
+};
+
+static void *launch_from_other_thread(void *arg)
+{
+	struct launch_try *t = arg;
+	static const int v = 7;
+
+	t->launch_rc = dpk_lcore_launch(1, return_arg, (void *)&v);
+	t->wait_rc = dpk_lcore_wait(1);
+	return NULL;
+}
+
+static int try_launch_from_worker(void *arg)
+{
+	static const int v = 9;
+
+	(void)arg;
+	return dpk_lcore_launch(2, return_arg, (void *)&v);
+}
+
+static void only_the_main_lcore_launches_and_waits(void)
+{
+	struct launch_try t = {0, 0};
+	pthread_t th;
+
+	clean_slate();
+	if (!cpu_usable(0))
+		DPK_SKIP("needs CPU 0");
+	ASSERT_EQ(0, dpk_lcore_init("(0-2)@0"));
+	ASSERT_EQ(0, pthread_create(&th, NULL, launch_from_other_thread, &t));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(-EPERM, t.launch_rc);
+	EXPECT_EQ(-EPERM, t.wait_rc);
+	EXPECT_EQ(DPK_LCORE_WAIT, dpk_lcore_state(1)); /* nothing changed */
+	/* A worker lcore is not the main lcore either. */
+	ASSERT_EQ(0, dpk_lcore_launch(1, try_launch_from_worker, NULL));
+	EXPECT_EQ(-EPERM, dpk_lcore_wait(1));
+	EXPECT_EQ(DPK_LCORE_WAIT, dpk_lcore_state(2));
+	ASSERT_EQ(0, dpk_lcore_fini());
+}
+
 static void init_fini_fifty_times(void)
 {
 	const char *spec;
@@ -643,6 +686,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(wait_all_returns_first_failure),
         DPK_TEST(memory_visibility),
         DPK_TEST(other_threads_have_no_lcore_id),
+        DPK_TEST(only_the_main_lcore_launches_and_waits),
         DPK_TEST(init_fini_fifty_times),
         DPK_TEST(main_affinity_restored),
         DPK_TEST(pair_on_running_lcores),

@@ -173,12 +173,15 @@ enum dpk_lcore_state {
  * @retval 0       launched
  * @retval -EINVAL @p id is not a worker lcore (the main lcore included) or @p fn is NULL
  * @retval -EBUSY  lcore @p id has not been waited for since its last launch
+ * @retval -EPERM  the caller is not the main lcore
  */
 int dpk_lcore_launch(unsigned id, dpk_lcore_fn fn, void *arg);
 
 /**
  * Wait for lcore @p id to finish and return what its function returned; returns 0 at once
- * if nothing was launched. -EINVAL if @p id is not a worker lcore.
+ * if nothing was launched.
+ * @retval -EINVAL @p id is not a worker lcore
+ * @retval -EPERM  the caller is not the main lcore
  */
 int dpk_lcore_wait(unsigned id);
 
