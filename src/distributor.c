@@ -48,6 +48,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,19 @@ struct dpk_distributor {
 	struct dpk_packet *pending[PENDING]; /* ring: backlogs of workers that left */
 };
 
+
+/*
+ * A wait step for the loops below: pause, and give the CPU away now and then, so a
+ * distributor or worker sharing its CPU with the thread it waits for (an oversubscribed
+ * placement) lets that thread run instead of burning its whole time slice.
+ */
+static inline void relax(unsigned *spins)
+{
+	if (++*spins % 1024 == 0)
+		sched_yield();
+	else
+		dpk_pause();
+}
 static void bump(_Atomic uint64_t *c, uint64_t n)
 {
 	/* Relaxed, single writer: see the file comment. */
@@ -581,7 +595,7 @@ int dpk_distributor_returned_pkts(struct dpk_distributor *d, struct dpk_packet *
 
 int dpk_distributor_flush(struct dpk_distributor *d)
 {
-	unsigned start;
+	unsigned start, spins = 0;
 	int rc;
 
 	if (d == NULL)
@@ -599,7 +613,7 @@ int dpk_distributor_flush(struct dpk_distributor *d)
 			rc = -ENODEV;
 			goto out;
 		}
-		dpk_pause();
+		relax(&spins);
 	}
 	/* Everything is back and every worker waits: wake each with an empty hand-off. */
 	for (uint64_t m = d->ready_mask; m; m &= m - 1)
@@ -711,6 +725,7 @@ int dpk_distributor_get_pkt(struct dpk_distributor *d, unsigned w, struct dpk_pa
 	struct wpriv *wp;
 	struct line *l;
 	uintptr_t w0;
+	unsigned spins = 0;
 
 	if (d == NULL || w >= d->nworkers || pkts == NULL || !olds_ok(oldpkts, nold))
 		return -EINVAL;
@@ -720,12 +735,12 @@ int dpk_distributor_get_pkt(struct dpk_distributor *d, unsigned w, struct dpk_pa
 		return -EBUSY;
 	if (wp->state == W_OUT)
 		while (!line_free(l))
-			dpk_pause();
+			relax(&spins);
 	post(l, oldpkts, nold, F_REQ);
 	wp->state = W_REQUESTED;
 	/* A2: pairs with R2 in deliver(); the slots and the packets are written. */
 	while ((w0 = atomic_load_explicit(&l->word0, memory_order_acquire)) & F_MASK)
-		dpk_pause();
+		relax(&spins);
 	wp->state = W_HOLDING;
 	return unpack(l, w0, pkts);
 }
