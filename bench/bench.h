@@ -96,6 +96,7 @@ struct dpk_bench_run {
 	enum dpk_placement placement;
 	atomic_bool stop;     /**< raised by the main lcore when the budget is spent */
 	atomic_bool failed;   /**< an invariant broke */
+	atomic_bool fail_ready; /**< fail_msg is complete */
 	char fail_msg[256];   /**< the first failure's message */
 };
 

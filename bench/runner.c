@@ -42,17 +42,27 @@ void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
 {
 	bool expected = false;
 
-	/* The first failure wins the message; release pairs with the acquire load in
-	 * finish_run() on the main lcore after it joined the roles (the join orders it
-	 * anyway; the release keeps a racing second writer from tearing the text). */
+	/* The first failure claims the message; the CAS keeps a second writer out. */
 	if (atomic_compare_exchange_strong_explicit(&run->failed, &expected, true,
-						    memory_order_acq_rel, memory_order_relaxed)) {
+						    memory_order_relaxed, memory_order_relaxed)) {
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(run->fail_msg, sizeof(run->fail_msg), fmt, ap);
 		va_end(ap);
+		/* M1: pairs with M2 in fail_message(): the text is complete before it is read. */
+		atomic_store_explicit(&run->fail_ready, true, memory_order_release);
 	}
 	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
+}
+
+/* The failure message, or a placeholder if its writer has not finished it yet (only
+ * possible when a role is still running, which the callers rule out by joining). */
+static const char *fail_message(struct dpk_bench_run *run)
+{
+	/* M2: pairs with M1 in dpk_bench_fail(). */
+	if (atomic_load_explicit(&run->fail_ready, memory_order_acquire))
+		return run->fail_msg;
+	return "an invariant broke (message still being written)";
 }
 
 long dpk_bench_param(const struct dpk_bench_case *c, const char *name, long dflt)
@@ -594,6 +604,17 @@ static void sleep_s(double s)
 		;
 }
 
+/* Sleep @p s seconds in slices of at most 10 ms, returning early once a role has failed
+ * (dpk_bench_fail raises the stop flag). */
+static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
+{
+	while (s > 0 && !dpk_bench_stopped(run)) {
+		double slice = s < 0.01 ? s : 0.01;
+		sleep_s(slice);
+		s -= slice;
+	}
+}
+
 static void run_multi(struct dpk_bench_runner *r, struct dpk_bench_run *run, const unsigned *lcores,
 		      unsigned nroles, struct dpk_bench_result *res)
 {
@@ -643,9 +664,9 @@ static void run_multi(struct dpk_bench_runner *r, struct dpk_bench_run *run, con
 	while (atomic_load_explicit(&m->ready, memory_order_acquire) < nroles)
 		spin_wait_relax(&spins);
 	atomic_store_explicit(&m->phase, PHASE_WARM, memory_order_release);
-	sleep_s(r->opt.warmup_s);
+	sleep_unless_stopped(run, r->opt.warmup_s);
 	atomic_store_explicit(&m->phase, PHASE_MEASURE, memory_order_relaxed);
-	sleep_s(r->opt.time_s);
+	sleep_unless_stopped(run, r->opt.time_s);
 	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
 
 out_wait:
@@ -758,6 +779,7 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 	run->placement = p;
 	atomic_init(&run->stop, false);
 	atomic_init(&run->failed, false);
+	atomic_init(&run->fail_ready, false);
 
 	switch (c->kind) {
 	case DPK_BENCH_SINGLE:
@@ -797,10 +819,9 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 		run_multi(r, run, lcores, nroles, res);
 	if (c->teardown)
 		c->teardown(run);
-	/* Pairs with the acq_rel exchange in dpk_bench_fail(): fail_msg is complete. */
-	if (atomic_load_explicit(&run->failed, memory_order_acquire)) {
+	if (atomic_load_explicit(&run->failed, memory_order_relaxed)) {
 		res->status = DPK_RESULT_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "%s", run->fail_msg);
+		snprintf(res->reason, sizeof(res->reason), "%s", fail_message(run));
 	}
 out:
 	res->elapsed_s = (double)(dpk_tsc() - t0) / (double)r->clock.hz;
@@ -861,6 +882,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r, const struct dpk_benc
 		runs[i].nroles = 1;
 		atomic_init(&runs[i].stop, false);
 		atomic_init(&runs[i].failed, false);
+		atomic_init(&runs[i].fail_ready, false);
 		if (cases[i]->setup) {
 			int rc = cases[i]->setup(&runs[i]);
 			if (rc) {
@@ -895,10 +917,9 @@ out_teardown:
 				      (double)n[i] * (double)rounds, &res[i]);
 		if (set_up[i] && cases[i]->teardown)
 			cases[i]->teardown(&runs[i]);
-		/* Pairs with the acq_rel exchange in dpk_bench_fail(). */
-		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_acquire)) {
+		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_relaxed)) {
 			res[i].status = DPK_RESULT_FAILED;
-			snprintf(res[i].reason, sizeof(res[i].reason), "%s", runs[i].fail_msg);
+			snprintf(res[i].reason, sizeof(res[i].reason), "%s", fail_message(&runs[i]));
 		}
 	}
 	/* A member that failed stops the whole group: say so in the others' results. */
