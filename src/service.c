@@ -66,20 +66,27 @@ _Static_assert(DPK_SERVICE_MAX == 64, "one 64-bit word holds a set of services")
 
 /* Statistics sums (and baselines) of one service or one service lcore. */
 struct totals {
-	uint64_t calls, idle, errors, cycles, untimed, extra;
+	uint64_t idle, timed, untimed, errors, cycles, extra;
 };
 
-/* One service's counters in one slot, one cache line. Only the slot's owner writes them
+/*
+ * One service's counters in one slot, one cache line. Only the slot's owner writes them
  * (except in shared_slot): a relaxed load and a relaxed store, atomic so that 64-bit values
- * never tear on 32-bit targets and readers may sum them at any time. */
+ * never tear on 32-bit targets and readers may sum them at any time.
+ *
+ * Every call moves exactly one of idle, timed and untimed, so their sum is the call count
+ * and no counter is spent on it. A charged call that was not timed (sampling only) moves
+ * untimed and nothing else, which keeps the common sampled call at one counter update.
+ */
 struct counters {
-	_Atomic uint64_t calls;
-	_Atomic uint64_t idle;
-	_Atomic uint64_t errors;
-	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its sample weight */
+	_Atomic uint64_t idle;    /* calls that returned -EAGAIN */
+	_Atomic uint64_t timed;   /* charged calls that were timed */
 	_Atomic uint64_t untimed; /* charged calls not timed (sampling only) */
+	_Atomic uint64_t errors;  /* charged calls that returned an error */
+	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its sample weight */
 	_Atomic uint64_t extra;   /* sum of (weight - 1) over timed charged calls (sampling only) */
-	_Atomic uint32_t left; /* sampling: calls to let pass untimed before the next timed one */
+	_Atomic uint64_t next;    /* sampling: the slot's call count (idle + timed + untimed) at
+	                           * which the next call is timed */
 } __attribute__((aligned(DPK_CACHE_LINE)));
 
 /* A thread's marks and counters. */
@@ -239,11 +246,15 @@ static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
 }
 
 /*
- * Calls with statistics. The common case (every call timed) touches two counters per
- * charged call and nothing else: the TSC reads are microcoded on some CPUs, and the
- * instructions around them are not free to overlap with them. Sampling keeps its own
- * counters (untimed, extra) so that the common case does not pay for them. These stay out
- * of line so that the path without statistics keeps a small stack frame.
+ * Calls with statistics. Every call timed (the default): a charged call updates timed and
+ * cycles, an idle one idle; the TSC reads are microcoded on some CPUs, and the instructions
+ * around them are not free to overlap with them. Sampling: the call that brings the slot's
+ * call count to its next mark is timed and moves the mark one period on; every other
+ * charged call updates untimed and nothing else. These stay out of line so that the path
+ * without statistics keeps a small stack frame.
+ *
+ * Each counter update is a load and a store made after the callback returned, so that a
+ * callback that runs a service on its own thread (nested calls) is counted exactly too.
  */
 static always_inline void call_timed(struct service *s, struct counters *c, bool shared)
 {
@@ -252,49 +263,64 @@ static always_inline void call_timed(struct service *s, struct counters *c, bool
 
 	if (likely(rc != -EAGAIN)) {
 		counter_add(&c->cycles, dpk_tsc() - t0, shared);
+		counter_add(&c->timed, 1, shared);
 		if (unlikely(rc != 0))
 			counter_add(&c->errors, 1, shared);
 	} else {
 		/* Idle: counted, not charged. */
 		counter_add(&c->idle, 1, shared);
 	}
-	counter_add(&c->calls, 1, shared);
 }
 
-static __attribute__((noinline)) void call_stats_sampled(struct service *s, struct counters *c)
+/* The slot's calls of the service so far: every call moved one of these. */
+static inline uint64_t slot_calls(struct counters *c)
 {
-	uint32_t left = atomic_load_explicit(&c->left, memory_order_relaxed);
-	uint32_t n;
+	return atomic_load_explicit(&c->idle, memory_order_relaxed) +
+	       atomic_load_explicit(&c->timed, memory_order_relaxed) +
+	       atomic_load_explicit(&c->untimed, memory_order_relaxed);
+}
+
+/* A sampled call that is timed: it stands for itself and the next n - 1. */
+static __attribute__((noinline)) void call_sampled_timed(struct service *s, struct counters *c,
+                                                         uint64_t made)
+{
+	uint64_t n = atomic_load_explicit(&s->sample, memory_order_relaxed);
 	uint64_t t0;
 	int rc;
 
-	if (left) {
-		atomic_store_explicit(&c->left, left - 1, memory_order_relaxed);
-		rc = s->callback(s->userdata);
-		if (rc == -EAGAIN) {
-			own_add(&c->idle, 1);
-		} else {
-			own_add(&c->untimed, 1);
-			if (rc != 0)
-				own_add(&c->errors, 1);
-		}
-		own_add(&c->calls, 1);
-		return;
-	}
-	/* This call is timed and stands for itself and the next n - 1. */
-	n = atomic_load_explicit(&s->sample, memory_order_relaxed);
-	atomic_store_explicit(&c->left, n - 1, memory_order_relaxed);
+	/* Moved before the callback, so that nested calls do not all take the timed path. */
+	atomic_store_explicit(&c->next, made + n, memory_order_relaxed);
 	t0 = dpk_tsc();
 	rc = s->callback(s->userdata);
 	if (rc != -EAGAIN) {
 		own_add(&c->cycles, (dpk_tsc() - t0) * n);
 		own_add(&c->extra, n - 1);
+		own_add(&c->timed, 1);
 		if (rc != 0)
 			own_add(&c->errors, 1);
 	} else {
 		own_add(&c->idle, 1);
 	}
-	own_add(&c->calls, 1);
+}
+
+static __attribute__((noinline)) void call_stats_sampled(struct service *s, struct counters *c)
+{
+	uint64_t made = slot_calls(c);
+	int rc;
+
+	if (unlikely(made >= atomic_load_explicit(&c->next, memory_order_relaxed))) {
+		call_sampled_timed(s, c, made);
+		return;
+	}
+	rc = s->callback(s->userdata);
+	if (likely(rc == 0)) {
+		own_add(&c->untimed, 1);
+	} else if (rc == -EAGAIN) {
+		own_add(&c->idle, 1);
+	} else {
+		own_add(&c->untimed, 1);
+		own_add(&c->errors, 1);
+	}
 }
 
 static __attribute__((noinline)) void call_stats(struct service *s, struct counters *c)
@@ -558,11 +584,11 @@ bool dpk_service_may_be_active(uint32_t id)
 
 static void totals_add(struct totals *sum, const struct counters *c)
 {
-	sum->calls += atomic_load_explicit(&c->calls, memory_order_relaxed);
 	sum->idle += atomic_load_explicit(&c->idle, memory_order_relaxed);
+	sum->timed += atomic_load_explicit(&c->timed, memory_order_relaxed);
+	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	sum->errors += atomic_load_explicit(&c->errors, memory_order_relaxed);
 	sum->cycles += atomic_load_explicit(&c->cycles, memory_order_relaxed);
-	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	sum->extra += atomic_load_explicit(&c->extra, memory_order_relaxed);
 }
 
@@ -584,21 +610,19 @@ static void sum_lcore(unsigned lcore, struct totals *sum)
 }
 
 /* Counters only grow, and a later read under ctl_lock sees at least what the baseline
- * read saw, so the differences never go below zero; the clamps guard the derived figure
- * (charged calls) against counters read at slightly different moments. */
+ * read saw, so the differences never go below zero. */
 static void stats_since(const struct totals *now, const struct totals *base,
                         struct dpk_service_stats *out)
 {
-	uint64_t charged, untimed = now->untimed - base->untimed;
+	uint64_t untimed = now->untimed - base->untimed;
 
-	out->calls = now->calls - base->calls;
 	out->idle_calls = now->idle - base->idle;
+	out->timed_calls = now->timed - base->timed;
+	out->calls = out->idle_calls + out->timed_calls + untimed;
 	out->error_calls = now->errors - base->errors;
 	out->cycles = now->cycles - base->cycles;
-	charged = out->calls > out->idle_calls ? out->calls - out->idle_calls : 0;
-	out->timed_calls = charged > untimed ? charged - untimed : 0;
-	/* Only sampled calls move these two, so a read racing the writers cannot turn an
-	 * exact figure into an "estimated" one. */
+	/* Only sampled charged calls move these two, so a read racing the writers cannot
+	 * turn an exact figure into an "estimated" one. */
 	out->cycles_estimated = untimed != 0 || now->extra != base->extra;
 }
 
@@ -665,7 +689,8 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 		return -ENOSPC;
 	}
 	/* Nobody touches this id's counters now (an unregister waited for its callers), so
-	 * the baseline is stable and the sampling countdowns can be cleared. */
+	 * the baseline is stable and the sampling marks can be cleared: the first sampled call
+	 * of each slot is timed. */
 	memcpy(s->name, spec->name, len + 1);
 	s->callback = spec->callback;
 	s->userdata = spec->userdata;
@@ -673,9 +698,9 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 	atomic_store_explicit(&s->lock, 0, memory_order_relaxed);
 	sum_service(i, &s->base);
 	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		atomic_store_explicit(&lcore_slots[l].svc[i].left, 0, memory_order_relaxed);
+		atomic_store_explicit(&lcore_slots[l].svc[i].next, 0, memory_order_relaxed);
 	for (unsigned t = 0; t < DPK_SERVICE_THREAD_SLOTS; t++)
-		atomic_store_explicit(&thread_slots[t].svc[i].left, 0, memory_order_relaxed);
+		atomic_store_explicit(&thread_slots[t].svc[i].next, 0, memory_order_relaxed);
 	s->state = SVC_REGISTERED;
 	atomic_fetch_add_explicit(&n_registered, 1, memory_order_relaxed);
 	/* P1: publishes the fields above; pairs with B1/B2/B3 in the runners. */
