@@ -294,6 +294,8 @@ static __attribute__((noinline)) void call_stats_shared(struct service *s, struc
 	call_timed(s, c, true);
 }
 
+/* A sampled call picked for timing. The next mark is set after the callback, so calls nested
+ * in it are timed too; their weights are taken out of the untimed calls before this one's. */
 static __attribute__((noinline)) void call_sampled_timed(struct service *s, struct counters *c)
 {
 	uint64_t n = atomic_load_explicit(&s->sample, memory_order_relaxed);
