@@ -37,6 +37,7 @@
 #include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,21 +67,31 @@ _Static_assert(DPK_SERVICE_MAX == 64, "one 64-bit word holds a set of services")
 
 /* Statistics sums (and baselines) of one service or one service lcore. */
 struct totals {
-	uint64_t calls, idle, errors, cycles, untimed, extra;
+	uint64_t idle, timed, untimed, errors, cycles, weights;
 };
 
-/* One service's counters in one slot, one cache line. Only the slot's owner writes them
+/*
+ * One service's counters in one slot, one cache line. Only the slot's owner writes them
  * (except in shared_slot): a relaxed load and a relaxed store, atomic so that 64-bit values
- * never tear on 32-bit targets and readers may sum them at any time. */
+ * never tear on 32-bit targets and readers may sum them at any time.
+ *
+ * Every call moves exactly one of idle, timed and untimed, so their sum is the call count
+ * and no counter is spent on it. A sampled charged call that is not timed moves untimed and
+ * nothing else, and untimed doubles as the sampling countdown: the first call made once it
+ * has reached next is timed.
+ */
 struct counters {
-	_Atomic uint64_t calls;
-	_Atomic uint64_t idle;
-	_Atomic uint64_t errors;
-	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its sample weight */
+	_Atomic uint64_t idle;    /* calls that returned -EAGAIN */
+	_Atomic uint64_t timed;   /* charged calls that were timed */
 	_Atomic uint64_t untimed; /* charged calls not timed (sampling only) */
-	_Atomic uint64_t extra;   /* sum of (weight - 1) over timed charged calls (sampling only) */
-	_Atomic uint32_t left; /* sampling: calls to let pass untimed before the next timed one */
+	_Atomic uint64_t errors;  /* charged calls that returned an error */
+	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its weight */
+	_Atomic uint64_t weights; /* sum of the weights of timed charged calls (sampling only) */
+	_Atomic uint64_t next;    /* sampling: time a call once untimed has reached this */
+	_Atomic uint64_t last;    /* sampling: untimed at the last timed charged call */
 } __attribute__((aligned(DPK_CACHE_LINE)));
+
+_Static_assert(sizeof(struct counters) == DPK_CACHE_LINE, "one line per service and slot");
 
 /* A thread's marks and counters. */
 struct slot {
@@ -101,6 +112,7 @@ struct service {
 	alignas(DPK_CACHE_LINE) _Atomic uint32_t flags;
 	_Atomic uint32_t lock;   /* MT-unsafe try-lock, 1 when held */
 	_Atomic uint32_t sample; /* cycle sample period, >= 1 */
+	uint32_t coff;           /* offset of this service's counters in a struct slot */
 	dpk_service_fn callback; /* written before F_REGISTERED is published */
 	void *userdata;
 	/* Control state, under ctl_lock. */
@@ -239,11 +251,21 @@ static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
 }
 
 /*
- * Calls with statistics. The common case (every call timed) touches two counters per
- * charged call and nothing else: the TSC reads are microcoded on some CPUs, and the
- * instructions around them are not free to overlap with them. Sampling keeps its own
- * counters (untimed, extra) so that the common case does not pay for them. These stay out
- * of line so that the path without statistics keeps a small stack frame.
+ * Calls with statistics. Every call timed (sample period 1): a charged call updates timed
+ * and cycles, an idle one idle. The TSC reads are microcoded on some CPUs, and the
+ * instructions around them are not free to overlap with them, so that path does nothing
+ * else.
+ *
+ * Sampling with period n: a slot times one call, then lets n - 1 charged calls pass untimed
+ * before it times the next one (idle calls in between do not count, so a service that is
+ * idle for a long time is not timed over and over). An untimed call costs two loads and a
+ * compare before the callback and one counter update after it, inline in the caller. A
+ * timed charged call stands for itself and the untimed charged calls the slot made since
+ * its previous timed charged call (its weight), so a timed call that turns out idle passes
+ * its window on instead of losing it, and a change of n needs no bookkeeping.
+ *
+ * Counter updates are a load and a store made after the callback returned, so that a
+ * callback that runs a service on its own thread (a nested call) is counted exactly too.
  */
 static always_inline void call_timed(struct service *s, struct counters *c, bool shared)
 {
@@ -252,49 +274,13 @@ static always_inline void call_timed(struct service *s, struct counters *c, bool
 
 	if (likely(rc != -EAGAIN)) {
 		counter_add(&c->cycles, dpk_tsc() - t0, shared);
+		counter_add(&c->timed, 1, shared);
 		if (unlikely(rc != 0))
 			counter_add(&c->errors, 1, shared);
 	} else {
 		/* Idle: counted, not charged. */
 		counter_add(&c->idle, 1, shared);
 	}
-	counter_add(&c->calls, 1, shared);
-}
-
-static __attribute__((noinline)) void call_stats_sampled(struct service *s, struct counters *c)
-{
-	uint32_t left = atomic_load_explicit(&c->left, memory_order_relaxed);
-	uint32_t n;
-	uint64_t t0;
-	int rc;
-
-	if (left) {
-		atomic_store_explicit(&c->left, left - 1, memory_order_relaxed);
-		rc = s->callback(s->userdata);
-		if (rc == -EAGAIN) {
-			own_add(&c->idle, 1);
-		} else {
-			own_add(&c->untimed, 1);
-			if (rc != 0)
-				own_add(&c->errors, 1);
-		}
-		own_add(&c->calls, 1);
-		return;
-	}
-	/* This call is timed and stands for itself and the next n - 1. */
-	n = atomic_load_explicit(&s->sample, memory_order_relaxed);
-	atomic_store_explicit(&c->left, n - 1, memory_order_relaxed);
-	t0 = dpk_tsc();
-	rc = s->callback(s->userdata);
-	if (rc != -EAGAIN) {
-		own_add(&c->cycles, (dpk_tsc() - t0) * n);
-		own_add(&c->extra, n - 1);
-		if (rc != 0)
-			own_add(&c->errors, 1);
-	} else {
-		own_add(&c->idle, 1);
-	}
-	own_add(&c->calls, 1);
 }
 
 static __attribute__((noinline)) void call_stats(struct service *s, struct counters *c)
@@ -308,33 +294,99 @@ static __attribute__((noinline)) void call_stats_shared(struct service *s, struc
 	call_timed(s, c, true);
 }
 
-/* Call service @p s (flags @p f already read) and count the call in @p c. */
-static always_inline void call_service(struct service *s, uint32_t f, struct counters *c,
-                                       bool shared)
+/* A sampled call picked for timing. The next mark is set after the callback, so calls nested
+ * in it are timed too; their weights are taken out of the untimed calls before this one's. */
+static __attribute__((noinline)) void call_sampled_timed(struct service *s, struct counters *c)
+{
+	uint64_t n = atomic_load_explicit(&s->sample, memory_order_relaxed);
+	uint64_t t0 = dpk_tsc(), ticks = 0, untimed, weight;
+	int rc = s->callback(s->userdata);
+
+	if (rc != -EAGAIN)
+		ticks = dpk_tsc() - t0;
+	untimed = atomic_load_explicit(&c->untimed, memory_order_relaxed);
+	atomic_store_explicit(&c->next, untimed + n - 1, memory_order_relaxed);
+	if (rc == -EAGAIN) {
+		own_add(&c->idle, 1);
+		return;
+	}
+	weight = untimed - atomic_load_explicit(&c->last, memory_order_relaxed) + 1;
+	atomic_store_explicit(&c->last, untimed, memory_order_relaxed);
+	own_add(&c->cycles, ticks * weight);
+	own_add(&c->weights, weight);
+	own_add(&c->timed, 1);
+	if (rc != 0)
+		own_add(&c->errors, 1);
+}
+
+/* The counters of service @p s in slot @p t. */
+static inline struct counters *slot_counters(struct slot *t, struct service *s)
+{
+	return (struct counters *)((char *)t + s->coff);
+}
+
+/* A sampled call that was not timed and did not return 0. */
+static __attribute__((noinline)) void count_untimed_rare(struct counters *c, int rc)
+{
+	if (rc == -EAGAIN) {
+		own_add(&c->idle, 1);
+	} else {
+		own_add(&c->untimed, 1);
+		own_add(&c->errors, 1);
+	}
+}
+
+/*
+ * A sampled call of service @p s on slot @p t; the untimed case stays inline. A caller that
+ * holds the try-lock passes its address in @p lock: it keeps that across the callback
+ * anyway, so the counters' address is found again from it after the callback instead of
+ * being kept in one more register.
+ */
+static always_inline void call_sampled(struct slot *t, struct service *s, _Atomic uint32_t *lock)
+{
+	struct counters *c = slot_counters(t, s);
+	int rc;
+
+	if (unlikely(atomic_load_explicit(&c->untimed, memory_order_relaxed) >=
+	             atomic_load_explicit(&c->next, memory_order_relaxed))) {
+		call_sampled_timed(s, c);
+		return;
+	}
+	rc = s->callback(s->userdata);
+	if (lock)
+		c = slot_counters(
+		        t, (struct service *)((char *)lock - offsetof(struct service, lock)));
+	if (likely(rc == 0))
+		own_add(&c->untimed, 1);
+	else
+		count_untimed_rare(c, rc);
+}
+
+/* Call service @p s (flags @p f already read) for slot @p t and count the call there. */
+static always_inline void call_service(struct slot *t, struct service *s, uint32_t f,
+                                       _Atomic uint32_t *lock)
 {
 	if (likely(!(f & F_STATS)))
 		s->callback(s->userdata);
-	else if (shared)
-		call_stats_shared(s, c);
 	else if (f & F_SAMPLED)
-		call_stats_sampled(s, c);
+		call_sampled(t, s, lock);
 	else
-		call_stats(s, c);
+		call_stats(s, slot_counters(t, s));
 }
 
-static inline bool svc_trylock(struct service *s)
+static inline bool svc_trylock(_Atomic uint32_t *lock)
 {
 	/* A taken lock costs a load, not a write that pulls the line away from its holder. */
-	if (atomic_load_explicit(&s->lock, memory_order_relaxed))
+	if (atomic_load_explicit(lock, memory_order_relaxed))
 		return false;
 	/* L1: pairs with U1 in svc_unlock(): we see what the previous runner wrote. */
-	return atomic_exchange_explicit(&s->lock, 1, memory_order_acquire) == 0;
+	return atomic_exchange_explicit(lock, 1, memory_order_acquire) == 0;
 }
 
-static inline void svc_unlock(struct service *s)
+static inline void svc_unlock(_Atomic uint32_t *lock)
 {
 	/* U1: pairs with L1 in svc_trylock(). */
-	atomic_store_explicit(&s->lock, 0, memory_order_release);
+	atomic_store_explicit(lock, 0, memory_order_release);
 }
 
 /* ---- Running on any thread ---- */
@@ -350,18 +402,28 @@ static always_inline int run_iter(struct slot *t, uint32_t id, bool serialize)
 	/* B1: pairs with D1 (run states, unregister) through A1/E1; its acquire side also
 	 * pairs with the flags store in dpk_service_register(): callback and userdata are set. */
 	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
-	if (unlikely((f & F_RUNNABLE) != F_RUNNABLE))
+	if (unlikely((f & F_RUNNABLE) != F_RUNNABLE)) {
 		rc = (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
-	else if ((f & F_MT_SAFE) || !serialize)
-		call_service(s, f, &t->svc[id], false);
-	else if (svc_trylock(s)) {
-		call_service(s, f, &t->svc[id], false);
-		svc_unlock(s);
-	} else
+	} else if ((f & F_MT_SAFE) || !serialize) {
+		call_service(t, s, f, NULL);
+	} else if (svc_trylock(&s->lock)) {
+		call_service(t, s, f, &s->lock);
+		svc_unlock(&s->lock);
+	} else {
 		rc = -EBUSY;
+	}
 	/* C1: pairs with E1 in any_inside(): a quiescer that sees us gone sees our effects. */
 	atomic_store_explicit(&t->active, prev, memory_order_release);
 	return rc;
+}
+
+/* Call service @p s for a thread of shared_slot: every call with stats is timed. */
+static inline void call_shared(struct service *s, uint32_t f, struct counters *c)
+{
+	if (!(f & F_STATS))
+		s->callback(s->userdata);
+	else
+		call_stats_shared(s, c);
 }
 
 /* Threads without a slot of their own: shared counters, updated with read-modify-writes. */
@@ -381,10 +443,10 @@ static int run_iter_shared(uint32_t id, bool serialize)
 	if ((f & F_RUNNABLE) != F_RUNNABLE)
 		rc = (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
 	else if ((f & F_MT_SAFE) || !serialize)
-		call_service(s, f, &shared_slot.svc[id], true);
-	else if (svc_trylock(s)) {
-		call_service(s, f, &shared_slot.svc[id], true);
-		svc_unlock(s);
+		call_shared(s, f, &shared_slot.svc[id]);
+	else if (svc_trylock(&s->lock)) {
+		call_shared(s, f, &shared_slot.svc[id]);
+		svc_unlock(&s->lock);
 	} else
 		rc = -EBUSY;
 	/* C2: pairs with E2 in any_inside(). */
@@ -429,7 +491,13 @@ static int __attribute__((noinline)) run_iter_slow(uint32_t id, bool serialize)
 	return run_iter(t, id, serialize);
 }
 
-int dpk_service_run_iter_on_app_lcore(uint32_t id, bool serialize_mt_unsafe)
+/*
+ * The hot entry point starts on a cache line: its paths are a few dozen bytes apart, and
+ * where the line and fetch-block boundaries fall among them otherwise depends on whatever
+ * code the linker put before it (it moved the cost of a sampled call by a tenth).
+ */
+__attribute__((aligned(DPK_CACHE_LINE))) int
+dpk_service_run_iter_on_app_lcore(uint32_t id, bool serialize_mt_unsafe)
 {
 	struct slot *t = tls_slot;
 
@@ -456,10 +524,10 @@ static inline void loop_run_one(struct lcore_ctl *lc, struct slot *t, uint32_t i
 	if ((f & F_RUNNABLE) == F_RUNNABLE && (mapped & bit)) {
 		/* MT-unsafe services always take the lock here, whoever else may run them. */
 		if (f & F_MT_SAFE)
-			call_service(s, f, &t->svc[id], false);
-		else if (svc_trylock(s)) {
-			call_service(s, f, &t->svc[id], false);
-			svc_unlock(s);
+			call_service(t, s, f, NULL);
+		else if (svc_trylock(&s->lock)) {
+			call_service(t, s, f, &s->lock);
+			svc_unlock(&s->lock);
 		}
 	}
 	/* C3: as C1. */
@@ -558,12 +626,12 @@ bool dpk_service_may_be_active(uint32_t id)
 
 static void totals_add(struct totals *sum, const struct counters *c)
 {
-	sum->calls += atomic_load_explicit(&c->calls, memory_order_relaxed);
 	sum->idle += atomic_load_explicit(&c->idle, memory_order_relaxed);
+	sum->timed += atomic_load_explicit(&c->timed, memory_order_relaxed);
+	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	sum->errors += atomic_load_explicit(&c->errors, memory_order_relaxed);
 	sum->cycles += atomic_load_explicit(&c->cycles, memory_order_relaxed);
-	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
-	sum->extra += atomic_load_explicit(&c->extra, memory_order_relaxed);
+	sum->weights += atomic_load_explicit(&c->weights, memory_order_relaxed);
 }
 
 static void sum_service(uint32_t id, struct totals *sum)
@@ -584,22 +652,20 @@ static void sum_lcore(unsigned lcore, struct totals *sum)
 }
 
 /* Counters only grow, and a later read under ctl_lock sees at least what the baseline
- * read saw, so the differences never go below zero; the clamps guard the derived figure
- * (charged calls) against counters read at slightly different moments. */
+ * read saw, so the differences never go below zero. */
 static void stats_since(const struct totals *now, const struct totals *base,
                         struct dpk_service_stats *out)
 {
-	uint64_t charged, untimed = now->untimed - base->untimed;
+	uint64_t untimed = now->untimed - base->untimed;
 
-	out->calls = now->calls - base->calls;
 	out->idle_calls = now->idle - base->idle;
+	out->timed_calls = now->timed - base->timed;
+	out->calls = out->idle_calls + out->timed_calls + untimed;
 	out->error_calls = now->errors - base->errors;
 	out->cycles = now->cycles - base->cycles;
-	charged = out->calls > out->idle_calls ? out->calls - out->idle_calls : 0;
-	out->timed_calls = charged > untimed ? charged - untimed : 0;
-	/* Only sampled calls move these two, so a read racing the writers cannot turn an
-	 * exact figure into an "estimated" one. */
-	out->cycles_estimated = untimed != 0 || now->extra != base->extra;
+	/* Only sampled charged calls move these two, so a read racing the writers cannot
+	 * turn an exact figure into an "estimated" one. */
+	out->cycles_estimated = untimed != 0 || now->weights != base->weights;
 }
 
 /* ---- Control helpers (ctl_lock held) ---- */
@@ -624,6 +690,15 @@ static void lcore_reset_base(unsigned lcore)
 }
 
 /* ---- Registration ---- */
+
+/* Start sampling afresh in @p c: its next sampled call is timed and weighs 1. */
+static void sampling_clear(struct counters *c)
+{
+	uint64_t untimed = atomic_load_explicit(&c->untimed, memory_order_relaxed);
+
+	atomic_store_explicit(&c->next, 0, memory_order_relaxed);
+	atomic_store_explicit(&c->last, untimed, memory_order_relaxed);
+}
 
 int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 {
@@ -665,17 +740,18 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 		return -ENOSPC;
 	}
 	/* Nobody touches this id's counters now (an unregister waited for its callers), so
-	 * the baseline is stable and the sampling countdowns can be cleared. */
+	 * the baseline is stable and sampling can start afresh in every slot. */
 	memcpy(s->name, spec->name, len + 1);
+	s->coff = (uint32_t)(offsetof(struct slot, svc) + i * sizeof(struct counters));
 	s->callback = spec->callback;
 	s->userdata = spec->userdata;
 	atomic_store_explicit(&s->sample, 1, memory_order_relaxed);
 	atomic_store_explicit(&s->lock, 0, memory_order_relaxed);
 	sum_service(i, &s->base);
 	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		atomic_store_explicit(&lcore_slots[l].svc[i].left, 0, memory_order_relaxed);
+		sampling_clear(&lcore_slots[l].svc[i]);
 	for (unsigned t = 0; t < DPK_SERVICE_THREAD_SLOTS; t++)
-		atomic_store_explicit(&thread_slots[t].svc[i].left, 0, memory_order_relaxed);
+		sampling_clear(&thread_slots[t].svc[i]);
 	s->state = SVC_REGISTERED;
 	atomic_fetch_add_explicit(&n_registered, 1, memory_order_relaxed);
 	/* P1: publishes the fields above; pairs with B1/B2/B3 in the runners. */

@@ -514,15 +514,28 @@ static void sampling_keeps_counts_exact(void)
 	ASSERT_EQ(calls, st.calls);
 	ASSERT_EQ(calls / 10, st.idle_calls);
 	ASSERT_EQ(calls / 10, st.error_calls);
-	/* One call in `period` is timed (the first of each window); of those, the charged ones
-	 * count. The pattern above gives exactly that many here. */
-	unsigned timed = 0;
-	for (unsigned i = 0; i < calls; i += period)
-		timed += i % 10 != 9;
+	/* The thread times its first call, then lets period - 1 charged calls pass untimed
+	 * before it times the next one. A timed charged call stands for itself and the untimed
+	 * charged calls since the previous one (a timed call that was idle passes them on). */
+	unsigned timed = 0, since = period - 1, pending = 0, covered = 0;
+	for (unsigned i = 0; i < calls; i++) {
+		bool charged = i % 10 != 9;
+		if (since >= period - 1) {
+			since = 0;
+			if (charged) {
+				timed++;
+				covered += pending + 1;
+				pending = 0;
+			}
+		} else if (charged) {
+			since++;
+			pending++;
+		}
+	}
 	ASSERT_EQ(timed, st.timed_calls);
 	ASSERT_TRUE(st.cycles_estimated);
-	/* Each timed call stands for `period` calls and spun at least `spin` ticks. */
-	ASSERT_GE(st.cycles, (uint64_t)timed * period * spin);
+	/* Every charged call that a timed one stands for spun at least `spin` ticks. */
+	ASSERT_GE(st.cycles, (uint64_t)covered * spin);
 
 	/* Back to every call timed: still estimated until a reset. */
 	ASSERT_EQ(0, dpk_service_stats_sample_set(id, 1));
@@ -538,6 +551,112 @@ static void sampling_keeps_counts_exact(void)
 	ASSERT_EQ(10, st.timed_calls);
 	ASSERT_FALSE(st.cycles_estimated);
 	ASSERT_GE(st.cycles, 10 * spin);
+}
+
+/* A call picked for timing that returns -EAGAIN passes its window on to the next timed one. */
+static void sampling_idle_timed_call_passes_its_weight_on(void)
+{
+	/* period 4: call 0 timed (idle), 1-3 untimed, 4 timed (idle), 5-7 untimed, 8 timed and
+	 * charged: it stands for itself and the six untimed charged calls before it. */
+	static const int rcs[] = {-EAGAIN, 0, -EIO, 0, -EAGAIN, 0, 0, 0, 0};
+	const unsigned n = sizeof(rcs) / sizeof(rcs[0]);
+	const uint64_t spin = 1000;
+	struct dpk_service_stats st;
+	struct probe p;
+	uint32_t id;
+
+	fresh();
+	probe_init(&p);
+	p.spin_ticks = spin;
+	id = reg("weights", &p, DPK_SERVICE_CAP_MT_SAFE, true);
+	ASSERT_EQ(0, dpk_service_stats_enable(id, true));
+	ASSERT_EQ(0, dpk_service_stats_sample_set(id, 4));
+	for (unsigned i = 0; i < n; i++) {
+		atomic_store(&p.rc, rcs[i]);
+		ASSERT_EQ(0, dpk_service_run_iter_on_app_lcore(id, true));
+		ASSERT_EQ(0, dpk_service_stats_get(id, &st));
+		ASSERT_EQ(i + 1, st.calls);
+		/* Nothing is charged until the first timed charged call. */
+		ASSERT_EQ(i == n - 1 ? 1 : 0, st.timed_calls);
+		ASSERT_EQ(i == n - 1 ? 1 : 0, st.cycles != 0);
+		/* Untimed charged calls make the figure an estimate at once. */
+		ASSERT_EQ(i >= 1, st.cycles_estimated);
+	}
+	ASSERT_EQ(2, st.idle_calls);
+	ASSERT_EQ(1, st.error_calls);
+	ASSERT_GE(st.cycles, 7 * spin);
+	/* The next window starts over: three untimed calls, then a timed one of weight 4. */
+	atomic_store(&p.rc, 0);
+	for (unsigned i = 0; i < 4; i++)
+		ASSERT_EQ(0, dpk_service_run_iter_on_app_lcore(id, true));
+	ASSERT_EQ(0, dpk_service_stats_get(id, &st));
+	ASSERT_EQ(n + 4, st.calls);
+	ASSERT_EQ(2, st.timed_calls);
+	ASSERT_GE(st.cycles, 11 * spin);
+}
+
+/* A service whose callback runs a service again on the same thread. */
+struct nest {
+	uint32_t id;        /* the service to run from inside */
+	atomic_uint depth;  /* current nesting */
+	atomic_ulong calls; /* callbacks entered */
+	atomic_int inner_rc;
+	int rc; /* what the callback returns, by depth: 0 outermost */
+};
+
+static int nest_cb(void *arg)
+{
+	struct nest *n = arg;
+	unsigned d = atomic_fetch_add(&n->depth, 1);
+
+	atomic_fetch_add(&n->calls, 1);
+	if (d < 2) {
+		int rc = dpk_service_run_iter_on_app_lcore(n->id, d % 2 == 0);
+		if (rc != 0)
+			atomic_store(&n->inner_rc, rc);
+	}
+	atomic_fetch_sub(&n->depth, 1);
+	return d == 1 ? -EAGAIN : 0;
+}
+
+static void nested_calls_are_counted(void)
+{
+	static const uint32_t periods[] = {1, 3};
+	struct dpk_service_stats st;
+	struct nest nest;
+	uint32_t id;
+
+	for (unsigned k = 0; k < 2; k++) {
+		fresh();
+		memset(&nest, 0, sizeof(nest));
+		struct dpk_service_spec spec = {"nest", nest_cb, &nest, DPK_SERVICE_CAP_MT_SAFE};
+		ASSERT_EQ(0, dpk_service_register(&spec, &id));
+		nest.id = id;
+		ASSERT_EQ(0, dpk_service_component_runstate_set(id, true));
+		ASSERT_EQ(0, dpk_service_runstate_set(id, true));
+		ASSERT_EQ(0, dpk_service_stats_enable(id, true));
+		ASSERT_EQ(0, dpk_service_stats_sample_set(id, periods[k]));
+		/* Each outer call makes two more inside: depth 0 and 2 charged, depth 1 idle. */
+		for (unsigned i = 0; i < 50; i++)
+			ASSERT_EQ(0, dpk_service_run_iter_on_app_lcore(id, true));
+		ASSERT_EQ(0, atomic_load(&nest.inner_rc));
+		ASSERT_EQ(150, atomic_load(&nest.calls));
+		ASSERT_EQ(0, dpk_service_stats_get(id, &st));
+		ASSERT_EQ(150, st.calls);
+		ASSERT_EQ(50, st.idle_calls);
+		ASSERT_EQ(0, st.error_calls);
+		if (periods[k] == 1) {
+			ASSERT_EQ(100, st.timed_calls);
+			ASSERT_FALSE(st.cycles_estimated);
+		} else {
+			ASSERT_LT(st.timed_calls, 100);
+			ASSERT_TRUE(st.cycles_estimated);
+		}
+		/* The nested calls left no mark behind. */
+		ASSERT_EQ(0, dpk_service_runstate_set(id, false));
+		ASSERT_FALSE(dpk_service_may_be_active(id));
+		ASSERT_EQ(0, dpk_service_unregister(id));
+	}
 }
 
 static void attr_reset_restarts_from_zero(void)
@@ -1307,6 +1426,8 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(stats_count_calls_idle_errors),
         DPK_TEST(idle_calls_are_not_charged),
         DPK_TEST(sampling_keeps_counts_exact),
+        DPK_TEST(sampling_idle_timed_call_passes_its_weight_on),
+        DPK_TEST(nested_calls_are_counted),
         DPK_TEST(attr_reset_restarts_from_zero),
         DPK_TEST(reregistered_id_starts_from_zero),
         DPK_TEST(dump_lists_services),

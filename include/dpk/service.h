@@ -28,16 +28,20 @@
  *   timed_calls               = charged calls                 charged calls that were timed,
  *                                                             about one in N
  *   cycles                    exact: TSC ticks summed over    estimate: each timed call's
- *                             every charged call              ticks times the N in force
- *                                                             when it was timed
+ *                             every charged call              ticks times its weight
  *   cycles_estimated          false                           true once a charged call
  *                                                             was made
  *
  * "Charged" calls are those that returned 0 or an error; idle calls are counted but never
- * charged cycles. The cycles figure stays exact (cycles_estimated false) as long as every
- * charged call since the last reset was timed with N = 1; going back to N = 1 leaves it
- * estimated until the next reset. Per service lcore the runtime also counts loops and the
- * calls and cycles of the services its loop ran, with the same rules.
+ * charged cycles. With N > 1 each thread times one call, then lets N - 1 charged calls pass
+ * untimed before it times another (idle calls in between do not count towards the N - 1).
+ * The weight of a timed charged call is the number of charged calls it stands for: itself
+ * and the untimed charged calls its thread made since its previous timed charged call (N
+ * when nothing else happened in between; more when a call picked for timing returned
+ * -EAGAIN). The cycles figure stays exact (cycles_estimated false) as long as every charged
+ * call since the last reset was timed with N = 1; going back to N = 1 leaves it estimated
+ * until the next reset. Per service lcore the runtime also counts loops and the calls and
+ * cycles of the services its loop ran, with the same rules.
  *
  * Every call made while stats are on is counted exactly once, whichever thread made it:
  * each service lcore and each thread that calls dpk_service_run_iter_on_app_lcore() has
@@ -372,8 +376,10 @@ int dpk_service_stats_enable(uint32_t id, bool on);
 
 /**
  * Set the cycle sample period of service @p id: with @p n > 1 only about one charged call
- * in @p n is timed (two TSC reads), and cycles become an estimate; calls, idle and error
- * counts stay exact. @p n = 1 (the default) times every call.
+ * in @p n is timed (two TSC reads), and cycles become an estimate (see the table at the top
+ * of this header); calls, idle and error counts stay exact. @p n = 1 (the default) times
+ * every call. A thread that is inside a sampling window when the period changes finishes
+ * that window first.
  * @retval 0       success
  * @retval -EINVAL @p id is not a registered service, or @p n is 0
  */
