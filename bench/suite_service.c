@@ -6,11 +6,11 @@
  *                        here beside the results it explains
  *   app_iter_stats_*     dpk_service_run_iter_on_app_lcore() on the main lcore, per call,
  *                        for MT-safe and MT-unsafe services, with statistics off, on
- *                        (every call timed: exact cycles) and on with one call in 16
- *                        timed (exact counts, estimated cycles); with a callback that
+ *                        (every call timed: exact cycles) and on with one call in 16 or
+ *                        in 64 timed (exact counts, estimated cycles); with a callback that
  *                        does nothing (work=0) and one that does a fixed small amount
  *                        of work (work=64 dependent additions), so the framework's own
- *                        cost shows on its own. The three stats variants share a group,
+ *                        cost shows on its own. The four stats variants share a group,
  *                        so --interleave times them batch by batch in turn.
  *   lcore_loop           a service lcore's loop, per iteration, with 1, 8 and 64 mapped
  *                        services that do nothing: the main lcore times how long the
@@ -335,7 +335,8 @@ static uint64_t body_two(struct dpk_bench_run *run, unsigned role, uint64_t n)
 	 .teardown = app_teardown, .arg = SARG(safe, s, w, 1)}
 
 #define APP3(safe, w)                                                                         \
-	APP("stats_off", 0, safe, w), APP("stats_on", 1, safe, w), APP("stats_1in16", 16, safe, w)
+	APP("stats_off", 0, safe, w), APP("stats_on", 1, safe, w), APP("stats_1in16", 16, safe, w), \
+		APP("stats_1in64", 64, safe, w)
 
 #define LOOP(k)                                                                               \
 	{.name = "lcore_loop", .desc = "one loop of a service lcore over its mapped services",   \
