@@ -73,7 +73,10 @@
  * From inside a callback every call is allowed except: unregistering a service the
  * calling thread is inside (-EBUSY), and the main-lcore calls of the last row. Control
  * calls never wait for a callback while holding the internal lock, so a callback may use
- * them without deadlock.
+ * them without deadlock, with one trap: dpk_service_unregister() waits until no thread is
+ * inside the service it removes, so two callbacks that unregister each other's services
+ * at the same time wait for each other forever. Unregister from outside callbacks, or
+ * make sure the services unregistered from callbacks never do so in a cycle.
  *
  * Quiescing: dpk_service_may_be_active() returns false only when no thread is inside the
  * service's callback and no started service lcore can enter it. The usual way to free a
