@@ -15,7 +15,7 @@
  * Quiescence (dpk_service_may_be_active(), unregister) is a store-load pattern on each side:
  *
  *   runner                                  quiescer
- *   A: active |= bit   (own slot)           D: clear run state / map bit   (seq_cst RMW)
+ *   A: active |= bit   (own slot)           D: clear run state / map bit   (seq_cst store or RMW)
  *   B: load flags (and map), seq_cst        heavy_barrier()
  *      run the callback if B allows         E: load every slot's active     (seq_cst)
  *   C: active = prev   (release)
@@ -174,7 +174,7 @@ static void release_thread_slot(void *p)
 	struct slot *t = p;
 
 	tls_slot = NULL;
-	/* R1: pairs with C1 in claim_thread_slot(): the next owner continues from our counts. */
+	/* R1: pairs with S1 in claim_thread_slot(): the next owner continues from our counts. */
 	atomic_store_explicit(&t->claimed, 0, memory_order_release);
 }
 
@@ -465,7 +465,7 @@ static struct slot *claim_thread_slot(void)
 
 		if (atomic_load_explicit(&t->claimed, memory_order_relaxed))
 			continue;
-		/* C1: pairs with R1 in release_thread_slot(): the counters the previous owner
+		/* S1: pairs with R1 in release_thread_slot(): the counters the previous owner
 		 * wrote are visible before we add to them. */
 		if (!atomic_compare_exchange_strong_explicit(
 		            &t->claimed, &free_, 1, memory_order_acquire, memory_order_relaxed))
