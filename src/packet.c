@@ -5,7 +5,8 @@
  *
  * Memory of a packet pool: struct dpk_packet_pool, whose last member is the object pool,
  * followed by the rest of the object pool (ring, caches, objects). Each object is
- *   struct dpk_packet (64 bytes) | user area, rounded up to 64 | data buffer
+ *   struct dpk_packet (64 bytes) | user area, rounded up to 64 | data buffer | padding
+ * where the padding (0 or 64 bytes) makes the object a whole number of line pairs.
  */
 #include <assert.h>
 #include <errno.h>
@@ -102,7 +103,9 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 		return NULL;
 	}
 	s.uarea_off = sizeof(struct dpk_packet) + align_up(prm->uarea_size, DPK_CACHE_LINE);
-	obj_size = s.uarea_off + prm->buf_size;
+	/* A whole number of line pairs, so that the pool starts every packet's metadata on
+	 * a line that shares no L1 set with a cache header (see src/pool.c). */
+	obj_size = align_up(s.uarea_off + prm->buf_size, 2 * DPK_CACHE_LINE);
 	/* Checks count, cache size and flags, and names what is wrong. */
 	pool_size = dpk_pool_memsize(prm->count, obj_size, prm->cache_size, prm->flags);
 	if (pool_size < 0) {

@@ -102,6 +102,46 @@ static void pool_params(void)
 	dpk_packet_pool_free(pp);
 }
 
+struct parity {
+	struct dpk_pool *pool;
+	unsigned visited, even;
+};
+
+/* Count the packets whose metadata is an even number of lines from some cache header. */
+static void check_parity(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
+{
+	struct parity *par = arg;
+
+	(void)idx;
+	par->visited++;
+	for (unsigned id = 0; id < DPK_LCORE_MAX; id++) {
+		intptr_t hdr = (intptr_t)dpk_pool_default_cache(p, id) / DPK_CACHE_LINE;
+
+		if (((intptr_t)obj / DPK_CACHE_LINE - hdr) % 2 == 0) {
+			par->even++;
+			return;
+		}
+	}
+}
+
+static void metadata_stays_off_cache_header_lines(void)
+{
+	/* Buffer and user area sizes that make odd and even numbers of lines. */
+	static const unsigned sizes[][2] = {{BUF, 0}, {2048, 0}, {2000, 24}, {100, 100}, {64, 0}};
+
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct dpk_packet_pool *pp = make(COUNT, sizes[i][0], 0, sizes[i][1], 4, 0);
+		struct parity par = {0};
+
+		ASSERT_NOT_NULL(pp);
+		par.pool = dpk_packet_pool_to_pool(pp);
+		EXPECT_EQ(COUNT, dpk_pool_obj_iter(par.pool, check_parity, &par));
+		EXPECT_EQ(COUNT, par.visited);
+		EXPECT_EQ(0, par.even);
+		dpk_packet_pool_free(pp);
+	}
+}
+
 static void alloc_and_free(void)
 {
 	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, 0);
@@ -748,6 +788,7 @@ static void debug_pool_catches_double_free(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(pool_create_rejects_bad_params),
         DPK_TEST(pool_params),
+        DPK_TEST(metadata_stays_off_cache_header_lines),
         DPK_TEST(alloc_and_free),
         DPK_TEST(alloc_resets_metadata),
         DPK_TEST(alloc_until_empty),
