@@ -191,13 +191,17 @@ int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_
  */
 static bool packet_release(struct dpk_packet *pkt)
 {
+	uint32_t old;
+
 	/* Relaxed: see dpk_packet_free(). */
-	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0)
+	if ((atomic_load_explicit(&pkt->refs, memory_order_relaxed) & DPK__PACKET_HOLDS) == 0)
 		return true;
 	/* R1: release, so that this holder's accesses to the packet happen before the
 	 * last holder recycles it (A1) or changes it (A2). The last decrement leaves 0,
-	 * the "never referenced" state the next user of the buffer starts from. */
-	if (atomic_fetch_sub_explicit(&pkt->refs, 1, memory_order_release) != 1)
+	 * the "never referenced" state the next user of the buffer starts from, or the
+	 * referencing flag alone, which packet_release_all() clears. */
+	old = atomic_fetch_sub_explicit(&pkt->refs, 1, memory_order_release);
+	if ((old & DPK__PACKET_HOLDS) != 1)
 		return false;
 	/* A1: pairs with R1 of every other holder. */
 	dpk__packet_acquire(pkt);
@@ -217,10 +221,13 @@ static unsigned packet_release_all(struct dpk_packet *pkt, struct dpk_packet *ou
 		return 0;
 	owner = pkt->referenced;
 	if (owner != NULL) {
-		/* Back to the free state before the buffer can be reused. */
+		/* Back to the free state before the buffer can be reused. Relaxed: this is the
+		 * last holder, after A1, and the pool's put orders the store before the next
+		 * get. */
 		pkt->referenced = NULL;
 		pkt->shr = NULL;
 		pkt->shr_len = 0;
+		atomic_store_explicit(&pkt->refs, 0, memory_order_relaxed);
 	}
 	out[k++] = pkt;
 	/* A referenced packet never references another (dpk_packet_ref() holds the owner
@@ -292,8 +299,7 @@ void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
 		if (pkt == NULL)
 			continue;
 		/* Relaxed, as in dpk_packet_free(). */
-		if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0 &&
-		    pkt->referenced == NULL) {
+		if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0) {
 			group_add(groups, &ngroups, pkt);
 			continue;
 		}
@@ -329,9 +335,12 @@ int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len,
 /* Add a hold on @p pkt, which the caller holds. */
 static void packet_hold(struct dpk_packet *pkt)
 {
-	/* Relaxed load, store and increment: see "Memory orders" in <dpk/impl/packet.h>. */
-	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0)
-		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
+	/* Relaxed load, store and increment: see "Memory orders" in <dpk/impl/packet.h>.
+	 * The store keeps the referencing flag. */
+	uint32_t refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
+
+	if ((refs & DPK__PACKET_HOLDS) == 0)
+		atomic_store_explicit(&pkt->refs, refs + 2, memory_order_relaxed);
 	else
 		atomic_fetch_add_explicit(&pkt->refs, 1, memory_order_relaxed);
 }
@@ -384,6 +393,8 @@ struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
 	ref->shr_len = total - offset;
 	ref->referenced = owner;
 	ref->flow_tag = pkt->flow_tag;
+	/* Relaxed: the new packet has no other holder yet. */
+	atomic_store_explicit(&ref->refs, DPK__PACKET_REFERENCING, memory_order_relaxed);
 	packet_hold(owner);
 	return ref;
 }

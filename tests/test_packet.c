@@ -694,6 +694,47 @@ static void reference_of_reference(void)
 	dpk_packet_pool_free(pp);
 }
 
+/* The last free of a referencing packet returns a buffer that the next user gets as a
+ * fresh packet: not referencing, no other holder, freed by the never-referenced path. */
+static void freed_reference_comes_back_fresh(void)
+{
+	struct dpk_packet_pool *pp = make(4, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *x, *y, *s, *pkts[4];
+
+	ASSERT_NOT_NULL(pp);
+	x = dpk_packet_alloc(pp, 100);
+	ASSERT_NOT_NULL(x);
+	y = dpk_packet_ref(x, 10);
+	ASSERT_NOT_NULL(y);
+	ASSERT_TRUE(dpk_packet_is_referencing(y));
+	ASSERT_FALSE(dpk_packet_has_ref(y));
+	s = dpk_packet_ref_static(y);
+	ASSERT_TRUE(dpk_packet_has_ref(y));
+	dpk_packet_free(s);
+	ASSERT_FALSE(dpk_packet_has_ref(y));
+	ASSERT_EQ(0, dpk_packet_push_head(y, 4)); /* its only holder again */
+	dpk_packet_free(y);
+	ASSERT_FALSE(dpk_packet_has_ref(x));
+	dpk_packet_free(x);
+	ASSERT_EQ(0, in_use(pp));
+	for (unsigned i = 0; i < 4; i++) {
+		pkts[i] = dpk_packet_alloc(pp, 50);
+		ASSERT_NOT_NULL(pkts[i]);
+		EXPECT_FALSE(dpk_packet_is_referencing(pkts[i]));
+		EXPECT_FALSE(dpk_packet_has_ref(pkts[i]));
+		EXPECT_EQ(50, dpk_packet_len(pkts[i]));
+		EXPECT_EQ(50, dpk_packet_seg_len(pkts[i]));
+		EXPECT_EQ(BUF - HEAD - 50, dpk_packet_tailroom(pkts[i]));
+		EXPECT_EQ(0, dpk_packet_push_head(pkts[i], 1));
+	}
+	for (unsigned i = 0; i < 4; i++)
+		dpk_packet_free(pkts[i]);
+	ASSERT_EQ(0, in_use(pp));
+	/* A debug pool refuses a second put of a buffer: none happened. */
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
 /* Pull and trim walk across the private head and the shared part. */
 static void reference_head_and_tail(void)
 {
@@ -803,6 +844,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reference_at_offset),
         DPK_TEST(reference_errors),
         DPK_TEST(reference_of_reference),
+        DPK_TEST(freed_reference_comes_back_fresh),
         DPK_TEST(reference_head_and_tail),
         DPK_TEST(free_multi_with_references),
         DPK_TEST(debug_pool_catches_double_free),
