@@ -19,6 +19,9 @@
 
 static_assert(sizeof(struct dpk_packet) == DPK_CACHE_LINE, "packet metadata is one cache line");
 
+_Thread_local struct dpk_packet_pool *dpk__packet_last_pool
+        __attribute__((tls_model("initial-exec"))) = NULL;
+
 /* free_multi hands buffers back per pool in bulks of up to this many... */
 #define FREE_BULK 32u
 /* ...for up to this many pools at a time. */
@@ -183,6 +186,7 @@ int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_
 		}
 		done += want;
 	}
+	dpk__packet_last_pool = pp;
 	return (int)done;
 }
 
@@ -235,6 +239,16 @@ static unsigned packet_release_all(struct dpk_packet *pkt, struct dpk_packet *ou
 	if (owner != NULL && packet_release(owner))
 		out[k++] = owner;
 	return k;
+}
+
+void dpk__packet_free_other(struct dpk_packet *pkt)
+{
+	struct dpk_packet_pool *pp = pkt->pool;
+
+	/* This thread now frees (or allocates) this pool's packets: later frees of them
+	 * take the inline path. */
+	dpk__packet_last_pool = pp;
+	dpk_pool_put(&pp->pool, pkt);
 }
 
 void dpk__packet_free_slow(struct dpk_packet *pkt)

@@ -287,6 +287,76 @@ static void alloc_multi_partial_cached(void)
 	ASSERT_EQ(0, dpk_lcore_fini());
 }
 
+/*
+ * Single frees as an lcore with caches: each packet goes back to the cache of its own
+ * pool, also when packets of two pools alternate (the free path remembers the last pool
+ * of the thread), and once the thread is no longer an lcore, to the ring.
+ */
+static void single_frees_find_their_pool(void)
+{
+	struct dpk_packet_pool *a, *b;
+	struct dpk_pool_cache *ca, *cb;
+	struct dpk_packet *pa[8], *pb[8], *last;
+	unsigned na, nb;
+	int rc = dpk_lcore_init("0");
+
+	if (rc == -ENODEV)
+		DPK_SKIP("CPU 0 is not available");
+	ASSERT_EQ(0, rc);
+	a = make(COUNT, BUF, HEAD, 0, 8, 0);
+	b = make(COUNT, 256, 0, 16, 8, 0);
+	ASSERT_NOT_NULL(a);
+	ASSERT_NOT_NULL(b);
+	ca = dpk_pool_default_cache(dpk_packet_pool_to_pool(a), dpk_lcore_id());
+	cb = dpk_pool_default_cache(dpk_packet_pool_to_pool(b), dpk_lcore_id());
+	ASSERT_NOT_NULL(ca);
+	ASSERT_NOT_NULL(cb);
+	for (unsigned i = 0; i < 8; i++) {
+		pa[i] = dpk_packet_alloc(a, 10);
+		pb[i] = dpk_packet_alloc(b, 20);
+		ASSERT_NOT_NULL(pa[i]);
+		ASSERT_NOT_NULL(pb[i]);
+	}
+	na = dpk_pool_cache_count(ca);
+	nb = dpk_pool_cache_count(cb);
+	for (unsigned i = 0; i < 8; i++) {
+		dpk_packet_free(pa[i]); /* the last pool is b's, then a's */
+		dpk_packet_free(pb[i]);
+	}
+	EXPECT_EQ(na + 8, dpk_pool_cache_count(ca));
+	EXPECT_EQ(nb + 8, dpk_pool_cache_count(cb));
+	/* Frees of one pool after allocs of the other. */
+	for (unsigned i = 0; i < 4; i++) {
+		pa[i] = dpk_packet_alloc(a, 10);
+		ASSERT_NOT_NULL(pa[i]);
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		pb[i] = dpk_packet_alloc(b, 10);
+		ASSERT_NOT_NULL(pb[i]);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		dpk_packet_free(pa[i]);
+	for (unsigned i = 0; i < 4; i++)
+		dpk_packet_free(pb[i]);
+	EXPECT_EQ(na + 8, dpk_pool_cache_count(ca));
+	EXPECT_EQ(nb + 8, dpk_pool_cache_count(cb));
+	EXPECT_EQ(0, in_use(a));
+	EXPECT_EQ(0, in_use(b));
+
+	/* a is the thread's last pool; after fini the thread has no cache. */
+	last = dpk_packet_alloc(a, 10);
+	ASSERT_NOT_NULL(last);
+	na = dpk_pool_cache_count(ca);
+	ASSERT_EQ(0, dpk_lcore_fini());
+	dpk_packet_free(last);
+	EXPECT_EQ(na, dpk_pool_cache_count(ca));
+	EXPECT_EQ(0, in_use(a));
+	EXPECT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(a), NULL, NULL, NULL));
+	EXPECT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(b), NULL, NULL, NULL));
+	dpk_packet_pool_free(a);
+	dpk_packet_pool_free(b);
+}
+
 static void alloc_multi_partial_debug(void)
 {
 	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
@@ -836,6 +906,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(alloc_multi_partial),
         DPK_TEST(alloc_multi_partial_cached),
         DPK_TEST(alloc_multi_partial_debug),
+        DPK_TEST(single_frees_find_their_pool),
         DPK_TEST(free_multi_mixed_pools),
         DPK_TEST(head_and_tail_room),
         DPK_TEST(offset_and_read),
