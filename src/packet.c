@@ -186,7 +186,6 @@ int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_
 		}
 		done += want;
 	}
-	dpk__packet_last_pool = pp;
 	return (int)done;
 }
 
@@ -245,8 +244,8 @@ void dpk__packet_free_other(struct dpk_packet *pkt)
 {
 	struct dpk_packet_pool *pp = pkt->pool;
 
-	/* This thread now frees (or allocates) this pool's packets: later frees of them
-	 * take the inline path. */
+	/* This thread now frees this pool's packets: later frees of them take the inline
+	 * path. */
 	dpk__packet_last_pool = pp;
 	dpk_pool_put(&pp->pool, pkt);
 }

@@ -343,9 +343,13 @@ static void single_frees_find_their_pool(void)
 	EXPECT_EQ(0, in_use(a));
 	EXPECT_EQ(0, in_use(b));
 
-	/* a is the thread's last pool; after fini the thread has no cache. */
+	/* a is the thread's last pool (a free of one of its packets made it so); after fini
+	 * the thread has no cache, and a free that finds a as its last pool uses none. */
 	last = dpk_packet_alloc(a, 10);
 	ASSERT_NOT_NULL(last);
+	pa[0] = dpk_packet_alloc(a, 10);
+	ASSERT_NOT_NULL(pa[0]);
+	dpk_packet_free(pa[0]);
 	na = dpk_pool_cache_count(ca);
 	ASSERT_EQ(0, dpk_lcore_fini());
 	dpk_packet_free(last);

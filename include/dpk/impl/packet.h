@@ -19,15 +19,16 @@
  *     another one (referenced). It keeps such a packet off the free fast path, which thus
  *     tests one word, refs == 0, to know that it may hand the buffer straight back.
  *
- * The last packet pool a thread allocated from or freed to (dpk__packet_last_pool). The
- * free fast path compares the packet's pool with it and, when they match, hands the
- * packet back through that pool as read from the thread's own variable. The cache's
- * address then depends on no load from the packet: the put need not wait for the packet's
- * pool pointer and then the pool's cache fields before its stores have an address, which
- * is what made a free cost more than a put (the comparison is a predicted branch and
- * settles later). A pool freed and another created at the same address is harmless: only
- * the address is kept, and the cache is looked up in the pool as it is now, for the
- * calling thread's lcore id as it is now.
+ * The last packet pool a thread freed to (dpk__packet_last_pool). The free fast path
+ * compares the packet's pool with it and, when they match, hands the packet back through
+ * that pool as read from the thread's own variable; when they differ, it goes out of line
+ * and makes the packet's pool the last one. The cache's address then depends on no load
+ * from the packet: the put need not wait for the packet's pool pointer and then the
+ * pool's cache fields before its stores have an address, which is what made a free cost
+ * more than a put (the comparison is a predicted branch and settles later). A pool freed
+ * and another created at the same address is harmless: only the address is kept, and the
+ * cache is looked up in the pool as it is now, for the calling thread's lcore id as it is
+ * now.
  *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
@@ -117,10 +118,9 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
  * What alloc writes: the data window (data_off back to the headroom, which push and pull
  * of the last user moved, and data_len) and the flow tag (documented as 0), 12 bytes in
  * two stores to the metadata line, which the free that put the packet in the cache has
- * just touched, so the line is still in L1 when the cache is hot. The last pool of the
- * thread goes to a thread-local variable. Nothing else: buf, buf_len, pool and uarea never
- * change after pool create, and every free path leaves refs 0, referenced NULL and
- * shr_len 0, the state of a never-referenced packet.
+ * just touched, so the line is still in L1 when the cache is hot. Nothing else: buf,
+ * buf_len, pool and uarea never change after pool create, and every free path leaves
+ * refs 0, referenced NULL and shr_len 0, the state of a never-referenced packet.
  */
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
@@ -139,7 +139,6 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 	pkt->data_off = pp->headroom;
 	pkt->data_len = len;
 	pkt->flow_tag = 0;
-	dpk__packet_last_pool = pp;
 	return pkt;
 }
 
