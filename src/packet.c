@@ -259,10 +259,16 @@ void dpk__packet_free_slow(struct dpk_packet *pkt)
 		dpk_pool_put(&out[i]->pool->pool, out[i]);
 }
 
+/* Buffers of one pool waiting for a bulk put. */
 struct free_group {
 	struct dpk_packet_pool *pp;
 	unsigned n;
 	void *objs[FREE_BULK];
+};
+
+struct free_groups {
+	unsigned n;
+	struct free_group g[FREE_POOLS];
 };
 
 static void group_flush(struct free_group *g)
@@ -272,56 +278,84 @@ static void group_flush(struct free_group *g)
 	g->n = 0;
 }
 
-static void group_add(struct free_group *groups, unsigned *ngroups, struct dpk_packet *pkt)
+/* The group of @p pp; a new one when there is none, after handing back everything
+ * pending when every slot is taken. */
+static struct free_group *group_of(struct free_groups *gs, struct dpk_packet_pool *pp)
 {
-	struct free_group *g = NULL;
+	struct free_group *g;
 
-	for (unsigned i = 0; i < *ngroups; i++) {
-		if (groups[i].pp == pkt->pool) {
-			g = &groups[i];
-			break;
-		}
+	for (unsigned i = 0; i < gs->n; i++)
+		if (gs->g[i].pp == pp)
+			return &gs->g[i];
+	if (gs->n == FREE_POOLS) {
+		for (unsigned i = 0; i < gs->n; i++)
+			group_flush(&gs->g[i]);
+		gs->n = 0;
 	}
-	if (g == NULL) {
-		if (*ngroups == FREE_POOLS) {
-			/* More pools than slots: hand back what is pending and start over. */
-			for (unsigned i = 0; i < *ngroups; i++)
-				group_flush(&groups[i]);
-			*ngroups = 0;
-		}
-		g = &groups[(*ngroups)++];
-		g->pp = pkt->pool;
-		g->n = 0;
-	}
-	g->objs[g->n++] = pkt;
-	if (g->n == FREE_BULK)
-		group_flush(g);
+	g = &gs->g[gs->n++];
+	g->pp = pp;
+	g->n = 0;
+	return g;
 }
 
+/*
+ * Packets go to the group of their pool. The group of the last packet is the current one:
+ * its pool and count live in locals (cur, k), so that a run of never-referenced packets of
+ * one pool costs, per packet, a load of refs and of the pool, a compare and a store, with
+ * no call and no count kept in memory.
+ */
 void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
 {
-	struct free_group groups[FREE_POOLS];
-	unsigned ngroups = 0;
+	struct free_groups gs;
+	struct free_group *g = NULL;
+	struct dpk_packet_pool *cur = NULL;
+	unsigned k = 0;
 
 	if (pkts == NULL)
 		return;
+	gs.n = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct dpk_packet *pkt = pkts[i], *out[2];
-		unsigned k;
+		unsigned nout;
+		uint32_t refs;
 
 		if (pkt == NULL)
 			continue;
 		/* Relaxed, as in dpk_packet_free(). */
-		if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0) {
-			group_add(groups, &ngroups, pkt);
+		refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
+		if (__builtin_expect(refs == 0 && pkt->pool == cur, 1)) {
+			g->objs[k++] = pkt;
+			if (k == FREE_BULK) {
+				dpk_pool_put_bulk(&cur->pool, g->objs, k);
+				k = 0;
+			}
 			continue;
 		}
-		k = packet_release_all(pkt, out);
-		for (unsigned j = 0; j < k; j++)
-			group_add(groups, &ngroups, out[j]);
+		if (refs == 0) {
+			out[0] = pkt;
+			nout = 1;
+		} else {
+			nout = packet_release_all(pkt, out);
+		}
+		for (unsigned j = 0; j < nout; j++) {
+			if (out[j]->pool != cur) {
+				if (g != NULL)
+					g->n = k;
+				cur = out[j]->pool;
+				g = group_of(&gs, cur);
+				k = g->n;
+			}
+			g->objs[k++] = out[j];
+			if (k == FREE_BULK) {
+				dpk_pool_put_bulk(&cur->pool, g->objs, k);
+				k = 0;
+			}
+		}
 	}
-	for (unsigned i = 0; i < ngroups; i++)
-		group_flush(&groups[i]);
+	if (g != NULL)
+		g->n = k;
+	for (unsigned i = 0; i < gs.n; i++)
+		group_flush(&gs.g[i]);
 }
 
 int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len, void *dst)

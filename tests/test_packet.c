@@ -881,6 +881,92 @@ static void free_multi_with_references(void)
 	dpk_packet_pool_free(b);
 }
 
+static uint64_t next_rand(uint64_t *x)
+{
+	/* xorshift64 */
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * free_multi over random runs of packets from six pools (more than it groups at once),
+ * runs longer than one bulk put, NULLs, static references and references among them, as
+ * an lcore with caches and without: every buffer goes back once, to its own pool.
+ */
+static void check_free_multi_runs(unsigned cache)
+{
+	enum { POOLS = 6, EACH = 160, MAX = 400 };
+	struct dpk_packet_pool *pps[POOLS];
+	struct dpk_packet *pkts[MAX];
+	uint64_t x = dpk_test_seed() | 1;
+
+	for (unsigned i = 0; i < POOLS; i++) {
+		pps[i] = make(EACH, 128, 0, 0, cache, DPK_POOL_F_DEBUG);
+		ASSERT_NOT_NULL(pps[i]);
+	}
+	for (unsigned round = 0; round < 20; round++) {
+		unsigned n = 0;
+
+		while (n < MAX - 4) {
+			struct dpk_packet_pool *pp = pps[next_rand(&x) % POOLS];
+			unsigned run = 1 + (unsigned)(next_rand(&x) % 70), r = 0;
+
+			for (; r < run && n < MAX - 4 && in_use(pp) < EACH - 2; r++) {
+				unsigned what = (unsigned)(next_rand(&x) % 16);
+				struct dpk_packet *pkt = dpk_packet_alloc(pp, 64);
+
+				ASSERT_NOT_NULL(pkt);
+				pkts[n++] = pkt;
+				if (what == 0)
+					pkts[n++] = NULL;
+				else if (what == 1)
+					pkts[n++] = dpk_packet_ref_static(pkt);
+				else if (what == 2)
+					pkts[n++] = dpk_packet_ref(pkt, 5);
+				ASSERT_NOT_NULL(pkts[n - 1 - (what == 0)]);
+			}
+			if (r < run)
+				break;
+		}
+		/* Referencing packets may come before what they reference: swap some. */
+		for (unsigned i = 0; i + 1 < n; i += 1 + (unsigned)(next_rand(&x) % 5)) {
+			struct dpk_packet *t = pkts[i];
+
+			pkts[i] = pkts[i + 1];
+			pkts[i + 1] = t;
+		}
+		dpk_packet_free_multi(pkts, n);
+		for (unsigned i = 0; i < POOLS; i++)
+			ASSERT_EQ(0, in_use(pps[i]));
+	}
+	for (unsigned i = 0; i < POOLS; i++) {
+		struct dpk_pool_audit_report rep;
+
+		EXPECT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pps[i]), &rep, NULL, NULL));
+		EXPECT_EQ(0, rep.refused_puts);
+		EXPECT_EQ(0, rep.duplicates);
+		dpk_packet_pool_free(pps[i]);
+	}
+}
+
+static void free_multi_runs(void)
+{
+	check_free_multi_runs(0);
+}
+
+static void free_multi_runs_cached(void)
+{
+	int rc = dpk_lcore_init("0");
+
+	if (rc == -ENODEV)
+		DPK_SKIP("CPU 0 is not available");
+	ASSERT_EQ(0, rc);
+	check_free_multi_runs(16);
+	ASSERT_EQ(0, dpk_lcore_fini());
+}
+
 /* With DPK_POOL_F_DEBUG underneath, a packet freed twice is caught, not recycled twice. */
 static void debug_pool_catches_double_free(void)
 {
@@ -922,6 +1008,8 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(freed_reference_comes_back_fresh),
         DPK_TEST(reference_head_and_tail),
         DPK_TEST(free_multi_with_references),
+        DPK_TEST(free_multi_runs),
+        DPK_TEST(free_multi_runs_cached),
         DPK_TEST(debug_pool_catches_double_free),
 };
 
