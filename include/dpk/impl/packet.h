@@ -68,8 +68,8 @@ struct dpk_packet {
 	struct dpk_packet *referenced; /* packet holding the shared part, or NULL */
 	void *uarea;                   /* user area, or NULL */
 	uint32_t buf_len;              /* own buffer size */
-	uint32_t data_off;             /* own part: offset of its first byte in buf */
-	/* The next two are set by alloc: adjacent, on 8 bytes, for one store. */
+	/* The three fields alloc sets, adjacent so that the compiler may merge the stores. */
+	uint32_t data_off; /* own part: offset of its first byte in buf */
 	uint32_t data_len; /* own part: length */
 	uint32_t flow_tag;
 	uint32_t shr_len;      /* shared part: length (0 unless referencing) */
@@ -116,9 +116,9 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
 
 /*
  * What alloc writes: the data window (data_off back to the headroom, which push and pull
- * of the last user moved, and data_len) and the flow tag (documented as 0), 12 bytes in
- * two stores to the metadata line, which the free that put the packet in the cache has
- * just touched, so the line is still in L1 when the cache is hot. Nothing else: buf,
+ * of the last user moved, and data_len) and the flow tag (documented as 0): 12 adjacent
+ * bytes of the metadata line, which the free that put the packet in the cache has just
+ * touched, so the line is still in L1 when the cache is hot. Nothing else: buf,
  * buf_len, pool and uarea never change after pool create, and every free path leaves
  * refs 0, referenced NULL and shr_len 0, the state of a never-referenced packet.
  */
