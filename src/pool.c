@@ -12,11 +12,11 @@
  * Cache headers and objects are kept apart in the L1 data cache. Per-lcore caches are
  * spaced by whole line pairs, so every cache header (the line holding len, read and
  * written by every cached get and put) starts on the even line of a pair, counted from
- * the first cache. Cache-aligned objects start on an odd line: objects whose size is a
- * whole number of line pairs (packet objects are) then never share an L1 set with any
- * cache header. Sharing a set is costly on AMD Zen, whose L1 way predictor tells lines
- * apart by a hash of address bits 12-27 that pairs bit 15 with 20, 16 with 21 and so on:
- * two lines of the same set whose addresses differ by, for instance, 0x108000 (bits 15
+ * the first cache. The first cache-aligned object starts on an odd line: when the object
+ * size is a whole number of line pairs (packet objects are), every object does, and none
+ * shares an L1 set with any cache header. Sharing a set is costly on AMD Zen, whose L1 way
+ * predictor tells lines apart by a hash of address bits 12-27 that pairs bit 15 with 20, 16 with 21
+ * and so on: two lines of the same set whose addresses differ by, for instance, 0x108000 (bits 15
  * and 20) are told apart only when a carry breaks the pattern, and otherwise evict each
  * other's way entry on every access, an L1 miss each time. With the default packet pool
  * (2112-byte objects, caches of 256 spaced 0x1080 apart) that distance separated lcore

@@ -151,7 +151,8 @@ static inline void dpk_packet_free(struct dpk_packet *pkt)
 	/* Relaxed: a word of 0 means this holder is, and always was, the only one, and the
 	 * packet references nothing, so no other thread has touched the packet since it came
 	 * to this one, and the pool's put orders this holder's accesses before the next get.
-	 * A count above 0 cannot read as 0 here while this holder's hold is counted. */
+	 * Neither a count above 0 nor the referencing flag can read as 0 here while this
+	 * holder's hold is counted. */
 	if (__builtin_expect(atomic_load_explicit(&pkt->refs, memory_order_relaxed) != 0, 0)) {
 		dpk__packet_free_slow(pkt);
 		return;
