@@ -299,20 +299,19 @@ static struct free_group *group_of(struct free_groups *gs, struct dpk_packet_poo
 }
 
 /*
- * Packets go to the group of their pool. The group of the last packet is the current one:
- * its pool and count live in locals (cur, k), so that a run of never-referenced packets of
- * one pool costs, per packet, a load of refs and of the pool, a compare and a store, with
- * no call and no count kept in memory.
+ * The general case of free_multi: packets of several pools, referenced or referencing
+ * ones. Packets go to the group of their pool. The group of the last packet is the
+ * current one: its pool and count live in locals (cur, k), so that a run of
+ * never-referenced packets of one pool costs, per packet, a load of refs and of the pool,
+ * a compare and a store, with no call and no count kept in memory.
  */
-void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
+static void free_multi_grouped(struct dpk_packet *const *pkts, unsigned n)
 {
 	struct free_groups gs;
 	struct free_group *g = NULL;
 	struct dpk_packet_pool *cur = NULL;
 	unsigned k = 0;
 
-	if (pkts == NULL)
-		return;
 	gs.n = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct dpk_packet *pkt = pkts[i], *out[2];
@@ -356,6 +355,44 @@ void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
 		g->n = k;
 	for (unsigned i = 0; i < gs.n; i++)
 		group_flush(&gs.g[i]);
+}
+
+/*
+ * The common case first: never-referenced packets of one pool, gathered in a small array
+ * and handed back in bulks, with little to set up for a short burst. The first packet of
+ * another pool or with references hands the rest of the array to the general code.
+ */
+void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
+{
+	void *objs[FREE_BULK];
+	struct dpk_packet_pool *cur = NULL;
+	unsigned i, k = 0;
+
+	if (pkts == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		struct dpk_packet *pkt = pkts[i];
+		uint32_t refs;
+
+		if (pkt == NULL)
+			continue;
+		/* Relaxed, as in dpk_packet_free(). */
+		refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
+		if (__builtin_expect(refs != 0 || pkt->pool != cur, 0)) {
+			if (cur != NULL || refs != 0)
+				break;
+			cur = pkt->pool;
+		}
+		objs[k++] = pkt;
+		if (k == FREE_BULK) {
+			dpk_pool_put_bulk(&cur->pool, objs, k);
+			k = 0;
+		}
+	}
+	if (k)
+		dpk_pool_put_bulk(&cur->pool, objs, k);
+	if (i < n)
+		free_multi_grouped(pkts + i, n - i);
 }
 
 int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len, void *dst)

@@ -881,6 +881,57 @@ static void free_multi_with_references(void)
 	dpk_packet_pool_free(b);
 }
 
+/* One pool only, more packets than one bulk put, NULLs first and among them: all come
+ * back once. Then, after a run longer than one bulk, a packet of another pool, a
+ * reference and the packet it references. */
+static void free_multi_one_pool(void)
+{
+	enum { N = 100 };
+	struct dpk_packet_pool *a = make(N + 8, 128, 0, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet_pool *b = make(8, 128, 0, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pkts[N + 8], *x;
+	unsigned n = 0;
+
+	ASSERT_NOT_NULL(a);
+	ASSERT_NOT_NULL(b);
+	pkts[n++] = NULL;
+	pkts[n++] = NULL;
+	for (unsigned i = 0; i < N; i++) {
+		pkts[n] = dpk_packet_alloc(a, 8);
+		ASSERT_NOT_NULL(pkts[n]);
+		n++;
+		if (i % 37 == 5)
+			pkts[n++] = NULL;
+	}
+	dpk_packet_free_multi(pkts, n);
+	ASSERT_EQ(0, in_use(a));
+
+	n = 0;
+	x = dpk_packet_alloc(a, 8);
+	ASSERT_NOT_NULL(x);
+	for (unsigned i = 0; i < 40; i++) {
+		pkts[n] = dpk_packet_alloc(a, 8);
+		ASSERT_NOT_NULL(pkts[n]);
+		n++;
+	}
+	pkts[n] = dpk_packet_alloc(b, 8);
+	ASSERT_NOT_NULL(pkts[n]);
+	n++;
+	pkts[n] = dpk_packet_ref(x, 1);
+	ASSERT_NOT_NULL(pkts[n]);
+	n++;
+	pkts[n++] = x;
+	ASSERT_EQ(42, in_use(a));
+	ASSERT_EQ(1, in_use(b));
+	dpk_packet_free_multi(pkts, n);
+	ASSERT_EQ(0, in_use(a));
+	ASSERT_EQ(0, in_use(b));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(a), NULL, NULL, NULL));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(b), NULL, NULL, NULL));
+	dpk_packet_pool_free(a);
+	dpk_packet_pool_free(b);
+}
+
 static uint64_t next_rand(uint64_t *x)
 {
 	/* xorshift64 */
@@ -1008,6 +1059,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(freed_reference_comes_back_fresh),
         DPK_TEST(reference_head_and_tail),
         DPK_TEST(free_multi_with_references),
+        DPK_TEST(free_multi_one_pool),
         DPK_TEST(free_multi_runs),
         DPK_TEST(free_multi_runs_cached),
         DPK_TEST(debug_pool_catches_double_free),
