@@ -102,6 +102,46 @@ static void pool_params(void)
 	dpk_packet_pool_free(pp);
 }
 
+struct parity {
+	struct dpk_pool *pool;
+	unsigned visited, even;
+};
+
+/* Count the packets whose metadata is an even number of lines from some cache header. */
+static void check_parity(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
+{
+	struct parity *par = arg;
+
+	(void)idx;
+	par->visited++;
+	for (unsigned id = 0; id < DPK_LCORE_MAX; id++) {
+		intptr_t hdr = (intptr_t)dpk_pool_default_cache(p, id) / DPK_CACHE_LINE;
+
+		if (((intptr_t)obj / DPK_CACHE_LINE - hdr) % 2 == 0) {
+			par->even++;
+			return;
+		}
+	}
+}
+
+static void metadata_stays_off_cache_header_lines(void)
+{
+	/* Buffer and user area sizes that make odd and even numbers of lines. */
+	static const unsigned sizes[][2] = {{BUF, 0}, {2048, 0}, {2000, 24}, {100, 100}, {64, 0}};
+
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct dpk_packet_pool *pp = make(COUNT, sizes[i][0], 0, sizes[i][1], 4, 0);
+		struct parity par = {0};
+
+		ASSERT_NOT_NULL(pp);
+		par.pool = dpk_packet_pool_to_pool(pp);
+		EXPECT_EQ(COUNT, dpk_pool_obj_iter(par.pool, check_parity, &par));
+		EXPECT_EQ(COUNT, par.visited);
+		EXPECT_EQ(0, par.even);
+		dpk_packet_pool_free(pp);
+	}
+}
+
 static void alloc_and_free(void)
 {
 	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, 0);
@@ -245,6 +285,80 @@ static void alloc_multi_partial_cached(void)
 	ASSERT_EQ(0, rc);
 	check_alloc_multi(8);
 	ASSERT_EQ(0, dpk_lcore_fini());
+}
+
+/*
+ * Single frees as an lcore with caches: each packet goes back to the cache of its own
+ * pool, also when packets of two pools alternate (the free path remembers the last pool
+ * of the thread), and once the thread is no longer an lcore, to the ring.
+ */
+static void single_frees_find_their_pool(void)
+{
+	struct dpk_packet_pool *a, *b;
+	struct dpk_pool_cache *ca, *cb;
+	struct dpk_packet *pa[8], *pb[8], *last;
+	unsigned na, nb;
+	int rc = dpk_lcore_init("0");
+
+	if (rc == -ENODEV)
+		DPK_SKIP("CPU 0 is not available");
+	ASSERT_EQ(0, rc);
+	a = make(COUNT, BUF, HEAD, 0, 8, 0);
+	b = make(COUNT, 256, 0, 16, 8, 0);
+	ASSERT_NOT_NULL(a);
+	ASSERT_NOT_NULL(b);
+	ca = dpk_pool_default_cache(dpk_packet_pool_to_pool(a), dpk_lcore_id());
+	cb = dpk_pool_default_cache(dpk_packet_pool_to_pool(b), dpk_lcore_id());
+	ASSERT_NOT_NULL(ca);
+	ASSERT_NOT_NULL(cb);
+	for (unsigned i = 0; i < 8; i++) {
+		pa[i] = dpk_packet_alloc(a, 10);
+		pb[i] = dpk_packet_alloc(b, 20);
+		ASSERT_NOT_NULL(pa[i]);
+		ASSERT_NOT_NULL(pb[i]);
+	}
+	na = dpk_pool_cache_count(ca);
+	nb = dpk_pool_cache_count(cb);
+	for (unsigned i = 0; i < 8; i++) {
+		dpk_packet_free(pa[i]); /* the last pool is b's, then a's */
+		dpk_packet_free(pb[i]);
+	}
+	EXPECT_EQ(na + 8, dpk_pool_cache_count(ca));
+	EXPECT_EQ(nb + 8, dpk_pool_cache_count(cb));
+	/* Frees of one pool after allocs of the other. */
+	for (unsigned i = 0; i < 4; i++) {
+		pa[i] = dpk_packet_alloc(a, 10);
+		ASSERT_NOT_NULL(pa[i]);
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		pb[i] = dpk_packet_alloc(b, 10);
+		ASSERT_NOT_NULL(pb[i]);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		dpk_packet_free(pa[i]);
+	for (unsigned i = 0; i < 4; i++)
+		dpk_packet_free(pb[i]);
+	EXPECT_EQ(na + 8, dpk_pool_cache_count(ca));
+	EXPECT_EQ(nb + 8, dpk_pool_cache_count(cb));
+	EXPECT_EQ(0, in_use(a));
+	EXPECT_EQ(0, in_use(b));
+
+	/* a is the thread's last pool (a free of one of its packets made it so); after fini
+	 * the thread has no cache, and a free that finds a as its last pool uses none. */
+	last = dpk_packet_alloc(a, 10);
+	ASSERT_NOT_NULL(last);
+	pa[0] = dpk_packet_alloc(a, 10);
+	ASSERT_NOT_NULL(pa[0]);
+	dpk_packet_free(pa[0]);
+	na = dpk_pool_cache_count(ca);
+	ASSERT_EQ(0, dpk_lcore_fini());
+	dpk_packet_free(last);
+	EXPECT_EQ(na, dpk_pool_cache_count(ca));
+	EXPECT_EQ(0, in_use(a));
+	EXPECT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(a), NULL, NULL, NULL));
+	EXPECT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(b), NULL, NULL, NULL));
+	dpk_packet_pool_free(a);
+	dpk_packet_pool_free(b);
 }
 
 static void alloc_multi_partial_debug(void)
@@ -654,6 +768,47 @@ static void reference_of_reference(void)
 	dpk_packet_pool_free(pp);
 }
 
+/* The last free of a referencing packet returns a buffer that the next user gets as a
+ * fresh packet: not referencing, no other holder, freed by the never-referenced path. */
+static void freed_reference_comes_back_fresh(void)
+{
+	struct dpk_packet_pool *pp = make(4, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *x, *y, *s, *pkts[4];
+
+	ASSERT_NOT_NULL(pp);
+	x = dpk_packet_alloc(pp, 100);
+	ASSERT_NOT_NULL(x);
+	y = dpk_packet_ref(x, 10);
+	ASSERT_NOT_NULL(y);
+	ASSERT_TRUE(dpk_packet_is_referencing(y));
+	ASSERT_FALSE(dpk_packet_has_ref(y));
+	s = dpk_packet_ref_static(y);
+	ASSERT_TRUE(dpk_packet_has_ref(y));
+	dpk_packet_free(s);
+	ASSERT_FALSE(dpk_packet_has_ref(y));
+	ASSERT_EQ(0, dpk_packet_push_head(y, 4)); /* its only holder again */
+	dpk_packet_free(y);
+	ASSERT_FALSE(dpk_packet_has_ref(x));
+	dpk_packet_free(x);
+	ASSERT_EQ(0, in_use(pp));
+	for (unsigned i = 0; i < 4; i++) {
+		pkts[i] = dpk_packet_alloc(pp, 50);
+		ASSERT_NOT_NULL(pkts[i]);
+		EXPECT_FALSE(dpk_packet_is_referencing(pkts[i]));
+		EXPECT_FALSE(dpk_packet_has_ref(pkts[i]));
+		EXPECT_EQ(50, dpk_packet_len(pkts[i]));
+		EXPECT_EQ(50, dpk_packet_seg_len(pkts[i]));
+		EXPECT_EQ(BUF - HEAD - 50, dpk_packet_tailroom(pkts[i]));
+		EXPECT_EQ(0, dpk_packet_push_head(pkts[i], 1));
+	}
+	for (unsigned i = 0; i < 4; i++)
+		dpk_packet_free(pkts[i]);
+	ASSERT_EQ(0, in_use(pp));
+	/* A debug pool refuses a second put of a buffer: none happened. */
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
 /* Pull and trim walk across the private head and the shared part. */
 static void reference_head_and_tail(void)
 {
@@ -726,6 +881,143 @@ static void free_multi_with_references(void)
 	dpk_packet_pool_free(b);
 }
 
+/* One pool only, more packets than one bulk put, NULLs first and among them: all come
+ * back once. Then, after a run longer than one bulk, a packet of another pool, a
+ * reference and the packet it references. */
+static void free_multi_one_pool(void)
+{
+	enum { N = 100 };
+	struct dpk_packet_pool *a = make(N + 8, 128, 0, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet_pool *b = make(8, 128, 0, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pkts[N + 8], *x;
+	unsigned n = 0;
+
+	ASSERT_NOT_NULL(a);
+	ASSERT_NOT_NULL(b);
+	pkts[n++] = NULL;
+	pkts[n++] = NULL;
+	for (unsigned i = 0; i < N; i++) {
+		pkts[n] = dpk_packet_alloc(a, 8);
+		ASSERT_NOT_NULL(pkts[n]);
+		n++;
+		if (i % 37 == 5)
+			pkts[n++] = NULL;
+	}
+	dpk_packet_free_multi(pkts, n);
+	ASSERT_EQ(0, in_use(a));
+
+	n = 0;
+	x = dpk_packet_alloc(a, 8);
+	ASSERT_NOT_NULL(x);
+	for (unsigned i = 0; i < 40; i++) {
+		pkts[n] = dpk_packet_alloc(a, 8);
+		ASSERT_NOT_NULL(pkts[n]);
+		n++;
+	}
+	pkts[n] = dpk_packet_alloc(b, 8);
+	ASSERT_NOT_NULL(pkts[n]);
+	n++;
+	pkts[n] = dpk_packet_ref(x, 1);
+	ASSERT_NOT_NULL(pkts[n]);
+	n++;
+	pkts[n++] = x;
+	ASSERT_EQ(42, in_use(a));
+	ASSERT_EQ(1, in_use(b));
+	dpk_packet_free_multi(pkts, n);
+	ASSERT_EQ(0, in_use(a));
+	ASSERT_EQ(0, in_use(b));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(a), NULL, NULL, NULL));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(b), NULL, NULL, NULL));
+	dpk_packet_pool_free(a);
+	dpk_packet_pool_free(b);
+}
+
+static uint64_t next_rand(uint64_t *x)
+{
+	/* xorshift64 */
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * free_multi over random runs of packets from six pools (more than it groups at once),
+ * runs longer than one bulk put, NULLs, static references and references among them, as
+ * an lcore with caches and without: every buffer goes back once, to its own pool.
+ */
+static void check_free_multi_runs(unsigned cache)
+{
+	enum { POOLS = 6, EACH = 160, MAX = 400 };
+	struct dpk_packet_pool *pps[POOLS];
+	struct dpk_packet *pkts[MAX];
+	uint64_t x = dpk_test_seed() | 1;
+
+	for (unsigned i = 0; i < POOLS; i++) {
+		pps[i] = make(EACH, 128, 0, 0, cache, DPK_POOL_F_DEBUG);
+		ASSERT_NOT_NULL(pps[i]);
+	}
+	for (unsigned round = 0; round < 20; round++) {
+		unsigned n = 0;
+
+		while (n < MAX - 4) {
+			struct dpk_packet_pool *pp = pps[next_rand(&x) % POOLS];
+			unsigned run = 1 + (unsigned)(next_rand(&x) % 70), r = 0;
+
+			for (; r < run && n < MAX - 4 && in_use(pp) < EACH - 2; r++) {
+				unsigned what = (unsigned)(next_rand(&x) % 16);
+				struct dpk_packet *pkt = dpk_packet_alloc(pp, 64);
+
+				ASSERT_NOT_NULL(pkt);
+				pkts[n++] = pkt;
+				if (what == 0)
+					pkts[n++] = NULL;
+				else if (what == 1)
+					pkts[n++] = dpk_packet_ref_static(pkt);
+				else if (what == 2)
+					pkts[n++] = dpk_packet_ref(pkt, 5);
+				ASSERT_NOT_NULL(pkts[n - 1 - (what == 0)]);
+			}
+			if (r < run)
+				break;
+		}
+		/* Referencing packets may come before what they reference: swap some. */
+		for (unsigned i = 0; i + 1 < n; i += 1 + (unsigned)(next_rand(&x) % 5)) {
+			struct dpk_packet *t = pkts[i];
+
+			pkts[i] = pkts[i + 1];
+			pkts[i + 1] = t;
+		}
+		dpk_packet_free_multi(pkts, n);
+		for (unsigned i = 0; i < POOLS; i++)
+			ASSERT_EQ(0, in_use(pps[i]));
+	}
+	for (unsigned i = 0; i < POOLS; i++) {
+		struct dpk_pool_audit_report rep;
+
+		EXPECT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pps[i]), &rep, NULL, NULL));
+		EXPECT_EQ(0, rep.refused_puts);
+		EXPECT_EQ(0, rep.duplicates);
+		dpk_packet_pool_free(pps[i]);
+	}
+}
+
+static void free_multi_runs(void)
+{
+	check_free_multi_runs(0);
+}
+
+static void free_multi_runs_cached(void)
+{
+	int rc = dpk_lcore_init("0");
+
+	if (rc == -ENODEV)
+		DPK_SKIP("CPU 0 is not available");
+	ASSERT_EQ(0, rc);
+	check_free_multi_runs(16);
+	ASSERT_EQ(0, dpk_lcore_fini());
+}
+
 /* With DPK_POOL_F_DEBUG underneath, a packet freed twice is caught, not recycled twice. */
 static void debug_pool_catches_double_free(void)
 {
@@ -748,12 +1040,14 @@ static void debug_pool_catches_double_free(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(pool_create_rejects_bad_params),
         DPK_TEST(pool_params),
+        DPK_TEST(metadata_stays_off_cache_header_lines),
         DPK_TEST(alloc_and_free),
         DPK_TEST(alloc_resets_metadata),
         DPK_TEST(alloc_until_empty),
         DPK_TEST(alloc_multi_partial),
         DPK_TEST(alloc_multi_partial_cached),
         DPK_TEST(alloc_multi_partial_debug),
+        DPK_TEST(single_frees_find_their_pool),
         DPK_TEST(free_multi_mixed_pools),
         DPK_TEST(head_and_tail_room),
         DPK_TEST(offset_and_read),
@@ -762,8 +1056,12 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reference_at_offset),
         DPK_TEST(reference_errors),
         DPK_TEST(reference_of_reference),
+        DPK_TEST(freed_reference_comes_back_fresh),
         DPK_TEST(reference_head_and_tail),
         DPK_TEST(free_multi_with_references),
+        DPK_TEST(free_multi_one_pool),
+        DPK_TEST(free_multi_runs),
+        DPK_TEST(free_multi_runs_cached),
         DPK_TEST(debug_pool_catches_double_free),
 };
 

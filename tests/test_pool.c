@@ -130,6 +130,38 @@ static void objects_are_aligned(void)
 }
 
 /* The test thread is not an lcore: the plain calls go to the ring. */
+/* Lines from one address to another, counted from a's line. */
+static long lines_between(const void *a, const void *b)
+{
+	return (long)((intptr_t)b / DPK_CACHE_LINE - (intptr_t)a / DPK_CACHE_LINE);
+}
+
+static void objects_stay_off_cache_header_lines(void)
+{
+	/* Objects of 2, 4 and 33 lines (the last of odd size, as the default packet pool's
+	 * were): the first object is on the odd line of a pair counted from every cache
+	 * header, and so is every object when the size is a whole number of pairs. */
+	static const size_t sizes[] = {128, 256, 2112};
+
+	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		struct dpk_pool *p = make(64, sizes[s], 8, 0);
+		void *first, *a[64];
+
+		ASSERT_NOT_NULL(p);
+		ASSERT_EQ(0, dpk_pool_generic_get(p, a, 64, NULL));
+		first = a[0];
+		for (unsigned id = 0; id < DPK_LCORE_MAX; id++) {
+			const void *hdr = dpk_pool_default_cache(p, id);
+
+			EXPECT_EQ(1, labs(lines_between(hdr, first)) % 2);
+			for (unsigned i = 0; sizes[s] % (2 * DPK_CACHE_LINE) == 0 && i < 64; i++)
+				EXPECT_EQ(1, labs(lines_between(hdr, a[i])) % 2);
+		}
+		dpk_pool_generic_put(p, a, 64, NULL);
+		dpk_pool_free(p);
+	}
+}
+
 static void get_put_without_lcore(void)
 {
 	struct dpk_pool *p = make(N, 32, 8, 0);
@@ -693,6 +725,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(create_rejects_bad_arguments),
         DPK_TEST(init_on_caller_memory),
         DPK_TEST(objects_are_aligned),
+        DPK_TEST(objects_stay_off_cache_header_lines),
         DPK_TEST(get_put_without_lcore),
         DPK_TEST(bulk_is_all_or_nothing),
         DPK_TEST(default_cache_lookup),

@@ -3,10 +3,12 @@
  * dpk/packet.h - packet buffers from a packet pool, with references.
  *
  * A packet pool is an object pool (<dpk/pool.h>) whose objects are a 64-byte metadata
- * block, a user area and a data buffer of buf_size bytes. A new packet's data starts
- * headroom bytes into its buffer; push/pull move the start, put/trim move the end.
- * Metadata: data offset and length, a 32-bit flow tag, the pool, the user area (its
- * content is left as the last user of the buffer left it) and the reference state.
+ * block, a user area and a data buffer of buf_size bytes, padded to a multiple of 128
+ * bytes so that no packet's metadata shares an L1 set with a cache header of the pool
+ * (see the layout notes in src/pool.c). A new packet's data starts headroom bytes into
+ * its buffer; push/pull move the start, put/trim move the end. Metadata: data offset and
+ * length, a 32-bit flow tag, the pool, the user area (its content is left as the last
+ * user of the buffer left it) and the reference state.
  *
  * References (as ODP's odp_packet_ref_static() and odp_packet_ref()):
  *   - dpk_packet_ref_static(pkt) gives another handle to the same packet: the same

@@ -8,12 +8,28 @@
  * made by dpk_packet_ref() starts with an empty own part at the end of its own buffer
  * (data_off == buf_len), so that all of its buffer is headroom for private headers.
  *
- * Reference count (refs), after ODP linux-generic:
- *   0   never referenced since alloc: the holder is the only one, and free needs no
- *       atomic read-modify-write. A packet goes back to its pool with refs 0, so alloc
- *       does not have to write it.
- *   n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this one.
- *       The first reference stores 2 (the holder's own hold plus the new one).
+ * Reference word (refs), after ODP linux-generic's reference count, with a flag on top:
+ *   bits 0-30, holds:
+ *     0   never referenced since alloc: the holder is the only one, and free needs no
+ *         atomic read-modify-write. A packet goes back to its pool with refs 0, so alloc
+ *         does not have to write it.
+ *     n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this
+ *         one. The first reference stores 2 (the holder's own hold plus the new one).
+ *   bit 31, DPK__PACKET_REFERENCING: the packet was made by dpk_packet_ref() and holds
+ *     another one (referenced). It keeps such a packet off the free fast path, which thus
+ *     tests one word, refs == 0, to know that it may hand the buffer straight back.
+ *
+ * The last packet pool a thread freed to (dpk__packet_last_pool). The free fast path
+ * compares the packet's pool with it and, when they match, hands the packet back through
+ * that pool as read from the thread's own variable; when they differ, it goes out of line
+ * and makes the packet's pool the last one. The cache's address then depends on no load
+ * from the packet: the put need not wait for the packet's pool pointer and then the
+ * pool's cache fields before its stores have an address, which is what made a free cost
+ * more than a put (the comparison is a predicted branch and settles later). A pool freed
+ * and another created at the same address is harmless: only the address is kept, and the
+ * cache is looked up in the pool as it is now, for the calling thread's lcore id as it is
+ * now.
+ *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
  *      after the last decrement, same function): every holder's accesses to the packet
@@ -52,12 +68,21 @@ struct dpk_packet {
 	struct dpk_packet *referenced; /* packet holding the shared part, or NULL */
 	void *uarea;                   /* user area, or NULL */
 	uint32_t buf_len;              /* own buffer size */
-	uint32_t data_off;             /* own part: offset of its first byte in buf */
-	uint32_t data_len;             /* own part: length */
-	uint32_t shr_len;              /* shared part: length (0 unless referencing) */
+	/* The three fields alloc sets, adjacent so that the compiler may merge the stores. */
+	uint32_t data_off; /* own part: offset of its first byte in buf */
+	uint32_t data_len; /* own part: length */
 	uint32_t flow_tag;
+	uint32_t shr_len;      /* shared part: length (0 unless referencing) */
 	_Atomic uint32_t refs; /* see the file comment */
 };
+
+/* In refs: bit 31 flags a packet made by dpk_packet_ref(), bits 0-30 count the holds. */
+#define DPK__PACKET_REFERENCING 0x80000000u
+#define DPK__PACKET_HOLDS       0x7fffffffu
+
+/* See the file comment. Initial-exec, as dpk__lcore_id: one load from the thread pointer. */
+extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
+        __attribute__((tls_model("initial-exec")));
 
 struct dpk_packet_pool {
 	uint32_t headroom; /* data_off of a new packet */
@@ -70,6 +95,8 @@ struct dpk_packet_pool {
 
 /* Out of line: frees of referenced or referencing packets. */
 void dpk__packet_free_slow(struct dpk_packet *pkt);
+/* Out of line: the free of a never-referenced packet whose pool is not the thread's last. */
+void dpk__packet_free_other(struct dpk_packet *pkt);
 
 /*
  * The acquire side of A1 and A2: a fence after the relaxed load or decrement that found
@@ -87,6 +114,14 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
 #endif
 }
 
+/*
+ * What alloc writes: the data window (data_off back to the headroom, which push and pull
+ * of the last user moved, and data_len) and the flow tag (documented as 0): 12 adjacent
+ * bytes of the metadata line, which the free that put the packet in the cache has just
+ * touched, so the line is still in L1 when the cache is hot. Nothing else: buf,
+ * buf_len, pool and uarea never change after pool create, and every free path leaves
+ * refs 0, referenced NULL and shr_len 0, the state of a never-referenced packet.
+ */
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
 	struct dpk_packet *pkt;
@@ -100,8 +135,6 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 		errno = ENOENT;
 		return NULL;
 	}
-	/* Free packets keep refs 0, referenced NULL and shr_len 0 (the free paths restore
-	 * them), so only the data window and the tag need setting. */
 	pkt = (struct dpk_packet *)obj;
 	pkt->data_off = pp->headroom;
 	pkt->data_len = len;
@@ -111,29 +144,35 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 
 static inline void dpk_packet_free(struct dpk_packet *pkt)
 {
+	struct dpk_packet_pool *pp;
+
 	if (pkt == NULL)
 		return;
-	/* Relaxed: a count of 0 means this holder is, and always was, the only one, so no
-	 * other thread has touched the packet since it came to this one, and the pool's put
-	 * orders this holder's accesses before the next get. A count above 0 cannot read as
-	 * 0 here while this holder's hold is counted. */
-	if (__builtin_expect(atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0 &&
-	                             pkt->referenced == NULL,
-	                     1)) {
-		dpk_pool_put(&pkt->pool->pool, pkt);
+	/* Relaxed: a word of 0 means this holder is, and always was, the only one, and the
+	 * packet references nothing, so no other thread has touched the packet since it came
+	 * to this one, and the pool's put orders this holder's accesses before the next get.
+	 * Neither a count above 0 nor the referencing flag can read as 0 here while this
+	 * holder's hold is counted. */
+	if (__builtin_expect(atomic_load_explicit(&pkt->refs, memory_order_relaxed) != 0, 0)) {
+		dpk__packet_free_slow(pkt);
 		return;
 	}
-	dpk__packet_free_slow(pkt);
+	pp = dpk__packet_last_pool;
+	if (__builtin_expect(pkt->pool != pp, 0)) {
+		dpk__packet_free_other(pkt);
+		return;
+	}
+	dpk_pool_put(&pp->pool, pkt);
 }
 
 /* True when the caller is the packet's only holder and may change it. */
 static inline bool dpk__packet_exclusive(const struct dpk_packet *pkt)
 {
-	uint32_t refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
+	uint32_t holds = atomic_load_explicit(&pkt->refs, memory_order_relaxed) & DPK__PACKET_HOLDS;
 
-	if (refs == 0)
+	if (holds == 0)
 		return true;
-	if (refs == 1) {
+	if (holds == 1) {
 		/* A2: pairs with R1 in packet_release() of the holders that left: their reads
 		 * of the packet happen before this holder's changes. */
 		dpk__packet_acquire(pkt);
@@ -273,7 +312,7 @@ static inline bool dpk_packet_has_ref(const struct dpk_packet *pkt)
 {
 	/* A2: acquire, pairs with R1 in packet_release(): a false answer orders the
 	 * departed holders' reads before what the caller does next. */
-	return atomic_load_explicit(&pkt->refs, memory_order_acquire) > 1;
+	return (atomic_load_explicit(&pkt->refs, memory_order_acquire) & DPK__PACKET_HOLDS) > 1;
 }
 
 static inline bool dpk_packet_is_referencing(const struct dpk_packet *pkt)
