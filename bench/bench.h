@@ -48,7 +48,7 @@ const char *dpk_bench_unit_name(enum dpk_bench_unit u);
 enum dpk_bench_kind { DPK_BENCH_SINGLE, DPK_BENCH_PAIR, DPK_BENCH_ALL };
 
 #define DPK_BENCH_PARAMS_MAX 4
-#define DPK_BENCH_ROLES_MAX 64
+#define DPK_BENCH_ROLES_MAX  64
 
 /** A named integer parameter of a case ("n", "esize", ...). */
 struct dpk_bench_param {
@@ -60,8 +60,8 @@ struct dpk_bench_run;
 
 /** A case, as suites declare it in their static tables. */
 struct dpk_bench_case {
-	const char *name;  /**< short, unique in the suite with the same params: "sp_sc_bulk" */
-	const char *desc;  /**< one line: what one operation is */
+	const char *name; /**< short, unique in the suite with the same params: "sp_sc_bulk" */
+	const char *desc; /**< one line: what one operation is */
 	enum dpk_bench_kind kind;
 	enum dpk_bench_unit unit;
 	struct dpk_bench_param params[DPK_BENCH_PARAMS_MAX]; /**< unused entries have name NULL */
@@ -91,13 +91,13 @@ struct dpk_bench_case {
 /** A running case, as its body sees it. */
 struct dpk_bench_run {
 	const struct dpk_bench_case *c;
-	void *state;          /**< the case's own state from setup */
-	unsigned nroles;      /**< roles running (1 for single-lcore cases) */
+	void *state;     /**< the case's own state from setup */
+	unsigned nroles; /**< roles running (1 for single-lcore cases) */
 	enum dpk_placement placement;
-	atomic_bool stop;     /**< raised by the main lcore when the budget is spent */
-	atomic_bool failed;   /**< an invariant broke */
+	atomic_bool stop;       /**< raised by the main lcore when the budget is spent */
+	atomic_bool failed;     /**< an invariant broke */
 	atomic_bool fail_ready; /**< fail_msg is complete */
-	char fail_msg[256];   /**< the first failure's message */
+	char fail_msg[256];     /**< the first failure's message */
 };
 
 /** A suite: a name and its cases. */
@@ -118,7 +118,7 @@ static inline bool dpk_bench_stopped(struct dpk_bench_run *run)
 
 /** Record that an invariant broke (first message kept) and stop the case. Thread-safe. */
 void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 
 /** Value of parameter @p name of the case, or @p dflt when it has none. */
 long dpk_bench_param(const struct dpk_bench_case *c, const char *name, long dflt);

@@ -316,10 +316,11 @@ static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsig
 	c->ratio = c->new.p50 / c->base.p50;
 	c->lo = c->hi = c->ratio;
 	c->significant = false;
-	if (c->base.nrep >= DPK_CMP_MIN_REPEATS && c->new.nrep >= DPK_CMP_MIN_REPEATS &&
-	    dpk_cmp_bootstrap_ratio(c->base.rep, c->base.nrep, c->new.rep, c->new.nrep, resamples,
-	                            seed ^ hash_str(c->base.first->id), 0.95, &c->lo,
-	                            &c->hi) == 0) {
+	if (c->base.nrep >= DPK_CMP_MIN_REPEATS &&
+	    c->new.nrep >= DPK_CMP_MIN_REPEATS &&dpk_cmp_bootstrap_ratio(
+	                           c->base.rep, c->base.nrep, c->new.rep, c->new.nrep, resamples,
+	                           seed ^ hash_str(c->base.first->id), 0.95, &c->lo, &c->hi) ==
+	            0) {
 		/* Judged on the repeats, so drift between runs counts as noise. */
 		c->method = DPK_CMP_REPEATS;
 		c->ratio = dpk_cmp_median(c->new.rep, c->new.nrep) /
@@ -334,10 +335,11 @@ static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsig
 		snprintf(c->note, sizeof(c->note), "judged on %u and %u repeats' medians",
 		         c->base.nrep, c->new.nrep);
 	} else if (c->base.raw && c->new.raw && c->base.nraw >= DPK_CMP_MIN_SAMPLES &&
-	    c->new.nraw >= DPK_CMP_MIN_SAMPLES &&dpk_cmp_bootstrap_ratio(
-	                           c->base.raw, c->base.nraw, c->new.raw, c->new.nraw, resamples,
-	                           seed ^ hash_str(c->base.first->id), 0.95, &c->lo, &c->hi) ==
-	            0) {
+	           c->new.nraw >= DPK_CMP_MIN_SAMPLES &&dpk_cmp_bootstrap_ratio(
+	                                  c->base.raw, c->base.nraw, c->new.raw, c->new.nraw,
+	                                  resamples, seed ^ hash_str(c->base.first->id), 0.95,
+	                                  &c->lo, &c->hi) ==
+	                   0) {
 		c->method = DPK_CMP_TEST;
 		c->p = dpk_cmp_mann_whitney(c->base.raw, c->base.nraw, c->new.raw, c->new.nraw,
 		                            NULL);
@@ -694,10 +696,11 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 		fprintf(f, "\n r judged on the medians of the repeats (--repeat), so the interval "
 		           "includes drift between runs\n");
 	if (any_one)
-		fprintf(f, "\nnote: one run a side judges the noise within each run only; drift "
-		           "between runs (a few percent\n      on a busy machine) can look "
-		           "significant. Run both sides with --repeat %d or more to\n      judge "
-		           "on the repeats, or compare variants of one build with run --interleave.\n",
+		fprintf(f,
+		        "\nnote: one run a side judges the noise within each run only; drift "
+		        "between runs (a few percent\n      on a busy machine) can look "
+		        "significant. Run both sides with --repeat %d or more to\n      judge "
+		        "on the repeats, or compare variants of one build with run --interleave.\n",
 		        5);
 	if (r->n_only_base) {
 		fprintf(f, "\nonly in base (%zu):\n", r->n_only_base);

@@ -77,7 +77,7 @@ struct dpk_cmp_side {
 	double n;                          /**< samples (raw, or kept per the file) */
 	double *raw;                       /**< pooled raw samples, sorted; NULL without */
 	size_t nraw;
-	double rep[DPK_CMP_REPEATS_MAX];   /**< each repeat's median, sorted */
+	double rep[DPK_CMP_REPEATS_MAX]; /**< each repeat's median, sorted */
 	unsigned nrep;
 };
 

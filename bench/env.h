@@ -31,17 +31,17 @@ struct dpk_env {
 
 /** Facts the harness measured or was built with, passed in rather than re-derived. */
 struct dpk_env_input {
-	const char *sysfs_root;   /**< NULL: $DPK_SYSFS_ROOT or /sys */
-	const char *procfs_root;  /**< NULL: /proc (tests point this at a fake tree) */
+	const char *sysfs_root;        /**< NULL: $DPK_SYSFS_ROOT or /sys */
+	const char *procfs_root;       /**< NULL: /proc (tests point this at a fake tree) */
 	const struct dpk_cpuset *cpus; /**< CPUs the run uses (isolcpus/nohz/governor checks);
-					    NULL or empty: the online CPUs */
-	const char *compiler;     /**< e.g. "gcc 12.2.0" */
-	const char *cflags;       /**< flags the library and harness were built with */
-	const char *build_type;   /**< "Release", ... */
-	const char *version;      /**< dpkit version */
-	const char *git_rev;      /**< git revision or "unknown" */
-	uint64_t tsc_hz;          /**< counter frequency */
-	const char *tsc_source;   /**< "cpuid", "calibrated", ... */
+	                                    NULL or empty: the online CPUs */
+	const char *compiler;          /**< e.g. "gcc 12.2.0" */
+	const char *cflags;            /**< flags the library and harness were built with */
+	const char *build_type;        /**< "Release", ... */
+	const char *version;           /**< dpkit version */
+	const char *git_rev;           /**< git revision or "unknown" */
+	uint64_t tsc_hz;               /**< counter frequency */
+	const char *tsc_source;        /**< "cpuid", "calibrated", ... */
 };
 
 /**

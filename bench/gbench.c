@@ -195,7 +195,7 @@ static void json_context(struct dpk_json *j, const struct dpk_bench_meta *m,
 			continue;
 		bench_name(&res[i], name, sizeof(name));
 		w = snprintf(buf + off, sizeof(buf) - off, "%s%s %s: %s", off ? "; " : "", name,
-			     dpk_bench_status_name(res[i].status), res[i].reason);
+		             dpk_bench_status_name(res[i].status), res[i].reason);
 		if (w < 0 || (size_t)w >= sizeof(buf) - off)
 			break; /* the list is cut; the results table has every case */
 		off += (size_t)w;

@@ -20,7 +20,7 @@ struct dpk_json {
 	bool first[DPK_JSON_DEPTH_MAX]; /* no member written yet at this depth */
 	uint32_t object;                /* bit d: the container at depth d is an object */
 	bool pretty;
-	bool error;                     /* nesting misuse or a write failed */
+	bool error; /* nesting misuse or a write failed */
 };
 
 void dpk_json_init(struct dpk_json *j, FILE *f, bool pretty);

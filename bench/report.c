@@ -35,18 +35,18 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	for (unsigned i = 0; i < env->count; i++) {
 		const struct dpk_env_item *it = &env->item[i];
 		fprintf(f, "  %-24s %-9s %s%s%s%s\n", it->label, dpk_verdict_name(it->verdict),
-			it->value[0] ? it->value : "-", it->detail[0] ? " (" : "", it->detail,
-			it->detail[0] ? ")" : "");
+		        it->value[0] ? it->value : "-", it->detail[0] ? " (" : "", it->detail,
+		        it->detail[0] ? ")" : "");
 	}
 	fprintf(f, "clock\n");
 	fprintf(f, "  %-24s %.3f MHz from %s (20 ms check: %.3f MHz)\n", "counter", k->hz / 1e6,
-		k->source, k->hz_check / 1e6);
+	        k->source, k->hz_check / 1e6);
 	fprintf(f, "  %-24s %.0f ticks median, %.0f min (subtracted from every sample)\n",
-		"fenced read pair", k->read_cost, k->read_cost_min);
+	        "fenced read pair", k->read_cost, k->read_cost_min);
 	fprintf(f, "  %-24s %llu ticks (smallest step seen %llu)\n", "counter step",
-		(unsigned long long)k->granularity, (unsigned long long)k->min_delta);
+	        (unsigned long long)k->granularity, (unsigned long long)k->min_delta);
 	fprintf(f, "  %-24s %.0f ticks one lcore, %.0f ticks multi-lcore\n", "sample length",
-		k->target_single, k->target_multi);
+	        k->target_single, k->target_multi);
 }
 
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
@@ -55,7 +55,7 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
 	char cpus[64];
 
 	fprintf(f, "lcores\n  main %u on cpu %u; workers:", r->main_lcore,
-		dpk_lcore_cpu(r->main_lcore));
+	        dpk_lcore_cpu(r->main_lcore));
 	for (unsigned i = 0; i < r->nworkers; i++) {
 		struct dpk_cpuset cs;
 		dpk_lcore_cpus(r->workers[i], &cs);
@@ -63,19 +63,18 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
 	}
 	fprintf(f, "\n");
 	for (unsigned i = 0; i < m->nskips; i++)
-		fprintf(f, "  placement %-8s skipped: %s\n", dpk_placement_name(m->skips[i].placement),
-			m->skips[i].reason);
+		fprintf(f, "  placement %-8s skipped: %s\n",
+		        dpk_placement_name(m->skips[i].placement), m->skips[i].reason);
 }
 
 void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
-			     const struct dpk_bench_clock *k)
+                             const struct dpk_bench_clock *k)
 {
 	fprintf(f, "\n%s: %s\n", s->name, s->desc);
 	fprintf(f, "  figures in TSC ticks (%.2f MHz) per unit; ns and Mops/s at that rate\n",
-		(double)k->hz / 1e6);
+	        (double)k->hz / 1e6);
 	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s  %s\n", "case", "place",
-		"unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 ns", "Mops/s",
-		"samples");
+	        "unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 ns", "Mops/s", "samples");
 }
 
 static void num(char *buf, size_t len, double v)
@@ -98,9 +97,10 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	snprintf(name, sizeof(name), "%s%s%s", res->c->name, params[0] ? " " : "", params);
 	if (res->status != DPK_RESULT_OK) {
 		fprintf(f, "  %-36s %-8s %-14s %s: %s\n", name, dpk_placement_name(res->placement),
-			dpk_bench_unit_name(res->c->unit),
-			res->status == DPK_RESULT_FAILED ? "FAILED" : dpk_bench_status_name(res->status),
-			res->reason);
+		        dpk_bench_unit_name(res->c->unit),
+		        res->status == DPK_RESULT_FAILED ? "FAILED"
+		                                         : dpk_bench_status_name(res->status),
+		        res->reason);
 		return;
 	}
 	num(a[0], sizeof(a[0]), t->p50);
@@ -116,19 +116,21 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	else
 		snprintf(mops, sizeof(mops), "%.2g", res->mops);
 	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s  %zu", name,
-		dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
-		a[2], a[3], a[4], t->cv * 100.0, a[5], mops, res->reject[0]);
+	        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
+	        a[2], a[3], a[4], t->cv * 100.0, a[5], mops, res->reject[0]);
 	if (rejected)
 		fprintf(f, " (%zu rejected)", rejected);
 	fprintf(f, "\n");
 	if (res->interleaved) {
 		if (res->ref_case == res->c && res->ref_suite == res->suite)
-			fprintf(f, "      interleaved: reference of %u variants\n", res->group_size);
+			fprintf(f, "      interleaved: reference of %u variants\n",
+			        res->group_size);
 		else if (res->pair_rounds)
 			fprintf(f,
-				"      interleaved with %s/%s: x%.3f per round [%.3f..%.3f], %zu rounds\n",
-				res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
-				res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds);
+			        "      interleaved with %s/%s: x%.3f per round [%.3f..%.3f], %zu "
+			        "rounds\n",
+			        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
+			        res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds);
 	}
 	if (res->c->kind == DPK_BENCH_SINGLE)
 		return;
@@ -141,14 +143,16 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		else
 			snprintf(rn, sizeof(rn), "role %u", i);
 		num(a[0], sizeof(a[0]), rr->ticks.p50);
-		fprintf(f, "      %-10s lcore %-3u cpu %-3u p50 %s ticks, %.3g Mops/s, %zu samples%s\n",
-			rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
-			rr->counted ? "" : " (not counted)");
+		fprintf(f,
+		        "      %-10s lcore %-3u cpu %-3u p50 %s ticks, %.3g Mops/s, %zu "
+		        "samples%s\n",
+		        rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
+		        rr->counted ? "" : " (not counted)");
 	}
 }
 
 static void json_summary(struct dpk_json *j, const char *key, const struct dpk_summary *s,
-			 double scale)
+                         double scale)
 {
 	dpk_json_object_begin(j, key);
 	dpk_json_double(j, "min", s->min * scale);
@@ -165,7 +169,7 @@ static void json_summary(struct dpk_json *j, const char *key, const struct dpk_s
 }
 
 int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
-		    size_t n)
+                    size_t n)
 {
 	const struct dpk_bench_runner *r = m->runner;
 	const struct dpk_bench_clock *k = &r->clock;
@@ -272,7 +276,8 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			dpk_json_double(&j, "mops", x->mops);
 			if (x->interleaved) {
 				char ref[160];
-				snprintf(ref, sizeof(ref), "%s/%s", x->ref_suite->name, x->ref_case->name);
+				snprintf(ref, sizeof(ref), "%s/%s", x->ref_suite->name,
+				         x->ref_case->name);
 				dpk_json_object_begin(&j, "interleaved");
 				dpk_json_string(&j, "reference", ref);
 				dpk_json_uint(&j, "group_size", x->group_size);
@@ -327,15 +332,15 @@ static void csv_str(FILE *f, const char *s)
 }
 
 int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
-		   size_t n, bool raw)
+                   size_t n, bool raw)
 {
 	double ns_per_tick = 1e9 / (double)m->runner->clock.hz;
 	char params[64];
 
 	fprintf(f, "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
-		   "rejected_migration,rejected_ctx_switch,rejected_gap,batch_ops,"
-		   "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
-		   "p50_ns,mops,sample_index,sample_ticks\n");
+	           "rejected_migration,rejected_ctx_switch,rejected_gap,batch_ops,"
+	           "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
+	           "p50_ns,mops,sample_index,sample_ticks\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct dpk_bench_result *x = &res[i];
 		const struct dpk_summary *t = &x->ticks;
@@ -344,22 +349,24 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 		fprintf(f, "case,%s,%s,", x->suite->name, x->c->name);
 		csv_str(f, params);
 		fprintf(f, ",%s,%u,%s,", dpk_placement_name(x->placement), x->repeat,
-			dpk_bench_status_name(x->status));
+		        dpk_bench_status_name(x->status));
 		csv_str(f, dpk_bench_unit_name(x->c->unit));
 		if (x->status == DPK_RESULT_OK)
-			fprintf(f, ",%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
-				   "%.5f,%.4f,%.4f,,\n",
-				x->samples, x->reject[0], x->reject[DPK_REJECT_MIGRATION],
-				x->reject[DPK_REJECT_CTX_SWITCH], x->reject[DPK_REJECT_GAP],
-				(unsigned long long)x->batch_ops, t->min, t->p50, t->p90, t->p99,
-				t->max, t->mean, t->stddev, t->cv, t->p50 * ns_per_tick, x->mops);
+			fprintf(f,
+			        ",%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
+			        "%.5f,%.4f,%.4f,,\n",
+			        x->samples, x->reject[0], x->reject[DPK_REJECT_MIGRATION],
+			        x->reject[DPK_REJECT_CTX_SWITCH], x->reject[DPK_REJECT_GAP],
+			        (unsigned long long)x->batch_ops, t->min, t->p50, t->p90, t->p99,
+			        t->max, t->mean, t->stddev, t->cv, t->p50 * ns_per_tick, x->mops);
 		else
 			fprintf(f, ",,,,,,,,,,,,,,,,,,\n");
 		if (raw && x->raw) {
 			for (size_t q = 0; q < x->nraw; q++) {
 				fprintf(f, "sample,%s,%s,", x->suite->name, x->c->name);
 				csv_str(f, params);
-				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement), x->repeat);
+				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement),
+				        x->repeat);
 				csv_str(f, dpk_bench_unit_name(x->c->unit));
 				fprintf(f, ",,,,,,,,,,,,,,,,,%zu,%.4f\n", q, x->raw[q]);
 			}

@@ -14,7 +14,7 @@
 #include "env.h"
 #include "runner.h"
 
-#define DPK_BENCH_SCHEMA "dpkit-bench"
+#define DPK_BENCH_SCHEMA         "dpkit-bench"
 #define DPK_BENCH_SCHEMA_VERSION 1
 
 /** A placement the run could not use, and why. */
@@ -27,9 +27,9 @@ struct dpk_bench_skip {
 struct dpk_bench_meta {
 	const struct dpk_bench_runner *runner;
 	const struct dpk_env *env;
-	const char *command;  /**< the command line, for the record */
-	char started[32];     /**< UTC start time, ISO 8601 */
-	double wall_s;        /**< wall time of the whole run */
+	const char *command; /**< the command line, for the record */
+	char started[32];    /**< UTC start time, ISO 8601 */
+	double wall_s;       /**< wall time of the whole run */
 	unsigned nskips;
 	struct dpk_bench_skip skips[DPK_PLACE_COUNT];
 };
@@ -42,18 +42,18 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m);
 
 /** Print a suite's heading and the column names. */
 void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
-			     const struct dpk_bench_clock *k);
+                             const struct dpk_bench_clock *k);
 
 /** Print one result row (and a line per role for multi-lcore cases). */
 void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k);
 
 /** Write the JSON document; 0 or -EIO. */
 int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
-		    size_t n);
+                    size_t n);
 
 /** Write the CSV (a row per result, and with @p raw a row per kept sample); 0 or -EIO. */
 int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
-		   size_t n, bool raw);
+                   size_t n, bool raw);
 
 /** "ok", "failed", "skipped". */
 const char *dpk_bench_status_name(enum dpk_bench_status s);

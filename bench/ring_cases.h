@@ -32,7 +32,7 @@
 #include "bench.h"
 
 #define RING_SLOTS 4096u
-#define RING_NMAX 128u
+#define RING_NMAX  128u
 
 enum ring_mode { RING_SPSC, RING_MPMC };
 enum ring_op { RING_OP_SINGLE, RING_OP_BULK, RING_OP_BURST, RING_OP_EMPTY };
@@ -54,7 +54,7 @@ struct ring_role {
 };
 
 struct ring_state {
-	void *r;        /* the implementation's ring */
+	void *r; /* the implementation's ring */
 	const struct ring_arg *a;
 	unsigned esize; /* bytes per element */
 	unsigned words; /* 64-bit words per element */
@@ -75,203 +75,216 @@ static inline int ring_check(const uint64_t *buf, unsigned words, unsigned n, ui
 
 /* Bodies for one mode. ENQ1/DEQ1(st, buf) -> 0 on success; ENQB/DEQB/ENQS/DEQS(st, buf, n)
  * -> count moved. */
-#define RING_BODIES(P, M, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                                 \
-	static uint64_t P##_##M##_single(struct dpk_bench_run *run, unsigned role, uint64_t n) \
-	{                                                                                       \
-		struct ring_state *st = run->state;                                             \
-		struct ring_role *rr = &st->role[role];                                         \
-		for (uint64_t i = 0; i < n; i++) {                                              \
-			rr->in[0] = rr->seq;                                                    \
-			if (ENQ1(st, rr->in) != 0 || DEQ1(st, rr->out) != 0 ||                  \
-			    rr->out[0] != rr->seq) {                                            \
-				dpk_bench_fail(run, "single element %llu lost or changed",      \
-					       (unsigned long long)rr->seq);                    \
-				return i;                                                       \
-			}                                                                       \
-			rr->seq++;                                                              \
-		}                                                                               \
-		rr->enq += n;                                                                   \
-		rr->deq += n;                                                                   \
-		return n;                                                                       \
-	}                                                                                       \
-	static uint64_t P##_##M##_bulk(struct dpk_bench_run *run, unsigned role, uint64_t n)   \
-	{                                                                                       \
-		struct ring_state *st = run->state;                                             \
-		struct ring_role *rr = &st->role[role];                                         \
-		const unsigned b = st->a->n, w = st->words;                                     \
-		for (uint64_t i = 0; i < n; i += b) {                                           \
-			ring_stamp(rr->in, w, b, rr->seq);                                      \
-			if (ENQB(st, rr->in, b) != b || DEQB(st, rr->out, b) != b ||            \
-			    !ring_check(rr->out, w, b, rr->seq)) {                              \
-				dpk_bench_fail(run, "bulk of %u at %llu not moved intact", b,   \
-					       (unsigned long long)rr->seq);                    \
-				return i;                                                       \
-			}                                                                       \
-			rr->seq += b;                                                           \
-		}                                                                               \
-		rr->enq += n;                                                                   \
-		rr->deq += n;                                                                   \
-		return n;                                                                       \
-	}                                                                                       \
-	static uint64_t P##_##M##_burst(struct dpk_bench_run *run, unsigned role, uint64_t n)  \
-	{                                                                                       \
-		struct ring_state *st = run->state;                                             \
-		struct ring_role *rr = &st->role[role];                                         \
-		const unsigned b = st->a->n, w = st->words;                                     \
-		for (uint64_t i = 0; i < n; i += b) {                                           \
-			ring_stamp(rr->in, w, b, rr->seq);                                      \
-			if (ENQS(st, rr->in, b) != b || DEQS(st, rr->out, b) != b ||            \
-			    !ring_check(rr->out, w, b, rr->seq)) {                              \
-				dpk_bench_fail(run, "burst of %u at %llu not moved intact", b,  \
-					       (unsigned long long)rr->seq);                    \
-				return i;                                                       \
-			}                                                                       \
-			rr->seq += b;                                                           \
-		}                                                                               \
-		rr->enq += n;                                                                   \
-		rr->deq += n;                                                                   \
-		return n;                                                                       \
-	}                                                                                       \
-	static uint64_t P##_##M##_empty(struct dpk_bench_run *run, unsigned role, uint64_t n)  \
-	{                                                                                       \
-		struct ring_state *st = run->state;                                             \
-		struct ring_role *rr = &st->role[role];                                         \
-		unsigned got = 0;                                                               \
-		for (uint64_t i = 0; i < n; i++)                                                \
-			got |= DEQB(st, rr->out, st->a->n);                                     \
-		if (got) {                                                                      \
-			dpk_bench_fail(run, "dequeue from an empty ring returned elements");    \
-			return 0;                                                               \
-		}                                                                               \
-		return n;                                                                       \
-	}                                                                                       \
-	/* Pair: role 0 produces, role 1 consumes; both poll stop while blocked. */            \
-	static uint64_t P##_##M##_pair(struct dpk_bench_run *run, unsigned role, uint64_t n)   \
-	{                                                                                       \
-		struct ring_state *st = run->state;                                             \
-		struct ring_role *rr = &st->role[role];                                         \
-		const unsigned b = st->a->n, w = st->words;                                     \
-		uint64_t done = 0;                                                              \
-		if (role == 0) {                                                                \
-			while (done < n) {                                                      \
-				ring_stamp(rr->in, w, b, rr->seq);                              \
-				while (ENQB(st, rr->in, b) == 0) {                              \
-					if (dpk_bench_stopped(run))                             \
-						return done;                                    \
-					dpk_pause();                                            \
-				}                                                               \
-				rr->seq += b;                                                   \
-				rr->enq += b;                                                   \
-				done += b;                                                      \
-			}                                                                       \
-		} else {                                                                        \
-			while (done < n) {                                                      \
-				while (DEQB(st, rr->out, b) == 0) {                             \
-					if (dpk_bench_stopped(run))                             \
-						return done;                                    \
-					dpk_pause();                                            \
-				}                                                               \
-				if (!ring_check(rr->out, w, b, rr->seq)) {                      \
-					dpk_bench_fail(run, "consumer expected %llu, got %llu", \
-						       (unsigned long long)rr->seq,             \
-						       (unsigned long long)rr->out[0]);         \
-					return done;                                            \
-				}                                                               \
-				rr->seq += b;                                                   \
-				rr->deq += b;                                                   \
-				done += b;                                                      \
-			}                                                                       \
-		}                                                                               \
-		return done;                                                                    \
+#define RING_BODIES(P, M, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                                      \
+	static uint64_t P##_##M##_single(struct dpk_bench_run *run, unsigned role, uint64_t n)     \
+	{                                                                                          \
+		struct ring_state *st = run->state;                                                \
+		struct ring_role *rr = &st->role[role];                                            \
+		for (uint64_t i = 0; i < n; i++) {                                                 \
+			rr->in[0] = rr->seq;                                                       \
+			if (ENQ1(st, rr->in) != 0 || DEQ1(st, rr->out) != 0 ||                     \
+			    rr->out[0] != rr->seq) {                                               \
+				dpk_bench_fail(run, "single element %llu lost or changed",         \
+				               (unsigned long long)rr->seq);                       \
+				return i;                                                          \
+			}                                                                          \
+			rr->seq++;                                                                 \
+		}                                                                                  \
+		rr->enq += n;                                                                      \
+		rr->deq += n;                                                                      \
+		return n;                                                                          \
+	}                                                                                          \
+	static uint64_t P##_##M##_bulk(struct dpk_bench_run *run, unsigned role, uint64_t n)       \
+	{                                                                                          \
+		struct ring_state *st = run->state;                                                \
+		struct ring_role *rr = &st->role[role];                                            \
+		const unsigned b = st->a->n, w = st->words;                                        \
+		for (uint64_t i = 0; i < n; i += b) {                                              \
+			ring_stamp(rr->in, w, b, rr->seq);                                         \
+			if (ENQB(st, rr->in, b) != b || DEQB(st, rr->out, b) != b ||               \
+			    !ring_check(rr->out, w, b, rr->seq)) {                                 \
+				dpk_bench_fail(run, "bulk of %u at %llu not moved intact", b,      \
+				               (unsigned long long)rr->seq);                       \
+				return i;                                                          \
+			}                                                                          \
+			rr->seq += b;                                                              \
+		}                                                                                  \
+		rr->enq += n;                                                                      \
+		rr->deq += n;                                                                      \
+		return n;                                                                          \
+	}                                                                                          \
+	static uint64_t P##_##M##_burst(struct dpk_bench_run *run, unsigned role, uint64_t n)      \
+	{                                                                                          \
+		struct ring_state *st = run->state;                                                \
+		struct ring_role *rr = &st->role[role];                                            \
+		const unsigned b = st->a->n, w = st->words;                                        \
+		for (uint64_t i = 0; i < n; i += b) {                                              \
+			ring_stamp(rr->in, w, b, rr->seq);                                         \
+			if (ENQS(st, rr->in, b) != b || DEQS(st, rr->out, b) != b ||               \
+			    !ring_check(rr->out, w, b, rr->seq)) {                                 \
+				dpk_bench_fail(run, "burst of %u at %llu not moved intact", b,     \
+				               (unsigned long long)rr->seq);                       \
+				return i;                                                          \
+			}                                                                          \
+			rr->seq += b;                                                              \
+		}                                                                                  \
+		rr->enq += n;                                                                      \
+		rr->deq += n;                                                                      \
+		return n;                                                                          \
+	}                                                                                          \
+	static uint64_t P##_##M##_empty(struct dpk_bench_run *run, unsigned role, uint64_t n)      \
+	{                                                                                          \
+		struct ring_state *st = run->state;                                                \
+		struct ring_role *rr = &st->role[role];                                            \
+		unsigned got = 0;                                                                  \
+		for (uint64_t i = 0; i < n; i++)                                                   \
+			got |= DEQB(st, rr->out, st->a->n);                                        \
+		if (got) {                                                                         \
+			dpk_bench_fail(run, "dequeue from an empty ring returned elements");       \
+			return 0;                                                                  \
+		}                                                                                  \
+		return n;                                                                          \
+	}                                                                                          \
+	/* Pair: role 0 produces, role 1 consumes; both poll stop while blocked. */                \
+	static uint64_t P##_##M##_pair(struct dpk_bench_run *run, unsigned role, uint64_t n)       \
+	{                                                                                          \
+		struct ring_state *st = run->state;                                                \
+		struct ring_role *rr = &st->role[role];                                            \
+		const unsigned b = st->a->n, w = st->words;                                        \
+		uint64_t done = 0;                                                                 \
+		if (role == 0) {                                                                   \
+			while (done < n) {                                                         \
+				ring_stamp(rr->in, w, b, rr->seq);                                 \
+				while (ENQB(st, rr->in, b) == 0) {                                 \
+					if (dpk_bench_stopped(run))                                \
+						return done;                                       \
+					dpk_pause();                                               \
+				}                                                                  \
+				rr->seq += b;                                                      \
+				rr->enq += b;                                                      \
+				done += b;                                                         \
+			}                                                                          \
+		} else {                                                                           \
+			while (done < n) {                                                         \
+				while (DEQB(st, rr->out, b) == 0) {                                \
+					if (dpk_bench_stopped(run))                                \
+						return done;                                       \
+					dpk_pause();                                               \
+				}                                                                  \
+				if (!ring_check(rr->out, w, b, rr->seq)) {                         \
+					dpk_bench_fail(run, "consumer expected %llu, got %llu",    \
+					               (unsigned long long)rr->seq,                \
+					               (unsigned long long)rr->out[0]);            \
+					return done;                                               \
+				}                                                                  \
+				rr->seq += b;                                                      \
+				rr->deq += b;                                                      \
+				done += b;                                                         \
+			}                                                                          \
+		}                                                                                  \
+		return done;                                                                       \
 	}
 
 /* All lcores: each enqueues a bulk then dequeues a bulk on the shared MP/MC ring. The
  * elements it gets back may be another lcore's, so only counts are checked. */
-#define RING_ALL_BODY(P, ENQB, DEQB)                                                          \
-	static uint64_t P##_mpmc_all(struct dpk_bench_run *run, unsigned role, uint64_t n)     \
-	{                                                                                       \
-		struct ring_state *st = run->state;                                             \
-		struct ring_role *rr = &st->role[role];                                         \
-		const unsigned b = st->a->n;                                                    \
-		uint64_t done = 0;                                                              \
-		while (done < n) {                                                              \
-			while (ENQB(st, rr->in, b) == 0) {                                      \
-				if (dpk_bench_stopped(run))                                     \
-					return done;                                            \
-				dpk_pause();                                                    \
-			}                                                                       \
-			rr->enq += b;                                                           \
-			while (DEQB(st, rr->out, b) == 0) {                                     \
-				if (dpk_bench_stopped(run))                                     \
-					return done;                                            \
-				dpk_pause();                                                    \
-			}                                                                       \
-			rr->deq += b;                                                           \
-			done += b;                                                              \
-		}                                                                               \
-		return done;                                                                    \
+#define RING_ALL_BODY(P, ENQB, DEQB)                                                               \
+	static uint64_t P##_mpmc_all(struct dpk_bench_run *run, unsigned role, uint64_t n)         \
+	{                                                                                          \
+		struct ring_state *st = run->state;                                                \
+		struct ring_role *rr = &st->role[role];                                            \
+		const unsigned b = st->a->n;                                                       \
+		uint64_t done = 0;                                                                 \
+		while (done < n) {                                                                 \
+			while (ENQB(st, rr->in, b) == 0) {                                         \
+				if (dpk_bench_stopped(run))                                        \
+					return done;                                               \
+				dpk_pause();                                                       \
+			}                                                                          \
+			rr->enq += b;                                                              \
+			while (DEQB(st, rr->out, b) == 0) {                                        \
+				if (dpk_bench_stopped(run))                                        \
+					return done;                                               \
+				dpk_pause();                                                       \
+			}                                                                          \
+			rr->deq += b;                                                              \
+			done += b;                                                                 \
+		}                                                                                  \
+		return done;                                                                       \
 	}
 
-#define RING_ARG(m, o, e, nn)                                                                 \
+#define RING_ARG(m, o, e, nn)                                                                      \
 	(&(const struct ring_arg){.mode = (m), .op = (o), .esize = (e), .n = (nn)})
 
-#define RING_CASE_SINGLE(P, SU, TD, m, M, e)                                                  \
-	{.name = #m "_single", .desc = "enqueue then dequeue of one element, single calls",   \
-	 .kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ELEMENT, .params = {{"esize", e}},         \
-	 .setup = SU, .body = P##_##m##_single, .teardown = TD,                                \
-	 .arg = RING_ARG(M, RING_OP_SINGLE, e, 1)}
+#define RING_CASE_SINGLE(P, SU, TD, m, M, e)                                                       \
+	{                                                                                          \
+		.name = #m "_single", .desc = "enqueue then dequeue of one element, single calls", \
+		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ELEMENT, .params = {{"esize", e}},      \
+		.setup = SU, .body = P##_##m##_single, .teardown = TD,                             \
+		.arg = RING_ARG(M, RING_OP_SINGLE, e, 1)                                           \
+	}
 
-#define RING_CASE_CALLS(P, SU, TD, m, M, op, OP, e, nn)                                       \
-	{.name = #m "_" #op, .desc = "enqueue then dequeue of n elements, " #op " calls",     \
-	 .kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ELEMENT,                                   \
-	 .params = {{"esize", e}, {"n", nn}}, .ops_multiple = nn, .setup = SU,                 \
-	 .body = P##_##m##_##op, .teardown = TD, .arg = RING_ARG(M, OP, e, nn)}
+#define RING_CASE_CALLS(P, SU, TD, m, M, op, OP, e, nn)                                            \
+	{                                                                                          \
+		.name = #m "_" #op, .desc = "enqueue then dequeue of n elements, " #op " calls",   \
+		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ELEMENT,                                \
+		.params = {{"esize", e}, {"n", nn}}, .ops_multiple = nn, .setup = SU,              \
+		.body = P##_##m##_##op, .teardown = TD, .arg = RING_ARG(M, OP, e, nn)              \
+	}
 
-#define RING_CASE_EMPTY(P, SU, TD, m, M, e)                                                   \
-	{.name = #m "_empty_dequeue", .desc = "bulk dequeue of 8 from an empty ring",          \
-	 .kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_CALL, .params = {{"esize", e}, {"n", 8}},  \
-	 .setup = SU, .body = P##_##m##_empty, .teardown = TD,                                 \
-	 .arg = RING_ARG(M, RING_OP_EMPTY, e, 8)}
+#define RING_CASE_EMPTY(P, SU, TD, m, M, e)                                                        \
+	{                                                                                          \
+		.name = #m "_empty_dequeue", .desc = "bulk dequeue of 8 from an empty ring",       \
+		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_CALL,                                   \
+		.params = {{"esize", e}, {"n", 8}}, .setup = SU, .body = P##_##m##_empty,          \
+		.teardown = TD, .arg = RING_ARG(M, RING_OP_EMPTY, e, 8)                            \
+	}
 
-#define RING_CASE_PAIR(P, SU, TD, m, M, e, nn)                                                \
-	{.name = #m "_pair_bulk", .desc = "elements handed from a producer to a consumer lcore", \
-	 .kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ELEMENT, .params = {{"esize", e}, {"n", nn}}, \
-	 .ops_multiple = nn, .counted_roles = 2, .role_names = {"producer", "consumer"},        \
-	 .setup = SU, .body = P##_##m##_pair, .teardown = TD,                                  \
-	 .arg = RING_ARG(M, RING_OP_BULK, e, nn)}
+#define RING_CASE_PAIR(P, SU, TD, m, M, e, nn)                                                     \
+	{                                                                                          \
+		.name = #m "_pair_bulk",                                                           \
+		.desc = "elements handed from a producer to a consumer lcore",                     \
+		.kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ELEMENT,                                  \
+		.params = {{"esize", e}, {"n", nn}}, .ops_multiple = nn, .counted_roles = 2,       \
+		.role_names = {"producer", "consumer"}, .setup = SU, .body = P##_##m##_pair,       \
+		.teardown = TD, .arg = RING_ARG(M, RING_OP_BULK, e, nn)                            \
+	}
 
-#define RING_CASE_ALL(P, SU, TD, e, nn)                                                       \
-	{.name = "mpmc_all_bulk", .desc = "bulk enqueue then dequeue by every worker lcore",   \
-	 .kind = DPK_BENCH_ALL, .unit = DPK_UNIT_ELEMENT, .params = {{"esize", e}, {"n", nn}},  \
-	 .ops_multiple = nn, .setup = SU, .body = P##_mpmc_all, .teardown = TD,                 \
-	 .arg = RING_ARG(RING_MPMC, RING_OP_BULK, e, nn)}
+#define RING_CASE_ALL(P, SU, TD, e, nn)                                                            \
+	{                                                                                          \
+		.name = "mpmc_all_bulk",                                                           \
+		.desc = "bulk enqueue then dequeue by every worker lcore", .kind = DPK_BENCH_ALL,  \
+		.unit = DPK_UNIT_ELEMENT, .params = {{"esize", e}, {"n", nn}}, .ops_multiple = nn, \
+		.setup = SU, .body = P##_mpmc_all, .teardown = TD,                                 \
+		.arg = RING_ARG(RING_MPMC, RING_OP_BULK, e, nn)                                    \
+	}
 
-#define RING_CASES_ONE_LCORE(P, SU, TD, m, M, e)                                              \
-	RING_CASE_SINGLE(P, SU, TD, m, M, e), RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 1), \
-		RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 8),                   \
-		RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 32),                  \
-		RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 128),                 \
-		RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 1),                 \
-		RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 8),                 \
-		RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 32),                \
-		RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 128),               \
-		RING_CASE_EMPTY(P, SU, TD, m, M, e)
+#define RING_CASES_ONE_LCORE(P, SU, TD, m, M, e)                                                   \
+	RING_CASE_SINGLE(P, SU, TD, m, M, e),                                                      \
+	        RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 1),                        \
+	        RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 8),                        \
+	        RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 32),                       \
+	        RING_CASE_CALLS(P, SU, TD, m, M, bulk, RING_OP_BULK, e, 128),                      \
+	        RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 1),                      \
+	        RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 8),                      \
+	        RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 32),                     \
+	        RING_CASE_CALLS(P, SU, TD, m, M, burst, RING_OP_BURST, e, 128),                    \
+	        RING_CASE_EMPTY(P, SU, TD, m, M, e)
 
-#define RING_CASES_PAIR(P, SU, TD, m, M, e)                                                   \
-	RING_CASE_PAIR(P, SU, TD, m, M, e, 1), RING_CASE_PAIR(P, SU, TD, m, M, e, 8),         \
-		RING_CASE_PAIR(P, SU, TD, m, M, e, 32), RING_CASE_PAIR(P, SU, TD, m, M, e, 128)
+#define RING_CASES_PAIR(P, SU, TD, m, M, e)                                                        \
+	RING_CASE_PAIR(P, SU, TD, m, M, e, 1), RING_CASE_PAIR(P, SU, TD, m, M, e, 8),              \
+	        RING_CASE_PAIR(P, SU, TD, m, M, e, 32), RING_CASE_PAIR(P, SU, TD, m, M, e, 128)
 
 /* The whole table, for an implementation with prefix P. */
-#define RING_CASES(P, SU, TD)                                                                 \
-	RING_CASES_ONE_LCORE(P, SU, TD, spsc, RING_SPSC, 8),                                  \
-		RING_CASES_ONE_LCORE(P, SU, TD, mpmc, RING_MPMC, 8),                          \
-		RING_CASES_ONE_LCORE(P, SU, TD, spsc, RING_SPSC, 16),                         \
-		RING_CASES_ONE_LCORE(P, SU, TD, mpmc, RING_MPMC, 16),                         \
-		RING_CASES_PAIR(P, SU, TD, spsc, RING_SPSC, 8),                               \
-		RING_CASES_PAIR(P, SU, TD, mpmc, RING_MPMC, 8),                               \
-		RING_CASES_PAIR(P, SU, TD, spsc, RING_SPSC, 16),                              \
-		RING_CASES_PAIR(P, SU, TD, mpmc, RING_MPMC, 16), RING_CASE_ALL(P, SU, TD, 8, 8), \
-		RING_CASE_ALL(P, SU, TD, 8, 32), RING_CASE_ALL(P, SU, TD, 16, 8),             \
-		RING_CASE_ALL(P, SU, TD, 16, 32)
+#define RING_CASES(P, SU, TD)                                                                      \
+	RING_CASES_ONE_LCORE(P, SU, TD, spsc, RING_SPSC, 8),                                       \
+	        RING_CASES_ONE_LCORE(P, SU, TD, mpmc, RING_MPMC, 8),                               \
+	        RING_CASES_ONE_LCORE(P, SU, TD, spsc, RING_SPSC, 16),                              \
+	        RING_CASES_ONE_LCORE(P, SU, TD, mpmc, RING_MPMC, 16),                              \
+	        RING_CASES_PAIR(P, SU, TD, spsc, RING_SPSC, 8),                                    \
+	        RING_CASES_PAIR(P, SU, TD, mpmc, RING_MPMC, 8),                                    \
+	        RING_CASES_PAIR(P, SU, TD, spsc, RING_SPSC, 16),                                   \
+	        RING_CASES_PAIR(P, SU, TD, mpmc, RING_MPMC, 16), RING_CASE_ALL(P, SU, TD, 8, 8),   \
+	        RING_CASE_ALL(P, SU, TD, 8, 32), RING_CASE_ALL(P, SU, TD, 16, 8),                  \
+	        RING_CASE_ALL(P, SU, TD, 16, 32)
 
 #endif /* DPK_BENCH_RING_CASES_H */

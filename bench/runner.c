@@ -28,9 +28,9 @@
 #define MULTI_MIN_NS 200000.0
 
 static const char *const unit_names[DPK_UNIT_COUNT] = {
-	[DPK_UNIT_ELEMENT] = "per element",       [DPK_UNIT_CALL] = "per call",
-	[DPK_UNIT_PACKET] = "per packet",         [DPK_UNIT_OBJECT] = "per object",
-	[DPK_UNIT_ROUND_TRIP] = "per round trip", [DPK_UNIT_ITERATION] = "per iteration",
+        [DPK_UNIT_ELEMENT] = "per element",       [DPK_UNIT_CALL] = "per call",
+        [DPK_UNIT_PACKET] = "per packet",         [DPK_UNIT_OBJECT] = "per object",
+        [DPK_UNIT_ROUND_TRIP] = "per round trip", [DPK_UNIT_ITERATION] = "per iteration",
 };
 
 const char *dpk_bench_unit_name(enum dpk_bench_unit u)
@@ -44,7 +44,7 @@ void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
 
 	/* The first failure claims the message; the CAS keeps a second writer out. */
 	if (atomic_compare_exchange_strong_explicit(&run->failed, &expected, true,
-						    memory_order_relaxed, memory_order_relaxed)) {
+	                                            memory_order_relaxed, memory_order_relaxed)) {
 		va_list ap;
 		va_start(ap, fmt);
 		vsnprintf(run->fail_msg, sizeof(run->fail_msg), fmt, ap);
@@ -80,7 +80,7 @@ char *dpk_bench_params_str(const struct dpk_bench_case *c, char *buf, size_t len
 	buf[0] = '\0';
 	for (unsigned i = 0; i < DPK_BENCH_PARAMS_MAX && c->params[i].name; i++) {
 		int w = snprintf(buf + off, len - off, "%s%s=%ld", i ? " " : "", c->params[i].name,
-				 c->params[i].value);
+		                 c->params[i].value);
 		if (w < 0 || (size_t)w >= len - off)
 			break;
 		off += (size_t)w;
@@ -156,9 +156,9 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 	k->min_delta = mind == UINT64_MAX ? 0 : mind;
 
 	ns_per_tick = 1e9 / (double)k->hz;
-	double floor_ticks = TARGET_FACTOR * (k->read_cost > (double)k->granularity
-						      ? k->read_cost
-						      : (double)k->granularity);
+	double floor_ticks =
+	        TARGET_FACTOR *
+	        (k->read_cost > (double)k->granularity ? k->read_cost : (double)k->granularity);
 	k->target_single = floor_ticks;
 	if (k->target_single < SINGLE_MIN_NS / ns_per_tick)
 		k->target_single = SINGLE_MIN_NS / ns_per_tick;
@@ -267,7 +267,7 @@ static bool machine_has_smt(const struct dpk_topo *t)
 }
 
 bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_placement p,
-				   unsigned *a, unsigned *b, char *why, size_t whylen)
+                                   unsigned *a, unsigned *b, char *why, size_t whylen)
 {
 	const struct dpk_topo *t = dpk_topo_system();
 
@@ -301,18 +301,18 @@ bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_pl
 	switch (p) {
 	case DPK_PLACE_SMT:
 		snprintf(why, whylen, "no two worker lcores are SMT siblings%s",
-			 machine_has_smt(t) ? "" : " (the machine has none)");
+		         machine_has_smt(t) ? "" : " (the machine has none)");
 		break;
 	case DPK_PLACE_CORE:
 		snprintf(why, whylen, "no two worker lcores on different cores sharing an L3");
 		break;
 	case DPK_PLACE_LLC:
 		snprintf(why, whylen, "no two worker lcores in different L3 domains (%u known)",
-			 t ? dpk_topo_llc_count(t) : 0);
+		         t ? dpk_topo_llc_count(t) : 0);
 		break;
 	case DPK_PLACE_NUMA:
 		snprintf(why, whylen, "no two worker lcores on different NUMA nodes (%u known)",
-			 t ? dpk_topo_numa_count(t) : 0);
+		         t ? dpk_topo_numa_count(t) : 0);
 		break;
 	case DPK_PLACE_OVERSUB:
 		snprintf(why, whylen, "no two worker lcores pinned to the same CPU");
@@ -337,7 +337,7 @@ static uint32_t ivcsw_now(void)
 
 /* Time one batch of @p n operations of @p role. Returns completed operations. */
 static uint64_t time_batch(struct dpk_bench_run *run, unsigned role, uint64_t n, double overhead,
-			   struct dpk_sample *s, bool want_ctx, double *ticks_out)
+                           struct dpk_sample *s, bool want_ctx, double *ticks_out)
 {
 	uint32_t cs0 = want_ctx ? ivcsw_now() : 0;
 	unsigned c0 = (unsigned)sched_getcpu(), c1 = 0;
@@ -369,7 +369,7 @@ static uint64_t round_ops(uint64_t n, unsigned mult)
 
 /* Summarise the kept samples of a set, filling the rejection counts. */
 static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, size_t *reject,
-			      struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
+                              struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
 {
 	size_t counts[DPK_REJECT_COUNT] = {0};
 	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
@@ -400,7 +400,7 @@ static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, si
  * median batch. Returns false when the case failed or stopped meanwhile.
  */
 static bool calibrate_single(const struct dpk_bench_runner *r, struct dpk_bench_run *run,
-			     uint64_t *n_out)
+                             uint64_t *n_out)
 {
 	const double hz = (double)r->clock.hz;
 	const double target = r->clock.target_single, overhead = r->clock.read_cost;
@@ -419,8 +419,8 @@ static bool calibrate_single(const struct dpk_bench_runner *r, struct dpk_bench_
 		if (ticks >= target || dpk_tsc() - t_start > warm_ticks + budget)
 			break;
 		n = round_ops(ticks > target / 64 ? (uint64_t)((double)n * target / ticks * 1.1)
-						 : n * 2,
-			      mult);
+		                                  : n * 2,
+		              mult);
 	}
 	*n_out = n;
 	uint64_t w0 = dpk_tsc();
@@ -443,8 +443,8 @@ static bool calibrate_single(const struct dpk_bench_runner *r, struct dpk_bench_
 
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
-			  struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
-			  double sum_ops, struct dpk_bench_result *res)
+                          struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
+                          double sum_ops, struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
 
@@ -458,7 +458,7 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	res->role[0].batch_ops = n;
 	res->role[0].samples = ns;
 	summarise_samples(samples, ns, true, res->reject, &res->ticks,
-			  r->opt.raw ? &res->raw : NULL, &res->nraw);
+	                  r->opt.raw ? &res->raw : NULL, &res->nraw);
 	res->role[0].kept = res->reject[0];
 	res->role[0].ticks = res->ticks;
 	res->role[0].ops = (uint64_t)sum_ops;
@@ -470,7 +470,7 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 }
 
 static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
-		       struct dpk_bench_result *res)
+                       struct dpk_bench_result *res)
 {
 	const uint64_t budget = (uint64_t)(r->opt.time_s * (double)r->clock.hz);
 	size_t cap = r->opt.max_samples, ns = 0;
@@ -486,7 +486,8 @@ static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
 	if (calibrate_single(r, run, &n)) {
 		t_start = dpk_tsc();
 		do {
-			if (time_batch(run, 0, n, r->clock.read_cost, &samples[ns], true, &ticks) < n ||
+			if (time_batch(run, 0, n, r->clock.read_cost, &samples[ns], true, &ticks) <
+			            n ||
 			    atomic_load(&run->failed))
 				break;
 			sum_ticks += ticks;
@@ -509,8 +510,8 @@ struct role_ctx {
 	unsigned role;
 	struct dpk_sample *samples;
 	size_t nsamples;
-	uint64_t ops;       /* completed in the measurement window */
-	uint64_t window;    /* ticks of the measurement window */
+	uint64_t ops;    /* completed in the measurement window */
+	uint64_t window; /* ticks of the measurement window */
 	uint64_t batch;
 };
 
@@ -579,8 +580,8 @@ static int role_main(void *arg)
 	while (!dpk_bench_stopped(run)) {
 		struct dpk_sample *s = rc->nsamples < cap ? &rc->samples[rc->nsamples] : NULL;
 		struct dpk_sample scratch;
-		uint64_t done = time_batch(run, rc->role, n, overhead, s ? s : &scratch, m->check_ctx,
-					   &ticks);
+		uint64_t done = time_batch(run, rc->role, n, overhead, s ? s : &scratch,
+		                           m->check_ctx, &ticks);
 		now = dpk_tsc();
 		rc->ops += done;
 		if (done < n)
@@ -616,7 +617,7 @@ static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
 }
 
 static void run_multi(struct dpk_bench_runner *r, struct dpk_bench_run *run, const unsigned *lcores,
-		      unsigned nroles, struct dpk_bench_result *res)
+                      unsigned nroles, struct dpk_bench_result *res)
 {
 	const struct dpk_bench_case *c = run->c;
 	struct multi *m = calloc(1, sizeof(*m));
@@ -652,8 +653,8 @@ static void run_multi(struct dpk_bench_runner *r, struct dpk_bench_run *run, con
 		int rc = dpk_lcore_launch(lcores[i], role_main, &m->role[i]);
 		if (rc) {
 			res->status = DPK_RESULT_FAILED;
-			snprintf(res->reason, sizeof(res->reason), "launch on lcore %u: %s", lcores[i],
-				 strerror(-rc));
+			snprintf(res->reason, sizeof(res->reason), "launch on lcore %u: %s",
+			         lcores[i], strerror(-rc));
 			atomic_store(&run->stop, true);
 			atomic_store_explicit(&m->phase, PHASE_WARM, memory_order_release);
 			goto out_wait;
@@ -716,12 +717,12 @@ out_wait:
 				batches[nb++] = rc->batch;
 			}
 			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, rej, &rr->ticks,
-					  NULL, NULL);
+			                  NULL, NULL);
 			rr->kept = rej[0];
 		}
 		res->samples = pooled_n;
 		summarise_samples(pooled, pooled_n, m->check_ctx, res->reject, &res->ticks,
-				  r->opt.raw ? &res->raw : NULL, &res->nraw);
+		                  r->opt.raw ? &res->raw : NULL, &res->nraw);
 		total_kept = res->reject[0];
 		for (unsigned i = 1; i < nb; i++)
 			for (unsigned j = i; j > 0 && batches[j - 1] > batches[j]; j--) {
@@ -735,9 +736,9 @@ out_wait:
 	if (total_kept == 0 && !atomic_load(&run->failed)) {
 		res->status = DPK_RESULT_EMPTY;
 		snprintf(res->reason, sizeof(res->reason),
-			 "no complete sample within %.3f s (a pair sharing one CPU may only move "
-			 "at context switches)",
-			 r->opt.time_s);
+		         "no complete sample within %.3f s (a pair sharing one CPU may only move "
+		         "at context switches)",
+		         r->opt.time_s);
 	}
 
 out_free:
@@ -756,8 +757,8 @@ void dpk_bench_result_free(struct dpk_bench_result *res)
 }
 
 void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
-			const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
-			struct dpk_bench_result *res)
+                        const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
+                        struct dpk_bench_result *res)
 {
 	struct dpk_bench_run *run = calloc(1, sizeof(*run));
 	unsigned lcores[DPK_BENCH_ROLES_MAX], nroles = 0;
@@ -786,7 +787,8 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 		nroles = 1;
 		break;
 	case DPK_BENCH_PAIR:
-		if (!dpk_bench_placement_available(r, p, &lcores[0], &lcores[1], why, sizeof(why))) {
+		if (!dpk_bench_placement_available(r, p, &lcores[0], &lcores[1], why,
+		                                   sizeof(why))) {
 			res->status = DPK_RESULT_SKIPPED;
 			snprintf(res->reason, sizeof(res->reason), "%s", why);
 			goto out;
@@ -835,13 +837,14 @@ char *dpk_bench_group_key(const struct dpk_bench_case *c, char *buf, size_t len)
 	char params[96];
 
 	snprintf(buf, len, "%s|%s", c->group ? c->group : c->name,
-		 dpk_bench_params_str(c, params, sizeof(params)));
+	         dpk_bench_params_str(c, params, sizeof(params)));
 	return buf;
 }
 
-void dpk_bench_run_interleaved(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
-			       const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
-			       struct dpk_bench_result *res)
+void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
+                               const struct dpk_bench_suite *const *suites,
+                               const struct dpk_bench_case *const *cases, unsigned k,
+                               unsigned repeat, struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
 	const uint64_t budget = (uint64_t)(r->opt.time_s * hz * k);
@@ -887,7 +890,8 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r, const struct dpk_benc
 			int rc = cases[i]->setup(&runs[i]);
 			if (rc) {
 				res[i].status = DPK_RESULT_FAILED;
-				snprintf(res[i].reason, sizeof(res[i].reason), "setup: %s", strerror(-rc));
+				snprintf(res[i].reason, sizeof(res[i].reason), "setup: %s",
+				         strerror(-rc));
 				goto out_teardown;
 			}
 		}
@@ -901,8 +905,8 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r, const struct dpk_benc
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (unsigned)((rounds + j) % k);
 			double ticks;
-			if (time_batch(&runs[i], 0, n[i], r->clock.read_cost, &samples[i][rounds], true,
-				       &ticks) < n[i] ||
+			if (time_batch(&runs[i], 0, n[i], r->clock.read_cost, &samples[i][rounds],
+			               true, &ticks) < n[i] ||
 			    atomic_load(&runs[i].failed))
 				goto out_teardown;
 			sum_ticks[i] += ticks;
@@ -914,12 +918,13 @@ out_teardown:
 	for (unsigned i = 0; i < k; i++) {
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], samples[i], rounds, n[i], sum_ticks[i],
-				      (double)n[i] * (double)rounds, &res[i]);
+			              (double)n[i] * (double)rounds, &res[i]);
 		if (set_up[i] && cases[i]->teardown)
 			cases[i]->teardown(&runs[i]);
 		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_relaxed)) {
 			res[i].status = DPK_RESULT_FAILED;
-			snprintf(res[i].reason, sizeof(res[i].reason), "%s", fail_message(&runs[i]));
+			snprintf(res[i].reason, sizeof(res[i].reason), "%s",
+			         fail_message(&runs[i]));
 		}
 	}
 	/* A member that failed stops the whole group: say so in the others' results. */
@@ -929,8 +934,8 @@ out_teardown:
 				if (res[j].status == DPK_RESULT_FAILED) {
 					res[i].status = DPK_RESULT_EMPTY;
 					snprintf(res[i].reason, sizeof(res[i].reason),
-						 "interleaved group stopped: %s/%s failed", suites[j]->name,
-						 cases[j]->name);
+					         "interleaved group stopped: %s/%s failed",
+					         suites[j]->name, cases[j]->name);
 					break;
 				}
 		}

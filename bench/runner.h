@@ -17,13 +17,13 @@
 
 /** Options of a run. */
 struct dpk_bench_options {
-	double time_s;        /**< measurement budget per case, seconds */
-	double warmup_s;      /**< warm-up per case, seconds (also bounds batch sizing) */
-	unsigned repeat;      /**< times to run the whole plan */
-	const char *lcores;   /**< lcore spec; NULL: one lcore per online CPU + one extra */
+	double time_s;      /**< measurement budget per case, seconds */
+	double warmup_s;    /**< warm-up per case, seconds (also bounds batch sizing) */
+	unsigned repeat;    /**< times to run the whole plan */
+	const char *lcores; /**< lcore spec; NULL: one lcore per online CPU + one extra */
 	bool placement_on[DPK_PLACE_COUNT]; /**< placements to run */
-	bool raw;             /**< keep every sample in the results */
-	size_t max_samples;   /**< sample cap per case and role */
+	bool raw;                           /**< keep every sample in the results */
+	size_t max_samples;                 /**< sample cap per case and role */
 };
 
 /** Defaults: 0.2 s per case, 0.03 s warm-up, every placement, 1 repeat. */
@@ -31,15 +31,15 @@ void dpk_bench_options_default(struct dpk_bench_options *o);
 
 /** What the clock self-check found. */
 struct dpk_bench_clock {
-	uint64_t hz;               /**< counter frequency */
-	const char *source;        /**< where the frequency came from */
-	double hz_check;           /**< a 20 ms calibration against CLOCK_MONOTONIC_RAW */
-	double read_cost;          /**< median ticks of an empty fenced begin/end pair */
-	double read_cost_min;      /**< smallest such pair */
-	uint64_t granularity;      /**< GCD of consecutive counter deltas: the tick step */
-	uint64_t min_delta;        /**< smallest non-zero consecutive delta */
-	double target_single;      /**< sample length for single-lcore cases, ticks */
-	double target_multi;       /**< sample length for multi-lcore cases, ticks */
+	uint64_t hz;          /**< counter frequency */
+	const char *source;   /**< where the frequency came from */
+	double hz_check;      /**< a 20 ms calibration against CLOCK_MONOTONIC_RAW */
+	double read_cost;     /**< median ticks of an empty fenced begin/end pair */
+	double read_cost_min; /**< smallest such pair */
+	uint64_t granularity; /**< GCD of consecutive counter deltas: the tick step */
+	uint64_t min_delta;   /**< smallest non-zero consecutive delta */
+	double target_single; /**< sample length for single-lcore cases, ticks */
+	double target_multi;  /**< sample length for multi-lcore cases, ticks */
 };
 
 /** Measure the clock; sample targets keep read cost and granularity under 1% each. */
@@ -50,10 +50,10 @@ struct dpk_bench_role_result {
 	unsigned lcore, cpu;
 	const char *name;
 	bool counted;
-	uint64_t ops;            /**< operations completed in the measurement window */
-	double window_s;         /**< length of that window */
-	double mops;             /**< ops / window, millions per second */
-	uint64_t batch_ops;      /**< operations per sample */
+	uint64_t ops;       /**< operations completed in the measurement window */
+	double window_s;    /**< length of that window */
+	double mops;        /**< ops / window, millions per second */
+	uint64_t batch_ops; /**< operations per sample */
 	size_t samples, kept;
 	struct dpk_summary ticks; /**< per operation, kept samples */
 };
@@ -73,16 +73,16 @@ struct dpk_bench_result {
 	enum dpk_placement placement;
 	unsigned repeat;
 	enum dpk_bench_status status;
-	char reason[256];            /**< failure or skip reason */
+	char reason[256]; /**< failure or skip reason */
 	unsigned nroles;
 	struct dpk_bench_role_result role[DPK_BENCH_ROLES_MAX];
-	uint64_t batch_ops;          /**< operations per sample (single) or median over roles */
-	size_t samples;              /**< samples taken (counted roles) */
+	uint64_t batch_ops;              /**< operations per sample (single) or median over roles */
+	size_t samples;                  /**< samples taken (counted roles) */
 	size_t reject[DPK_REJECT_COUNT]; /**< [0] kept, then per reason (counted roles) */
-	struct dpk_summary ticks;    /**< per operation over kept samples of counted roles */
-	double mops;                 /**< aggregate throughput, millions of ops per second */
-	double elapsed_s;            /**< wall time of the case including warm-up */
-	double *raw;                 /**< kept samples (ticks per op) when options.raw */
+	struct dpk_summary ticks;        /**< per operation over kept samples of counted roles */
+	double mops;                     /**< aggregate throughput, millions of ops per second */
+	double elapsed_s;                /**< wall time of the case including warm-up */
+	double *raw;                     /**< kept samples (ticks per op) when options.raw */
 	size_t nraw;
 	/* Interleaved runs (--interleave): the paired comparison with the group's first
 	 * member, from rounds in which both kept their sample. */
@@ -90,8 +90,8 @@ struct dpk_bench_result {
 	const struct dpk_bench_suite *ref_suite; /**< the group's first member */
 	const struct dpk_bench_case *ref_case;
 	unsigned group_size;
-	size_t pair_rounds;               /**< rounds with both samples kept */
-	struct dpk_summary pair_ratio;    /**< this member / the reference, per round */
+	size_t pair_rounds;            /**< rounds with both samples kept */
+	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
 };
 
 /** The engine's state for a run. */
@@ -101,9 +101,9 @@ struct dpk_bench_runner {
 	struct dpk_lcore_spec spec;
 	unsigned main_lcore;
 	unsigned nworkers;
-	unsigned workers[DPK_LCORE_MAX];   /**< worker lcore ids */
-	unsigned worker_cpu[DPK_LCORE_MAX];/**< their single CPU, or DPK_CPU_MAX if several */
-	bool all_member[DPK_LCORE_MAX];    /**< worker takes part in "all" (one per CPU set) */
+	unsigned workers[DPK_LCORE_MAX];    /**< worker lcore ids */
+	unsigned worker_cpu[DPK_LCORE_MAX]; /**< their single CPU, or DPK_CPU_MAX if several */
+	bool all_member[DPK_LCORE_MAX];     /**< worker takes part in "all" (one per CPU set) */
 	struct dpk_cpuset cpus_used;
 };
 
@@ -127,12 +127,12 @@ void dpk_bench_runner_fini(struct dpk_bench_runner *r);
  * receive the worker lcores used.
  */
 bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_placement p,
-				   unsigned *a, unsigned *b, char *why, size_t whylen);
+                                   unsigned *a, unsigned *b, char *why, size_t whylen);
 
 /** Run case @p c of @p s on placement @p p; fills @p res (free with _result_free). */
 void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
-			const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
-			struct dpk_bench_result *res);
+                        const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
+                        struct dpk_bench_result *res);
 
 /**
  * Run the @p k single-lcore cases cases[i] of suites[i] interleaved: each is calibrated
@@ -140,9 +140,10 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
  * rotating each round) until k times the time budget is spent. Fills res[0..k-1], each
  * with its own statistics and the per-round ratio to member 0.
  */
-void dpk_bench_run_interleaved(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
-			       const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
-			       struct dpk_bench_result *res);
+void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
+                               const struct dpk_bench_suite *const *suites,
+                               const struct dpk_bench_case *const *cases, unsigned k,
+                               unsigned repeat, struct dpk_bench_result *res);
 
 /** The interleave key of case @p c: its group (or name) and its params. */
 char *dpk_bench_group_key(const struct dpk_bench_case *c, char *buf, size_t len);

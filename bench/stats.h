@@ -17,9 +17,9 @@
 /** Why a sample was dropped. */
 enum dpk_reject {
 	DPK_REJECT_NONE = 0,
-	DPK_REJECT_MIGRATION, /**< the CPU at the end of the batch differs from the start */
+	DPK_REJECT_MIGRATION,  /**< the CPU at the end of the batch differs from the start */
 	DPK_REJECT_CTX_SWITCH, /**< the thread was preempted (involuntary switch) in the batch */
-	DPK_REJECT_GAP,       /**< far slower than the run's median: an interrupt or steal */
+	DPK_REJECT_GAP,        /**< far slower than the run's median: an interrupt or steal */
 	DPK_REJECT_COUNT
 };
 
@@ -28,11 +28,11 @@ const char *dpk_reject_name(enum dpk_reject r);
 
 /** One timed batch. */
 struct dpk_sample {
-	double ticks_per_op;   /**< batch ticks (timer overhead removed) / operations */
-	uint32_t cpu_begin;    /**< CPU when the batch started */
-	uint32_t cpu_end;      /**< CPU when it ended */
-	uint32_t ivcsw;        /**< involuntary context switches during the batch */
-	uint8_t reject;        /**< enum dpk_reject, filled by dpk_stats_reject() */
+	double ticks_per_op; /**< batch ticks (timer overhead removed) / operations */
+	uint32_t cpu_begin;  /**< CPU when the batch started */
+	uint32_t cpu_end;    /**< CPU when it ended */
+	uint32_t ivcsw;      /**< involuntary context switches during the batch */
+	uint8_t reject;      /**< enum dpk_reject, filled by dpk_stats_reject() */
 };
 
 /** A gap is a sample above this many times the median of the other samples. */
@@ -52,16 +52,16 @@ struct dpk_sample {
  * does running out of memory for the median of more than 256 samples.
  */
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
-			size_t counts[DPK_REJECT_COUNT]);
+                        size_t counts[DPK_REJECT_COUNT]);
 
 /** Summary of the kept values. All zero when n == 0. */
 struct dpk_summary {
-	size_t n;        /**< values summarised */
+	size_t n; /**< values summarised */
 	double min, p50, p90, p99, max;
-	double mean, stddev; /**< stddev is the sample standard deviation (n - 1) */
-	double cv;       /**< stddev / mean, 0 when mean is 0 */
+	double mean, stddev;   /**< stddev is the sample standard deviation (n - 1) */
+	double cv;             /**< stddev / mean, 0 when mean is 0 */
 	double p50_lo, p50_hi; /**< a distribution-free 95% confidence interval of the median
-				  (order statistics from the binomial); equal to p50 when n < 6 */
+	                          (order statistics from the binomial); equal to p50 when n < 6 */
 };
 
 /**

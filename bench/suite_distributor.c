@@ -46,8 +46,8 @@
 
 struct clswitch {
 	_Alignas(64) atomic_uint_fast64_t flag;
-	_Alignas(64) uint64_t vflag;          /* for the __sync variant only */
-	_Alignas(64) uint64_t rounds[2];      /* each written by its own role */
+	_Alignas(64) uint64_t vflag;     /* for the __sync variant only */
+	_Alignas(64) uint64_t rounds[2]; /* each written by its own role */
 };
 
 static int clswitch_setup(struct dpk_bench_run *run)
@@ -71,7 +71,7 @@ static void clswitch_teardown(struct dpk_bench_run *run)
 	/* One round trip may be in flight when the stop flag rises. */
 	if ((a > b ? a - b : b - a) > 1)
 		dpk_bench_fail(run, "sent %llu, answered %llu", (unsigned long long)a,
-			       (unsigned long long)b);
+		               (unsigned long long)b);
 	free(cs);
 }
 
@@ -79,50 +79,50 @@ static void clswitch_teardown(struct dpk_bench_run *run)
  * One body per memory order, so the order is a constant in the loop. LOAD/STORE act on
  * cs; WAIT spins until LOAD gives the wanted value, polling stop.
  */
-#define CLSWITCH_BODY(NAME, LOAD, STORE, AFTER_WAIT)                                          \
-	static uint64_t NAME(struct dpk_bench_run *run, unsigned role, uint64_t n)            \
-	{                                                                                       \
-		struct clswitch *cs = run->state;                                               \
-		uint64_t i;                                                                     \
-		for (i = 0; i < n; i++) {                                                       \
-			uint64_t k = cs->rounds[role], want, mine;                              \
-			want = role == 0 ? k * 2 + 2 : k * 2 + 1;                               \
-			mine = role == 0 ? k * 2 + 1 : k * 2 + 2;                               \
-			if (role == 0)                                                          \
-				STORE(cs, mine);                                                \
-			for (;;) {                                                              \
-				uint64_t v = LOAD(cs);                                          \
-				if (v == want)                                                  \
-					break;                                                  \
-				if (v != want - 1) {                                            \
-					dpk_bench_fail(run, "role %u saw %llu waiting for %llu",\
-						       role, (unsigned long long)v,             \
-						       (unsigned long long)want);               \
-					return i;                                               \
-				}                                                               \
-				if (dpk_bench_stopped(run))                                     \
-					return i;                                               \
-				dpk_pause();                                                    \
-			}                                                                       \
-			AFTER_WAIT;                                                             \
-			if (role == 1)                                                          \
-				STORE(cs, mine);                                                \
-			cs->rounds[role] = k + 1;                                               \
-		}                                                                               \
-		return n;                                                                       \
+#define CLSWITCH_BODY(NAME, LOAD, STORE, AFTER_WAIT)                                               \
+	static uint64_t NAME(struct dpk_bench_run *run, unsigned role, uint64_t n)                 \
+	{                                                                                          \
+		struct clswitch *cs = run->state;                                                  \
+		uint64_t i;                                                                        \
+		for (i = 0; i < n; i++) {                                                          \
+			uint64_t k = cs->rounds[role], want, mine;                                 \
+			want = role == 0 ? k * 2 + 2 : k * 2 + 1;                                  \
+			mine = role == 0 ? k * 2 + 1 : k * 2 + 2;                                  \
+			if (role == 0)                                                             \
+				STORE(cs, mine);                                                   \
+			for (;;) {                                                                 \
+				uint64_t v = LOAD(cs);                                             \
+				if (v == want)                                                     \
+					break;                                                     \
+				if (v != want - 1) {                                               \
+					dpk_bench_fail(run, "role %u saw %llu waiting for %llu",   \
+					               role, (unsigned long long)v,                \
+					               (unsigned long long)want);                  \
+					return i;                                                  \
+				}                                                                  \
+				if (dpk_bench_stopped(run))                                        \
+					return i;                                                  \
+				dpk_pause();                                                       \
+			}                                                                          \
+			AFTER_WAIT;                                                                \
+			if (role == 1)                                                             \
+				STORE(cs, mine);                                                   \
+			cs->rounds[role] = k + 1;                                                  \
+		}                                                                                  \
+		return n;                                                                          \
 	}
 
 /* relaxed: no ordering beyond the line itself; fine for a flag that carries no data */
-#define LD_RLX(cs) atomic_load_explicit(&(cs)->flag, memory_order_relaxed)
+#define LD_RLX(cs)    atomic_load_explicit(&(cs)->flag, memory_order_relaxed)
 #define ST_RLX(cs, v) atomic_store_explicit(&(cs)->flag, (v), memory_order_relaxed)
 /* acquire/release: each acquire load pairs with the other role's release store */
-#define LD_ACQ(cs) atomic_load_explicit(&(cs)->flag, memory_order_acquire)
+#define LD_ACQ(cs)    atomic_load_explicit(&(cs)->flag, memory_order_acquire)
 #define ST_REL(cs, v) atomic_store_explicit(&(cs)->flag, (v), memory_order_release)
 /* seq_cst: both in the single total order (stronger than the hand-off needs) */
-#define LD_SC(cs) atomic_load_explicit(&(cs)->flag, memory_order_seq_cst)
+#define LD_SC(cs)    atomic_load_explicit(&(cs)->flag, memory_order_seq_cst)
 #define ST_SC(cs, v) atomic_store_explicit(&(cs)->flag, (v), memory_order_seq_cst)
 /* legacy: plain read, full barrier after the wait, locked exchange to write */
-#define LD_VOL(cs) __atomic_load_n(&(cs)->vflag, __ATOMIC_RELAXED)
+#define LD_VOL(cs)     __atomic_load_n(&(cs)->vflag, __ATOMIC_RELAXED)
 #define ST_SYNC(cs, v) ((void)__sync_lock_test_and_set(&(cs)->vflag, (v)))
 
 CLSWITCH_BODY(body_cl_relaxed, LD_RLX, ST_RLX, (void)0)
@@ -130,11 +130,10 @@ CLSWITCH_BODY(body_cl_acqrel, LD_ACQ, ST_REL, (void)0)
 CLSWITCH_BODY(body_cl_seqcst, LD_SC, ST_SC, (void)0)
 CLSWITCH_BODY(body_cl_sync, LD_VOL, ST_SYNC, __sync_synchronize())
 
-
 /* ---- the distributor hand-off ----------------------------------------------------- */
 
 #define DIST_FLOWS 64u
-#define DIST_PKTS 1024u
+#define DIST_PKTS  1024u
 
 struct dist_arg {
 	enum dpk_distributor_mode mode;
@@ -215,8 +214,8 @@ static void dist_teardown(struct dpk_bench_run *run)
 		dpk_bench_fail(run, "cannot read the distributor's counters");
 	else if (st->sent - st->received != (uint64_t)ds.in_flight + ds.returns)
 		dpk_bench_fail(run, "sent %llu, received %llu, but %u in flight and %u waiting",
-			       (unsigned long long)st->sent, (unsigned long long)st->received,
-			       ds.in_flight, ds.returns);
+		               (unsigned long long)st->sent, (unsigned long long)st->received,
+		               ds.in_flight, ds.returns);
 	/* Packets still out belong to the distributor or the workers' lines: freeing the
 	 * pool releases them with it. */
 	dpk_distributor_free(st->d);
@@ -236,7 +235,7 @@ static bool dist_collect(struct dpk_bench_run *run, struct dist_state *st)
 		const struct dist_stamp *sp = dpk_packet_data(ret[i]);
 		if (sp->seq != st->want_seq[sp->flow]) {
 			dpk_bench_fail(run, "flow %u returned sequence %u, expected %u", sp->flow,
-				       sp->seq, st->want_seq[sp->flow]);
+			               sp->seq, st->want_seq[sp->flow]);
 			return false;
 		}
 		st->want_seq[sp->flow]++;
@@ -280,7 +279,7 @@ static unsigned dist_send(struct dist_state *st, unsigned k)
 }
 
 static uint64_t dist_worker(struct dpk_bench_run *run, struct dist_state *st, unsigned role,
-			    uint64_t n)
+                            uint64_t n)
 {
 	struct dist_worker *w = &st->w[role - 1];
 	const unsigned id = role - 1;
@@ -311,7 +310,8 @@ static uint64_t dist_worker(struct dpk_bench_run *run, struct dist_state *st, un
 		w->requested = false;
 		w->nheld = (unsigned)rc;
 		for (int i = 0; i < rc; i++) { /* the work: read the stamp */
-			uint32_t seq = ((const struct dist_stamp *)dpk_packet_data(w->held[i]))->seq;
+			uint32_t seq =
+			        ((const struct dist_stamp *)dpk_packet_data(w->held[i]))->seq;
 			DPK_BENCH_KEEP(seq);
 		}
 		done += (unsigned)rc;
@@ -369,41 +369,47 @@ static uint64_t body_dist_stream(struct dpk_bench_run *run, unsigned role, uint6
 
 #define DARG(m, s) (&(const struct dist_arg){.mode = (m), .stream = (s)})
 
-#define DIST(name_, kind_, fn, m, s, what)                                                     \
-	{.name = name_, .desc = what, .kind = kind_, .unit = DPK_UNIT_PACKET,                   \
-	 .counted_roles = 1, .role_names = {"distributor", "worker"},                          \
-	 .ops_multiple = (s) ? 0 : DIST_FLOWS, .setup = dist_setup, .body = fn,                 \
-	 .teardown = dist_teardown, .arg = DARG(m, s)}
+#define DIST(name_, kind_, fn, m, s, what)                                                         \
+	{                                                                                          \
+		.name = name_, .desc = what, .kind = kind_, .unit = DPK_UNIT_PACKET,               \
+		.counted_roles = 1, .role_names = {"distributor", "worker"},                       \
+		.ops_multiple = (s) ? 0 : DIST_FLOWS, .setup = dist_setup, .body = fn,             \
+		.teardown = dist_teardown, .arg = DARG(m, s)                                       \
+	}
 
-#define DIST4(kind_)                                                                           \
-	DIST("single_e2e", kind_, body_dist_e2e, DPK_DISTRIBUTOR_SINGLE, false,                 \
-	     "single mode, per packet from process() until it is back, bursts of 64"),        \
-	DIST("burst_e2e", kind_, body_dist_e2e, DPK_DISTRIBUTOR_BURST, false,                   \
-	     "burst mode, per packet from process() until it is back, bursts of 64"),         \
-	DIST("single_stream", kind_, body_dist_stream, DPK_DISTRIBUTOR_SINGLE, true,            \
-	     "single mode, distributor side: per packet process() takes in a steady stream"), \
-	DIST("burst_stream", kind_, body_dist_stream, DPK_DISTRIBUTOR_BURST, true,              \
-	     "burst mode, distributor side: per packet process() takes in a steady stream")
+#define DIST4(kind_)                                                                               \
+	DIST("single_e2e", kind_, body_dist_e2e, DPK_DISTRIBUTOR_SINGLE, false,                    \
+	     "single mode, per packet from process() until it is back, bursts of 64"),             \
+	        DIST("burst_e2e", kind_, body_dist_e2e, DPK_DISTRIBUTOR_BURST, false,              \
+	             "burst mode, per packet from process() until it is back, bursts of 64"),      \
+	        DIST("single_stream", kind_, body_dist_stream, DPK_DISTRIBUTOR_SINGLE, true,       \
+	             "single mode, distributor side: per packet process() takes in a steady "      \
+	             "stream"),                                                                    \
+	        DIST("burst_stream", kind_, body_dist_stream, DPK_DISTRIBUTOR_BURST, true,         \
+	             "burst mode, distributor side: per packet process() takes in a steady "       \
+	             "stream")
 
-#define CLSWITCH(suffix, fn, what)                                                          \
-	{.name = "clswitch_" suffix, .desc = "one cache-line round trip, " what,               \
-	 .kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ROUND_TRIP, .counted_roles = 1,               \
-	 .role_names = {"ping", "pong"}, .setup = clswitch_setup, .body = fn,                    \
-	 .teardown = clswitch_teardown}
+#define CLSWITCH(suffix, fn, what)                                                                 \
+	{                                                                                          \
+		.name = "clswitch_" suffix, .desc = "one cache-line round trip, " what,            \
+		.kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ROUND_TRIP, .counted_roles = 1,           \
+		.role_names = {"ping", "pong"}, .setup = clswitch_setup, .body = fn,               \
+		.teardown = clswitch_teardown                                                      \
+	}
 
 static const struct dpk_bench_case distributor_cases[] = {
-	CLSWITCH("relaxed", body_cl_relaxed, "C11 relaxed"),
-	CLSWITCH("acqrel", body_cl_acqrel, "C11 acquire/release"),
-	CLSWITCH("seqcst", body_cl_seqcst, "C11 seq_cst"),
-	CLSWITCH("sync", body_cl_sync, "legacy __sync builtins"),
-	DIST4(DPK_BENCH_PAIR),
-	DIST4(DPK_BENCH_ALL),
+        CLSWITCH("relaxed", body_cl_relaxed, "C11 relaxed"),
+        CLSWITCH("acqrel", body_cl_acqrel, "C11 acquire/release"),
+        CLSWITCH("seqcst", body_cl_seqcst, "C11 seq_cst"),
+        CLSWITCH("sync", body_cl_sync, "legacy __sync builtins"),
+        DIST4(DPK_BENCH_PAIR),
+        DIST4(DPK_BENCH_ALL),
 };
 
 const struct dpk_bench_suite dpk_suite_distributor = {
-	.name = "distributor",
-	.desc = "cache-line switch by memory order; distributor hand-off (DPDK distributor_perf)",
-	.cases = distributor_cases,
-	.ncases = sizeof(distributor_cases) / sizeof(distributor_cases[0]),
-	.default_on = true,
+        .name = "distributor",
+        .desc = "cache-line switch by memory order; distributor hand-off (DPDK distributor_perf)",
+        .cases = distributor_cases,
+        .ncases = sizeof(distributor_cases) / sizeof(distributor_cases[0]),
+        .default_on = true,
 };

@@ -63,21 +63,21 @@ static void rte_teardown(struct dpk_bench_run *run)
 	}
 	if (enq - deq != rte_ring_count(st->r))
 		dpk_bench_fail(run, "elements enqueued %llu - dequeued %llu != %u left in the ring",
-			       (unsigned long long)enq, (unsigned long long)deq,
-			       rte_ring_count(st->r));
+		               (unsigned long long)enq, (unsigned long long)deq,
+		               rte_ring_count(st->r));
 	free(st->r);
 	free(st);
 }
 
-#define R(st) ((struct rte_ring *)(st)->r)
-#define SP1(st, p) rte_ring_sp_enqueue_elem(R(st), p, (st)->esize)
-#define SC1(st, p) rte_ring_sc_dequeue_elem(R(st), p, (st)->esize)
+#define R(st)         ((struct rte_ring *)(st)->r)
+#define SP1(st, p)    rte_ring_sp_enqueue_elem(R(st), p, (st)->esize)
+#define SC1(st, p)    rte_ring_sc_dequeue_elem(R(st), p, (st)->esize)
 #define SPB(st, p, n) rte_ring_sp_enqueue_bulk_elem(R(st), p, (st)->esize, n, NULL)
 #define SCB(st, p, n) rte_ring_sc_dequeue_bulk_elem(R(st), p, (st)->esize, n, NULL)
 #define SPS(st, p, n) rte_ring_sp_enqueue_burst_elem(R(st), p, (st)->esize, n, NULL)
 #define SCS(st, p, n) rte_ring_sc_dequeue_burst_elem(R(st), p, (st)->esize, n, NULL)
-#define MP1(st, p) rte_ring_mp_enqueue_elem(R(st), p, (st)->esize)
-#define MC1(st, p) rte_ring_mc_dequeue_elem(R(st), p, (st)->esize)
+#define MP1(st, p)    rte_ring_mp_enqueue_elem(R(st), p, (st)->esize)
+#define MC1(st, p)    rte_ring_mc_dequeue_elem(R(st), p, (st)->esize)
 #define MPB(st, p, n) rte_ring_mp_enqueue_bulk_elem(R(st), p, (st)->esize, n, NULL)
 #define MCB(st, p, n) rte_ring_mc_dequeue_bulk_elem(R(st), p, (st)->esize, n, NULL)
 #define MPS(st, p, n) rte_ring_mp_enqueue_burst_elem(R(st), p, (st)->esize, n, NULL)
@@ -88,13 +88,13 @@ RING_BODIES(rte, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
 RING_ALL_BODY(rte, MPB, MCB)
 
 static const struct dpk_bench_case rte_cases[] = {
-	RING_CASES(rte, rte_setup, rte_teardown),
+        RING_CASES(rte, rte_setup, rte_teardown),
 };
 
 const struct dpk_bench_suite dpk_suite_dpdk_ring = {
-	.name = "dpdk_ring",
-	.desc = "DPDK " DPK_DPDK_VERSION " rte_ring through the same cases as the ring suite",
-	.cases = rte_cases,
-	.ncases = sizeof(rte_cases) / sizeof(rte_cases[0]),
-	.default_on = false,
+        .name = "dpdk_ring",
+        .desc = "DPDK " DPK_DPDK_VERSION " rte_ring through the same cases as the ring suite",
+        .cases = rte_cases,
+        .ncases = sizeof(rte_cases) / sizeof(rte_cases[0]),
+        .default_on = false,
 };

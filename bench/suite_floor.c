@@ -73,8 +73,8 @@ static void pingpong_teardown(struct dpk_bench_run *run)
 
 	if ((a > b ? a - b : b - a) > 1)
 		dpk_bench_fail(run, "ping sent %llu, pong answered %llu",
-			       (unsigned long long)pp->ping_rounds,
-			       (unsigned long long)pp->pong_rounds);
+		               (unsigned long long)pp->ping_rounds,
+		               (unsigned long long)pp->pong_rounds);
 	free(pp);
 }
 
@@ -120,20 +120,31 @@ static uint64_t body_pingpong(struct dpk_bench_run *run, unsigned role, uint64_t
 }
 
 static const struct dpk_bench_case floor_cases[] = {
-	{.name = "tsc_read", .desc = "one plain counter read", .kind = DPK_BENCH_SINGLE,
-	 .unit = DPK_UNIT_CALL, .body = body_tsc_read},
-	{.name = "tsc_pair", .desc = "one fenced begin/end counter pair", .kind = DPK_BENCH_SINGLE,
-	 .unit = DPK_UNIT_CALL, .body = body_tsc_pair},
-	{.name = "pingpong", .desc = "one cache-line round trip between two lcores",
-	 .kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ROUND_TRIP, .counted_roles = 1,
-	 .role_names = {"ping", "pong"}, .setup = pingpong_setup, .body = body_pingpong,
-	 .teardown = pingpong_teardown},
+        {.name = "tsc_read",
+         .desc = "one plain counter read",
+         .kind = DPK_BENCH_SINGLE,
+         .unit = DPK_UNIT_CALL,
+         .body = body_tsc_read},
+        {.name = "tsc_pair",
+         .desc = "one fenced begin/end counter pair",
+         .kind = DPK_BENCH_SINGLE,
+         .unit = DPK_UNIT_CALL,
+         .body = body_tsc_pair},
+        {.name = "pingpong",
+         .desc = "one cache-line round trip between two lcores",
+         .kind = DPK_BENCH_PAIR,
+         .unit = DPK_UNIT_ROUND_TRIP,
+         .counted_roles = 1,
+         .role_names = {"ping", "pong"},
+         .setup = pingpong_setup,
+         .body = body_pingpong,
+         .teardown = pingpong_teardown},
 };
 
 const struct dpk_bench_suite dpk_suite_floor = {
-	.name = "floor",
-	.desc = "counter read cost and the cache-line round trip per placement",
-	.cases = floor_cases,
-	.ncases = sizeof(floor_cases) / sizeof(floor_cases[0]),
-	.default_on = true,
+        .name = "floor",
+        .desc = "counter read cost and the cache-line round trip per placement",
+        .cases = floor_cases,
+        .ncases = sizeof(floor_cases) / sizeof(floor_cases[0]),
+        .default_on = true,
 };

@@ -51,21 +51,21 @@ static void dpk_teardown(struct dpk_bench_run *run)
 	}
 	if (enq - deq != dpk_ring_count(st->r))
 		dpk_bench_fail(run, "elements enqueued %llu - dequeued %llu != %u left in the ring",
-			       (unsigned long long)enq, (unsigned long long)deq,
-			       dpk_ring_count(st->r));
+		               (unsigned long long)enq, (unsigned long long)deq,
+		               dpk_ring_count(st->r));
 	dpk_ring_free(st->r);
 	free(st);
 }
 
-#define R(st) ((struct dpk_ring *)(st)->r)
-#define SP1(st, p) dpk_ring_sp_enqueue(R(st), p)
-#define SC1(st, p) dpk_ring_sc_dequeue(R(st), p)
+#define R(st)         ((struct dpk_ring *)(st)->r)
+#define SP1(st, p)    dpk_ring_sp_enqueue(R(st), p)
+#define SC1(st, p)    dpk_ring_sc_dequeue(R(st), p)
 #define SPB(st, p, n) dpk_ring_sp_enqueue_bulk(R(st), p, n, NULL)
 #define SCB(st, p, n) dpk_ring_sc_dequeue_bulk(R(st), p, n, NULL)
 #define SPS(st, p, n) dpk_ring_sp_enqueue_burst(R(st), p, n, NULL)
 #define SCS(st, p, n) dpk_ring_sc_dequeue_burst(R(st), p, n, NULL)
-#define MP1(st, p) dpk_ring_mp_enqueue(R(st), p)
-#define MC1(st, p) dpk_ring_mc_dequeue(R(st), p)
+#define MP1(st, p)    dpk_ring_mp_enqueue(R(st), p)
+#define MC1(st, p)    dpk_ring_mc_dequeue(R(st), p)
 #define MPB(st, p, n) dpk_ring_mp_enqueue_bulk(R(st), p, n, NULL)
 #define MCB(st, p, n) dpk_ring_mc_dequeue_bulk(R(st), p, n, NULL)
 #define MPS(st, p, n) dpk_ring_mp_enqueue_burst(R(st), p, n, NULL)
@@ -76,13 +76,14 @@ RING_BODIES(dpk, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
 RING_ALL_BODY(dpk, MPB, MCB)
 
 static const struct dpk_bench_case ring_cases[] = {
-	RING_CASES(dpk, dpk_setup, dpk_teardown),
+        RING_CASES(dpk, dpk_setup, dpk_teardown),
 };
 
 const struct dpk_bench_suite dpk_suite_ring = {
-	.name = "ring",
-	.desc = "dpkit ring enqueue/dequeue: one lcore, lcore pairs, all lcores (as DPDK ring_perf)",
-	.cases = ring_cases,
-	.ncases = sizeof(ring_cases) / sizeof(ring_cases[0]),
-	.default_on = true,
+        .name = "ring",
+        .desc = "dpkit ring enqueue/dequeue: one lcore, lcore pairs, all lcores (as DPDK "
+                "ring_perf)",
+        .cases = ring_cases,
+        .ncases = sizeof(ring_cases) / sizeof(ring_cases[0]),
+        .default_on = true,
 };

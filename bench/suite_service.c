@@ -45,8 +45,8 @@ struct svc_arg {
 struct svc_state {
 	uint32_t ids[DPK_SERVICE_MAX];
 	unsigned nids;
-	unsigned lcore;                 /* service lcore of lcore_loop, or DPK_LCORE_ANY */
-	_Alignas(64) uint64_t made[2];  /* calls made, per role (each written by its role) */
+	unsigned lcore;                /* service lcore of lcore_loop, or DPK_LCORE_ANY */
+	_Alignas(64) uint64_t made[2]; /* calls made, per role (each written by its role) */
 	_Alignas(64) atomic_uint_fast64_t seen; /* calls the callback saw (two-lcore case) */
 	uint64_t sink;
 };
@@ -71,10 +71,12 @@ static int cb_count(void *userdata)
 }
 
 static int svc_add(struct svc_state *st, const char *name, dpk_service_fn fn, void *ud,
-		   bool mt_safe, uint32_t stats)
+                   bool mt_safe, uint32_t stats)
 {
-	struct dpk_service_spec spec = {.name = name, .callback = fn, .userdata = ud,
-					.capabilities = mt_safe ? DPK_SERVICE_CAP_MT_SAFE : 0};
+	struct dpk_service_spec spec = {.name = name,
+	                                .callback = fn,
+	                                .userdata = ud,
+	                                .capabilities = mt_safe ? DPK_SERVICE_CAP_MT_SAFE : 0};
 	uint32_t id;
 	int rc = dpk_service_register(&spec, &id);
 
@@ -165,7 +167,7 @@ static void app_teardown(struct dpk_bench_run *run)
 	if (a->stats && dpk_service_attr_get(st->ids[0], DPK_SERVICE_ATTR_CALLS, &calls) == 0 &&
 	    calls != st->made[0])
 		dpk_bench_fail(run, "the service counted %llu calls, %llu were made",
-			       (unsigned long long)calls, (unsigned long long)st->made[0]);
+		               (unsigned long long)calls, (unsigned long long)st->made[0]);
 	svc_teardown(run);
 }
 
@@ -300,8 +302,8 @@ static void two_teardown(struct dpk_bench_run *run)
 		dpk_bench_fail(run, "cannot read the call count");
 	else if (calls != made || seen != made)
 		dpk_bench_fail(run, "calls made %llu, seen by the callback %llu, counted %llu",
-			       (unsigned long long)made, (unsigned long long)seen,
-			       (unsigned long long)calls);
+		               (unsigned long long)made, (unsigned long long)seen,
+		               (unsigned long long)calls);
 	svc_teardown(run);
 }
 
@@ -324,45 +326,58 @@ static uint64_t body_two(struct dpk_bench_run *run, unsigned role, uint64_t n)
 
 /* ---- the table ------------------------------------------------------------------- */
 
-#define SARG(safe, s, w, k)                                                                   \
+#define SARG(safe, s, w, k)                                                                        \
 	(&(const struct svc_arg){.mt_safe = (safe), .stats = (s), .work = (w), .nservices = (k)})
 
-#define APP(suffix, s, safe, w)                                                               \
-	{.name = "app_iter_" suffix, .group = "app_iter",                                     \
-	 .desc = "dpk_service_run_iter_on_app_lcore() of one service, statistics " suffix,    \
-	 .kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_CALL,                                      \
-	 .params = {{"mt_safe", safe}, {"work", w}}, .setup = app_setup, .body = body_app,     \
-	 .teardown = app_teardown, .arg = SARG(safe, s, w, 1)}
+#define APP(suffix, s, safe, w)                                                                    \
+	{                                                                                          \
+		.name = "app_iter_" suffix, .group = "app_iter",                                   \
+		.desc = "dpk_service_run_iter_on_app_lcore() of one service, statistics " suffix,  \
+		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_CALL,                                   \
+		.params = {{"mt_safe", safe}, {"work", w}}, .setup = app_setup, .body = body_app,  \
+		.teardown = app_teardown, .arg = SARG(safe, s, w, 1)                               \
+	}
 
-#define APP3(safe, w)                                                                         \
-	APP("stats_off", 0, safe, w), APP("stats_on", 1, safe, w), APP("stats_1in16", 16, safe, w), \
-		APP("stats_1in64", 64, safe, w)
+#define APP3(safe, w)                                                                              \
+	APP("stats_off", 0, safe, w), APP("stats_on", 1, safe, w),                                 \
+	        APP("stats_1in16", 16, safe, w), APP("stats_1in64", 64, safe, w)
 
-#define LOOP(k)                                                                               \
-	{.name = "lcore_loop", .desc = "one loop of a service lcore over its mapped services",   \
-	 .kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ITERATION, .params = {{"services", k}},    \
-	 .ops_multiple = 1024, .setup = loop_setup, .body = body_loop,                         \
-	 .teardown = svc_teardown, .arg = SARG(true, 0, 0, k)}
+#define LOOP(k)                                                                                    \
+	{                                                                                          \
+		.name = "lcore_loop",                                                              \
+		.desc = "one loop of a service lcore over its mapped services",                    \
+		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ITERATION, .params = {{"services", k}}, \
+		.ops_multiple = 1024, .setup = loop_setup, .body = body_loop,                      \
+		.teardown = svc_teardown, .arg = SARG(true, 0, 0, k)                               \
+	}
 
 static const struct dpk_bench_case service_cases[] = {
-	{.name = "tsc_pair", .desc = "two plain counter reads (the cost of timing a call)",
-	 .kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_CALL, .body = body_tsc_pair},
-	APP3(1, 0),
-	APP3(0, 0),
-	APP3(1, 64),
-	APP3(0, 64),
-	LOOP(1),
-	LOOP(8),
-	LOOP(64),
-	{.name = "app_iter_two_lcores", .desc = "an MT-safe service called from two lcores at once, stats on",
-	 .kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_CALL, .params = {{"mt_safe", 1}},
-	 .setup = two_setup, .body = body_two, .teardown = two_teardown},
+        {.name = "tsc_pair",
+         .desc = "two plain counter reads (the cost of timing a call)",
+         .kind = DPK_BENCH_SINGLE,
+         .unit = DPK_UNIT_CALL,
+         .body = body_tsc_pair},
+        APP3(1, 0),
+        APP3(0, 0),
+        APP3(1, 64),
+        APP3(0, 64),
+        LOOP(1),
+        LOOP(8),
+        LOOP(64),
+        {.name = "app_iter_two_lcores",
+         .desc = "an MT-safe service called from two lcores at once, stats on",
+         .kind = DPK_BENCH_PAIR,
+         .unit = DPK_UNIT_CALL,
+         .params = {{"mt_safe", 1}},
+         .setup = two_setup,
+         .body = body_two,
+         .teardown = two_teardown},
 };
 
 const struct dpk_bench_suite dpk_suite_service = {
-	.name = "service",
-	.desc = "service calls on an app lcore and service-lcore loops (DPDK service_perf)",
-	.cases = service_cases,
-	.ncases = sizeof(service_cases) / sizeof(service_cases[0]),
-	.default_on = true,
+        .name = "service",
+        .desc = "service calls on an app lcore and service-lcore loops (DPDK service_perf)",
+        .cases = service_cases,
+        .ncases = sizeof(service_cases) / sizeof(service_cases[0]),
+        .default_on = true,
 };

@@ -4,12 +4,8 @@
 #include "suites.h"
 
 static const struct dpk_bench_suite *const own[] = {
-	&dpk_suite_floor,
-	&dpk_suite_ring,
-	&dpk_suite_service,
-	&dpk_suite_pool,
-	&dpk_suite_packet,
-	&dpk_suite_distributor,
+        &dpk_suite_floor, &dpk_suite_ring,   &dpk_suite_service,
+        &dpk_suite_pool,  &dpk_suite_packet, &dpk_suite_distributor,
 };
 
 const struct dpk_bench_suite *dpk_bench_suite_at(unsigned i)

@@ -5,6 +5,6 @@
 #include "suites.h"
 
 const struct dpk_bench_suite *const dpk_bench_ref_suites[] = {
-	&dpk_suite_dpdk_ring,
-	NULL,
+        &dpk_suite_dpdk_ring,
+        NULL,
 };

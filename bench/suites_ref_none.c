@@ -5,5 +5,5 @@
 #include "suites.h"
 
 const struct dpk_bench_suite *const dpk_bench_ref_suites[] = {
-	NULL,
+        NULL,
 };

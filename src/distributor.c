@@ -146,7 +146,6 @@ struct dpk_distributor {
 	struct dpk_packet *pending[PENDING]; /* ring: backlogs of workers that left */
 };
 
-
 /*
  * A wait step for the loops below: pause, and give the CPU away now and then, so a
  * distributor or worker sharing its CPU with the thread it waits for (an oversubscribed

@@ -269,7 +269,7 @@ static void repeats_judge_drift_between_runs(void)
 	EXPECT_EQ(6, c->new.nrep);
 	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, c->verdict);
 	EXPECT_LT_F(dpk_cmp_mann_whitney(c->base.raw, c->base.nraw, c->new.raw, c->new.nraw, NULL),
-		    0.05);
+	            0.05);
 	EXPECT_LE_F(c->lo, 1.0);
 	EXPECT_GE_F(c->hi, 1.0);
 

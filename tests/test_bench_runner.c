@@ -63,19 +63,35 @@ static uint64_t body_waits(struct dpk_bench_run *run, unsigned role, uint64_t n)
 	return body_spin(run, role, n);
 }
 
-static const struct dpk_bench_case c_single = {.name = "spin", .desc = "add", .kind = DPK_BENCH_SINGLE,
-					       .unit = DPK_UNIT_ITERATION, .body = body_spin,
-					       .params = {{"x", 3}}};
-static const struct dpk_bench_case c_fail = {.name = "fails", .desc = "breaks", .kind = DPK_BENCH_SINGLE,
-					     .unit = DPK_UNIT_CALL, .body = body_fails};
-static const struct dpk_bench_case c_pair = {.name = "pair", .desc = "two spinners", .kind = DPK_BENCH_PAIR,
-					     .unit = DPK_UNIT_ITERATION, .counted_roles = 2,
-					     .body = body_spin, .ops_multiple = 4};
-static const struct dpk_bench_case c_wait = {.name = "waits", .desc = "role 1 blocks", .kind = DPK_BENCH_PAIR,
-					     .unit = DPK_UNIT_ITERATION, .counted_roles = 2,
-					     .body = body_waits};
-static const struct dpk_bench_case c_all = {.name = "all", .desc = "every worker", .kind = DPK_BENCH_ALL,
-					    .unit = DPK_UNIT_ITERATION, .body = body_spin};
+static const struct dpk_bench_case c_single = {.name = "spin",
+                                               .desc = "add",
+                                               .kind = DPK_BENCH_SINGLE,
+                                               .unit = DPK_UNIT_ITERATION,
+                                               .body = body_spin,
+                                               .params = {{"x", 3}}};
+static const struct dpk_bench_case c_fail = {.name = "fails",
+                                             .desc = "breaks",
+                                             .kind = DPK_BENCH_SINGLE,
+                                             .unit = DPK_UNIT_CALL,
+                                             .body = body_fails};
+static const struct dpk_bench_case c_pair = {.name = "pair",
+                                             .desc = "two spinners",
+                                             .kind = DPK_BENCH_PAIR,
+                                             .unit = DPK_UNIT_ITERATION,
+                                             .counted_roles = 2,
+                                             .body = body_spin,
+                                             .ops_multiple = 4};
+static const struct dpk_bench_case c_wait = {.name = "waits",
+                                             .desc = "role 1 blocks",
+                                             .kind = DPK_BENCH_PAIR,
+                                             .unit = DPK_UNIT_ITERATION,
+                                             .counted_roles = 2,
+                                             .body = body_waits};
+static const struct dpk_bench_case c_all = {.name = "all",
+                                            .desc = "every worker",
+                                            .kind = DPK_BENCH_ALL,
+                                            .unit = DPK_UNIT_ITERATION,
+                                            .body = body_spin};
 static const struct dpk_bench_suite suite = {.name = "t", .desc = "test"};
 
 static bool have_two_cpus(void)
@@ -187,7 +203,8 @@ static void missing_placements_are_skipped(void)
 
 	ASSERT_EQ(0, start("0,1@0"));
 	/* only one worker: no pair at all */
-	EXPECT_FALSE(dpk_bench_placement_available(&runner, DPK_PLACE_CORE, &a, &b, why, sizeof(why)));
+	EXPECT_FALSE(
+	        dpk_bench_placement_available(&runner, DPK_PLACE_CORE, &a, &b, why, sizeof(why)));
 	EXPECT_TRUE(why[0] != '\0');
 	dpk_bench_run_case(&runner, &suite, &c_pair, DPK_PLACE_NUMA, 0, &res);
 	EXPECT_EQ(DPK_RESULT_SKIPPED, res.status);
@@ -229,15 +246,15 @@ static void params_format(void)
 }
 
 static const struct dpk_test_case cases[] = {
-	DPK_TEST(clock_check_is_sane),
-	DPK_TEST(default_spec_has_oversub_worker),
-	DPK_TEST(single_case_gives_samples),
-	DPK_TEST(invariant_failure_is_reported),
-	DPK_TEST(pair_case_counts_only_counted_role),
-	DPK_TEST(blocked_role_ends_on_stop),
-	DPK_TEST(missing_placements_are_skipped),
-	DPK_TEST(all_takes_one_worker_per_cpu),
-	DPK_TEST(params_format),
+        DPK_TEST(clock_check_is_sane),
+        DPK_TEST(default_spec_has_oversub_worker),
+        DPK_TEST(single_case_gives_samples),
+        DPK_TEST(invariant_failure_is_reported),
+        DPK_TEST(pair_case_counts_only_counted_role),
+        DPK_TEST(blocked_role_ends_on_stop),
+        DPK_TEST(missing_placements_are_skipped),
+        DPK_TEST(all_takes_one_worker_per_cpu),
+        DPK_TEST(params_format),
 };
 
 DPK_TEST_MAIN(cases)

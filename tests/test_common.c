@@ -71,10 +71,10 @@ static void last_error_starts_empty_per_thread(void)
 }
 
 static const struct dpk_test_case cases[] = {
-	DPK_TEST(cpuset_set_clear_count),
-	DPK_TEST(cpuset_equal),
-	DPK_TEST(version_matches_macros),
-	DPK_TEST(last_error_starts_empty_per_thread),
+        DPK_TEST(cpuset_set_clear_count),
+        DPK_TEST(cpuset_equal),
+        DPK_TEST(version_matches_macros),
+        DPK_TEST(last_error_starts_empty_per_thread),
 };
 
 DPK_TEST_MAIN(cases)

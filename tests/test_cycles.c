@@ -113,13 +113,13 @@ static void to_ns_uses_hz(void)
 }
 
 static const struct dpk_test_case cases[] = {
-	DPK_TEST(tsc_is_monotonic_on_one_thread),
-	DPK_TEST(tsc_advances),
-	DPK_TEST(end_cpu_reports_a_cpu),
-	DPK_TEST(hz_is_stable_and_named),
-	DPK_TEST(hz_agrees_with_wall_clock),
-	DPK_TEST(calibrate_rejects_zero_window),
-	DPK_TEST(to_ns_uses_hz),
+        DPK_TEST(tsc_is_monotonic_on_one_thread),
+        DPK_TEST(tsc_advances),
+        DPK_TEST(end_cpu_reports_a_cpu),
+        DPK_TEST(hz_is_stable_and_named),
+        DPK_TEST(hz_agrees_with_wall_clock),
+        DPK_TEST(calibrate_rejects_zero_window),
+        DPK_TEST(to_ns_uses_hz),
 };
 
 DPK_TEST_MAIN(cases)

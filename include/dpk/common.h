@@ -14,9 +14,9 @@
 extern "C" {
 #endif
 
-#define DPK_VERSION_MAJOR 0
-#define DPK_VERSION_MINOR 1
-#define DPK_VERSION_PATCH 0
+#define DPK_VERSION_MAJOR  0
+#define DPK_VERSION_MINOR  1
+#define DPK_VERSION_PATCH  0
 #define DPK_VERSION_STRING "0.1.0"
 
 /** Size of a cache line; shared and private data are kept this far apart. */
@@ -97,8 +97,8 @@ static inline bool dpk_cpuset_equal(const struct dpk_cpuset *a, const struct dpk
 }
 
 /** Iterate @p cpu over the members of @p set in ascending order. */
-#define DPK_CPUSET_FOREACH(cpu, set)                                                  \
-	for ((cpu) = dpk_cpuset_first(set); (cpu) < DPK_CPU_MAX;                       \
+#define DPK_CPUSET_FOREACH(cpu, set)                                                               \
+	for ((cpu) = dpk_cpuset_first(set); (cpu) < DPK_CPU_MAX;                                   \
 	     (cpu) = dpk_cpuset_next((set), (cpu)))
 
 /**

@@ -48,9 +48,9 @@ extern "C" {
 
 /** A parsed spec: which lcore ids exist and the CPUs each may run on. */
 struct dpk_lcore_spec {
-	unsigned count;                           /**< number of lcores in the spec */
-	unsigned ids[DPK_LCORE_MAX];              /**< their ids, ascending */
-	struct dpk_cpuset cpus[DPK_LCORE_MAX];    /**< cpus[i]: CPUs of lcore ids[i] */
+	unsigned count;                        /**< number of lcores in the spec */
+	unsigned ids[DPK_LCORE_MAX];           /**< their ids, ascending */
+	struct dpk_cpuset cpus[DPK_LCORE_MAX]; /**< cpus[i]: CPUs of lcore ids[i] */
 };
 
 /**
@@ -80,7 +80,7 @@ int dpk_lcore_spec_check(const struct dpk_lcore_spec *spec, const struct dpk_top
  * @retval -EINVAL @p p is not a pair placement, or an argument is NULL
  */
 int dpk_lcore_spec_pair(const struct dpk_lcore_spec *spec, const struct dpk_topo *topo,
-			enum dpk_placement p, unsigned *a, unsigned *b);
+                        enum dpk_placement p, unsigned *a, unsigned *b);
 
 /**
  * Parse @p spec, check it against the system, start one pinned thread per lcore but the
@@ -135,13 +135,13 @@ int dpk_lcore_index(unsigned id);
 unsigned dpk_lcore_next(unsigned id, bool skip_main);
 
 /** Iterate @p id over every lcore, main included. */
-#define DPK_LCORE_FOREACH(id)                                                           \
-	for ((id) = dpk_lcore_next(DPK_LCORE_ANY, false); (id) != DPK_LCORE_ANY;          \
+#define DPK_LCORE_FOREACH(id)                                                                      \
+	for ((id) = dpk_lcore_next(DPK_LCORE_ANY, false); (id) != DPK_LCORE_ANY;                   \
 	     (id) = dpk_lcore_next((id), false))
 
 /** Iterate @p id over every lcore but the main one. */
-#define DPK_LCORE_FOREACH_WORKER(id)                                                    \
-	for ((id) = dpk_lcore_next(DPK_LCORE_ANY, true); (id) != DPK_LCORE_ANY;           \
+#define DPK_LCORE_FOREACH_WORKER(id)                                                               \
+	for ((id) = dpk_lcore_next(DPK_LCORE_ANY, true); (id) != DPK_LCORE_ANY;                    \
 	     (id) = dpk_lcore_next((id), true))
 
 /**

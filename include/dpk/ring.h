@@ -108,17 +108,17 @@ static inline bool dpk_ring_is_sc(const struct dpk_ring *r); /**< default consum
  * *free_space (if not NULL) is set to the free slots left after the call.
  */
 static inline unsigned dpk_ring_sp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-						unsigned *free_space);
+                                                unsigned *free_space);
 static inline unsigned dpk_ring_mp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-						unsigned *free_space);
+                                                unsigned *free_space);
 static inline unsigned dpk_ring_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-					     unsigned *free_space);
+                                             unsigned *free_space);
 static inline unsigned dpk_ring_sp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-						 unsigned *free_space);
+                                                 unsigned *free_space);
 static inline unsigned dpk_ring_mp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-						 unsigned *free_space);
+                                                 unsigned *free_space);
 static inline unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-					      unsigned *free_space);
+                                              unsigned *free_space);
 
 /*
  * Dequeue up to @p n elements into @p objs (room for n elements of esize bytes).
@@ -127,17 +127,17 @@ static inline unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *ob
  * *available (if not NULL) is set to the elements left after the call.
  */
 static inline unsigned dpk_ring_sc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-						unsigned *available);
+                                                unsigned *available);
 static inline unsigned dpk_ring_mc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-						unsigned *available);
+                                                unsigned *available);
 static inline unsigned dpk_ring_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-					     unsigned *available);
+                                             unsigned *available);
 static inline unsigned dpk_ring_sc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-						 unsigned *available);
+                                                 unsigned *available);
 static inline unsigned dpk_ring_mc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-						 unsigned *available);
+                                                 unsigned *available);
 static inline unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-					      unsigned *available);
+                                              unsigned *available);
 
 /*
  * One element. Enqueue: 0, or -ENOBUFS when full. Dequeue: 0, or -ENOENT when empty.

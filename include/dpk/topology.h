@@ -29,14 +29,14 @@ extern "C" {
 
 /** What is known about one CPU. Integer fields are DPK_UNKNOWN when sysfs does not say. */
 struct dpk_cpu_info {
-	unsigned cpu;                /**< the CPU number */
-	int online;                  /**< 1 online, 0 offline, DPK_UNKNOWN */
-	int core_id;                 /**< core number within its package */
-	int package;                 /**< physical package (socket) */
-	int numa_node;               /**< NUMA node */
-	int llc;                     /**< L3 domain: lowest CPU sharing this CPU's L3 */
-	struct dpk_cpuset siblings;  /**< SMT siblings including the CPU itself; empty if unknown */
-	struct dpk_cpuset llc_cpus;  /**< CPUs sharing the L3; empty if unknown */
+	unsigned cpu;               /**< the CPU number */
+	int online;                 /**< 1 online, 0 offline, DPK_UNKNOWN */
+	int core_id;                /**< core number within its package */
+	int package;                /**< physical package (socket) */
+	int numa_node;              /**< NUMA node */
+	int llc;                    /**< L3 domain: lowest CPU sharing this CPU's L3 */
+	struct dpk_cpuset siblings; /**< SMT siblings including the CPU itself; empty if unknown */
+	struct dpk_cpuset llc_cpus; /**< CPUs sharing the L3; empty if unknown */
 };
 
 /** Pair placements, for two-lcore cases and the pair helpers. */
@@ -116,7 +116,7 @@ bool dpk_topo_is_pair(const struct dpk_topo *t, enum dpk_placement p, unsigned a
  * @retval -EINVAL @p p is not a pair placement, or a or b is NULL
  */
 int dpk_topo_pair(const struct dpk_topo *t, enum dpk_placement p, const struct dpk_cpuset *among,
-		  unsigned *a, unsigned *b);
+                  unsigned *a, unsigned *b);
 
 /**
  * Parse a Linux CPU list ("0-3,8,10-11") into @p out. The list is taken as written: no

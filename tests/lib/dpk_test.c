@@ -85,7 +85,7 @@ uint64_t dpk_test_seed(void)
 			seed = 1;
 		have = true;
 		dpk_test_note("seed: %" PRIu64 " (replay with DPK_TEST_SEED=%" PRIu64 ")", seed,
-			      seed);
+		              seed);
 	}
 	return seed;
 }

@@ -12,44 +12,44 @@
 #include "suites.h"
 
 const char dpk_cli_usage[] =
-	"usage: dpk-bench [run] [PATTERN...] [OPTIONS]\n"
-	"       dpk-bench list [PATTERN...]\n"
-	"       dpk-bench env [--lcores SPEC]\n"
-	"       dpk-bench compare BASE.json NEW.json [--noise PCT] [--fail-above PCT] ...\n"
-	"       dpk-bench report RESULTS.json [NEW.json] -o REPORT.html\n"
-	"\n"
-	"Measure what dpkit's building blocks cost on this machine.\n"
-	"\n"
-	"commands:\n"
-	"  run        run the cases PATTERN selects (default: the default suites)\n"
-	"  list       list suites and cases\n"
-	"  env        print the environment report and the clock self-check\n"
-	"  compare    before/after verdicts from two --json files (see compare --help)\n"
-	"  report     one self-contained HTML page from one or two --json files\n"
-	"\n"
-	"PATTERN is a suite name or a glob on SUITE/CASE, e.g. ring, 'ring/spsc_*', '*pingpong'.\n"
-	"\n"
-	"options:\n"
-	"  --time T          measurement time per case (default 0.2s; e.g. 0.5, 500ms, 2s)\n"
-	"  --warmup T        warm-up time per case (default 30ms)\n"
-	"  --lcores SPEC     lcores to use, DPDK syntax: 0-3, 0,2, (0-1)@0, 2@(4-5)\n"
-	"                    (default: main on the first CPU, a worker per CPU, and one\n"
-	"                    more worker on the first CPU for the oversub placement)\n"
-	"  --placement LIST  placements to run: single,smt,core,llc,numa,oversub,all\n"
-	"  --repeat N        run the whole selection N times (default 1)\n"
-	"  --json FILE       write results as JSON (schema dpkit-bench v1)\n"
-	"  --format F        what --json writes: dpkit (default) or gbench, Google\n"
-	"                    Benchmark's schema for its tools/compare.py\n"
-	"  --csv FILE        write results as CSV\n"
-	"  --raw             keep every sample in the JSON/CSV\n"
-	"  --interleave      run single-lcore variants of one question (the same case in\n"
-	"                    ring and dpdk_ring, a case group) batch by batch in turn, and\n"
-	"                    report each as a paired ratio to the first\n"
-	"  --quiet           no environment block and no progress line\n"
-	"  --help            this text\n"
-	"  --version         print the version\n"
-	"\n"
-	"exit status: 0 all cases ran, 1 a case failed its invariants, 2 bad input\n";
+        "usage: dpk-bench [run] [PATTERN...] [OPTIONS]\n"
+        "       dpk-bench list [PATTERN...]\n"
+        "       dpk-bench env [--lcores SPEC]\n"
+        "       dpk-bench compare BASE.json NEW.json [--noise PCT] [--fail-above PCT] ...\n"
+        "       dpk-bench report RESULTS.json [NEW.json] -o REPORT.html\n"
+        "\n"
+        "Measure what dpkit's building blocks cost on this machine.\n"
+        "\n"
+        "commands:\n"
+        "  run        run the cases PATTERN selects (default: the default suites)\n"
+        "  list       list suites and cases\n"
+        "  env        print the environment report and the clock self-check\n"
+        "  compare    before/after verdicts from two --json files (see compare --help)\n"
+        "  report     one self-contained HTML page from one or two --json files\n"
+        "\n"
+        "PATTERN is a suite name or a glob on SUITE/CASE, e.g. ring, 'ring/spsc_*', '*pingpong'.\n"
+        "\n"
+        "options:\n"
+        "  --time T          measurement time per case (default 0.2s; e.g. 0.5, 500ms, 2s)\n"
+        "  --warmup T        warm-up time per case (default 30ms)\n"
+        "  --lcores SPEC     lcores to use, DPDK syntax: 0-3, 0,2, (0-1)@0, 2@(4-5)\n"
+        "                    (default: main on the first CPU, a worker per CPU, and one\n"
+        "                    more worker on the first CPU for the oversub placement)\n"
+        "  --placement LIST  placements to run: single,smt,core,llc,numa,oversub,all\n"
+        "  --repeat N        run the whole selection N times (default 1)\n"
+        "  --json FILE       write results as JSON (schema dpkit-bench v1)\n"
+        "  --format F        what --json writes: dpkit (default) or gbench, Google\n"
+        "                    Benchmark's schema for its tools/compare.py\n"
+        "  --csv FILE        write results as CSV\n"
+        "  --raw             keep every sample in the JSON/CSV\n"
+        "  --interleave      run single-lcore variants of one question (the same case in\n"
+        "                    ring and dpdk_ring, a case group) batch by batch in turn, and\n"
+        "                    report each as a paired ratio to the first\n"
+        "  --quiet           no environment block and no progress line\n"
+        "  --help            this text\n"
+        "  --version         print the version\n"
+        "\n"
+        "exit status: 0 all cases ran, 1 a case failed its invariants, 2 bad input\n";
 
 int dpk_cli_parse_duration(const char *text, double *out)
 {
@@ -78,8 +78,8 @@ int dpk_cli_parse_duration(const char *text, double *out)
 }
 
 static const char *const options[] = {
-	"--time", "--warmup", "--lcores", "--placement", "--repeat", "--json", "--csv",
-	"--raw",  "--interleave", "--quiet",  "--help",   "--version",   "--format", NULL,
+        "--time", "--warmup",     "--lcores", "--placement", "--repeat",  "--json",   "--csv",
+        "--raw",  "--interleave", "--quiet",  "--help",      "--version", "--format", NULL,
 };
 
 static bool takes_value(const char *opt)
@@ -153,9 +153,9 @@ static int parse_placements(const char *list, struct dpk_cli *cli, char *err, si
 		int p = dpk_placement_from_name(tok);
 		if (p < 0) {
 			snprintf(err, errlen,
-				 "--placement: unknown placement '%s' (one of single, smt, core, "
-				 "llc, numa, oversub, all)",
-				 tok);
+			         "--placement: unknown placement '%s' (one of single, smt, core, "
+			         "llc, numa, oversub, all)",
+			         tok);
 			return -EINVAL;
 		}
 		cli->opt.placement_on[p] = true;
@@ -197,7 +197,8 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 				return -EINVAL;
 			}
 			if (cli->npatterns >= CLI_PATTERNS_MAX) {
-				snprintf(err, errlen, "too many patterns (at most %d)", CLI_PATTERNS_MAX);
+				snprintf(err, errlen, "too many patterns (at most %d)",
+				         CLI_PATTERNS_MAX);
 				return -EINVAL;
 			}
 			cli->patterns[cli->npatterns++] = a;
@@ -248,17 +249,17 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 		} else if (strcmp(opt, "--time") == 0) {
 			if (dpk_cli_parse_duration(val, &cli->opt.time_s)) {
 				snprintf(err, errlen,
-					 "--time: '%s' is not a duration between 0 and 3600 s "
-					 "(e.g. 0.5, 500ms, 2s)",
-					 val);
+				         "--time: '%s' is not a duration between 0 and 3600 s "
+				         "(e.g. 0.5, 500ms, 2s)",
+				         val);
 				return -EINVAL;
 			}
 		} else if (strcmp(opt, "--warmup") == 0) {
 			if (dpk_cli_parse_duration(val, &cli->opt.warmup_s)) {
 				snprintf(err, errlen,
-					 "--warmup: '%s' is not a duration between 0 and 3600 s "
-					 "(e.g. 30ms)",
-					 val);
+				         "--warmup: '%s' is not a duration between 0 and 3600 s "
+				         "(e.g. 30ms)",
+				         val);
 				return -EINVAL;
 			}
 		} else if (strcmp(opt, "--lcores") == 0) {
@@ -276,8 +277,8 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 			errno = 0;
 			n = strtoul(val, &end, 10);
 			if (!*val || *end || errno || n < 1 || n > 1000 || val[0] == '-') {
-				snprintf(err, errlen, "--repeat: '%s' is not a count from 1 to 1000",
-					 val);
+				snprintf(err, errlen,
+				         "--repeat: '%s' is not a count from 1 to 1000", val);
 				return -EINVAL;
 			}
 			cli->opt.repeat = (unsigned)n;
@@ -299,8 +300,8 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 			} else if (strcmp(val, "gbench") == 0) {
 				cli->format = CLI_FORMAT_GBENCH;
 			} else {
-				snprintf(err, errlen, "--format: unknown format '%s' (dpkit or gbench)",
-					 val);
+				snprintf(err, errlen,
+				         "--format: unknown format '%s' (dpkit or gbench)", val);
 				return -EINVAL;
 			}
 		} else if (strcmp(opt, "--raw") == 0) {
@@ -319,7 +320,7 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 }
 
 bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *s,
-			     const struct dpk_bench_case *c)
+                             const struct dpk_bench_case *c)
 {
 	char full[160];
 
@@ -330,7 +331,7 @@ bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *
 }
 
 bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
-		      const struct dpk_bench_case *c)
+                      const struct dpk_bench_case *c)
 {
 	if (cli->npatterns == 0)
 		return s->default_on;

@@ -43,7 +43,7 @@ int dpk_cli_parse_duration(const char *text, double *out);
 
 /** Whether @p pattern selects case @p c of suite @p s (glob on suite, suite/case). */
 bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *s,
-			     const struct dpk_bench_case *c);
+                             const struct dpk_bench_case *c);
 
 /**
  * Check that every pattern selects something. On a pattern that selects nothing, writes
@@ -54,7 +54,7 @@ int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen);
 
 /** Whether case @p c of @p s is selected by the patterns (or by default_on when none). */
 bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
-		      const struct dpk_bench_case *c);
+                      const struct dpk_bench_case *c);
 
 /** Edit distance between two strings (for suggestions). */
 unsigned dpk_cli_distance(const char *a, const char *b);

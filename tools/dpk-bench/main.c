@@ -42,17 +42,17 @@ static int fail_input(const char *msg)
 }
 
 static void collect_env(const struct dpk_bench_clock *k, const struct dpk_cpuset *cpus,
-			struct dpk_env *env)
+                        struct dpk_env *env)
 {
 	struct dpk_env_input in = {
-		.cpus = cpus,
-		.compiler = COMPILER,
-		.cflags = DPK_BUILD_CFLAGS,
-		.build_type = DPK_BUILD_TYPE,
-		.version = dpk_version(),
-		.git_rev = DPK_GIT_REV,
-		.tsc_hz = k->hz,
-		.tsc_source = k->source,
+	        .cpus = cpus,
+	        .compiler = COMPILER,
+	        .cflags = DPK_BUILD_CFLAGS,
+	        .build_type = DPK_BUILD_TYPE,
+	        .version = dpk_version(),
+	        .git_rev = DPK_GIT_REV,
+	        .tsc_hz = k->hz,
+	        .tsc_source = k->source,
 	};
 	dpk_env_collect(&in, env);
 }
@@ -78,7 +78,7 @@ static void list_cases(const struct dpk_cli *cli)
 			printf("  %-22s %-18s %-7s %-15s %s\n", c->name, params,
 			       c->kind == DPK_BENCH_SINGLE ? "single"
 			       : c->kind == DPK_BENCH_PAIR ? "pairs"
-							   : "all",
+			                                   : "all",
 			       dpk_bench_unit_name(c->unit), c->desc);
 		}
 	}
@@ -159,17 +159,17 @@ int main(int argc, char **argv)
 	rc = dpk_bench_lcore_spec(cli.opt.lcores, &spec);
 	if (rc) {
 		snprintf(err, sizeof(err), "--lcores: %s",
-			 dpk_last_error()[0] ? dpk_last_error() : strerror(-rc));
+		         dpk_last_error()[0] ? dpk_last_error() : strerror(-rc));
 		return fail_input(err);
 	}
 	if (cli.json_path && !(json = fopen(cli.json_path, "w"))) {
 		snprintf(err, sizeof(err), "cannot write --json '%s': %s", cli.json_path,
-			 strerror(errno));
+		         strerror(errno));
 		return fail_input(err);
 	}
 	if (cli.csv_path && !(csv = fopen(cli.csv_path, "w"))) {
 		snprintf(err, sizeof(err), "cannot write --csv '%s': %s", cli.csv_path,
-			 strerror(errno));
+		         strerror(errno));
 		if (json)
 			fclose(json);
 		return fail_input(err);
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
 	rc = dpk_bench_runner_init(&runner, &cli.opt);
 	if (rc) {
 		snprintf(err, sizeof(err), "cannot start lcores: %s",
-			 dpk_last_error()[0] ? dpk_last_error() : strerror(-rc));
+		         dpk_last_error()[0] ? dpk_last_error() : strerror(-rc));
 		fprintf(stderr, "dpk-bench: %s\n", err);
 		return 2;
 	}
@@ -194,8 +194,9 @@ int main(int argc, char **argv)
 		unsigned a, b;
 		if (!cli.opt.placement_on[p])
 			continue;
-		if (!dpk_bench_placement_available(&runner, p, &a, &b, meta.skips[meta.nskips].reason,
-						   sizeof(meta.skips[0].reason)))
+		if (!dpk_bench_placement_available(&runner, p, &a, &b,
+		                                   meta.skips[meta.nskips].reason,
+		                                   sizeof(meta.skips[0].reason)))
 			meta.skips[meta.nskips++].placement = p;
 	}
 
@@ -216,15 +217,16 @@ int main(int argc, char **argv)
 			for (unsigned p = 0; p < DPK_PLACE_COUNT; p++) {
 				unsigned a, b;
 				char why[160];
-				bool fits = (c->kind == DPK_BENCH_SINGLE && p == DPK_PLACE_SINGLE) ||
-					    (c->kind == DPK_BENCH_ALL && p == DPK_PLACE_ALL) ||
-					    (c->kind == DPK_BENCH_PAIR && p >= DPK_PLACE_SMT &&
-					     p <= DPK_PLACE_OVERSUB);
+				bool fits =
+				        (c->kind == DPK_BENCH_SINGLE && p == DPK_PLACE_SINGLE) ||
+				        (c->kind == DPK_BENCH_ALL && p == DPK_PLACE_ALL) ||
+				        (c->kind == DPK_BENCH_PAIR && p >= DPK_PLACE_SMT &&
+				         p <= DPK_PLACE_OVERSUB);
 				if (!fits || !cli.opt.placement_on[p])
 					continue;
 				if (c->kind == DPK_BENCH_PAIR &&
 				    !dpk_bench_placement_available(&runner, p, &a, &b, why,
-								   sizeof(why)))
+				                                   sizeof(why)))
 					continue;
 				struct plan_item *np = realloc(plan, (nplan + 1) * sizeof(*plan));
 				if (!np) {
@@ -306,9 +308,13 @@ int main(int argc, char **argv)
 					}
 				if (k > 1) {
 					if (progress) {
-						dpk_bench_params_str(plan[i].c, params, sizeof(params));
-						fprintf(stderr, "\r\033[K[%zu/%zu] %u variants of %s %s, interleaved",
-							nres, nplan * cli.opt.repeat, k, plan[i].c->name, params);
+						dpk_bench_params_str(plan[i].c, params,
+						                     sizeof(params));
+						fprintf(stderr,
+						        "\r\033[K[%zu/%zu] %u variants of %s %s, "
+						        "interleaved",
+						        nres, nplan * cli.opt.repeat, k,
+						        plan[i].c->name, params);
 						fflush(stderr);
 					}
 					dpk_bench_run_interleaved(&runner, gs, gc, k, rep, gr);
@@ -321,12 +327,13 @@ int main(int argc, char **argv)
 			if (!done[i] && progress) {
 				dpk_bench_params_str(plan[i].c, params, sizeof(params));
 				fprintf(stderr, "\r\033[K[%zu/%zu] %s/%s %s on %s", nres,
-					nplan * cli.opt.repeat, plan[i].s->name, plan[i].c->name,
-					params, dpk_placement_name(plan[i].p));
+				        nplan * cli.opt.repeat, plan[i].s->name, plan[i].c->name,
+				        params, dpk_placement_name(plan[i].p));
 				fflush(stderr);
 			}
 			if (!done[i])
-				dpk_bench_run_case(&runner, plan[i].s, plan[i].c, plan[i].p, rep, x);
+				dpk_bench_run_case(&runner, plan[i].s, plan[i].c, plan[i].p, rep,
+				                   x);
 			done[i] = true;
 			if (x->status == DPK_RESULT_FAILED)
 				failed = true;
@@ -352,8 +359,8 @@ int main(int argc, char **argv)
 	rc = failed ? 1 : 0;
 	if (json) {
 		int wrc = cli.format == CLI_FORMAT_GBENCH
-				  ? dpk_report_gbench(json, &meta, res, nres, argv[0])
-				  : dpk_report_json(json, &meta, res, nres);
+		                  ? dpk_report_gbench(json, &meta, res, nres, argv[0])
+		                  : dpk_report_json(json, &meta, res, nres);
 		if (wrc | (fclose(json) != 0)) {
 			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.json_path);
 			rc = 2;
