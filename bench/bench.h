@@ -98,6 +98,9 @@ struct dpk_bench_run {
 	atomic_bool failed;     /**< an invariant broke */
 	atomic_bool fail_ready; /**< fail_msg is complete */
 	char fail_msg[256];     /**< the first failure's message */
+	unsigned char *arena;   /**< see dpk_bench_alloc() */
+	size_t arena_size, arena_used;
+	bool arena_pinned;      /**< the arena sits at its fixed address */
 };
 
 /** A suite: a name and its cases. */
@@ -122,6 +125,17 @@ void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
 
 /** Value of parameter @p name of the case, or @p dflt when it has none. */
 long dpk_bench_param(const struct dpk_bench_case *c, const char *name, long dflt);
+
+/**
+ * Memory for a case's state, from an arena the harness maps for the run at a fixed
+ * virtual address (the same for every run of the same case and slot) and unmaps after
+ * teardown; never free it. Addresses decide which cache sets and way-predictor tags
+ * lines share, and a heap that lands differently in each run (ASLR, earlier cases) can
+ * move a figure by 2x between otherwise identical runs; a fixed layout makes runs
+ * repeatable. Allocations are @p align-aligned (a power of two, at least 64) and zeroed.
+ * NULL when the arena is full.
+ */
+void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align);
 
 /** Keep the compiler from optimising a value away. */
 #define DPK_BENCH_KEEP(x) __asm__ volatile("" : "+r"(x)::"memory")

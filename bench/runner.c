@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -98,6 +99,56 @@ void dpk_bench_options_default(struct dpk_bench_options *o)
 	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
 		o->placement_on[p] = true;
 	o->max_samples = 200000;
+}
+
+/* ---- the case arena ---------------------------------------------------------------- */
+
+#define ARENA_BASE  ((uintptr_t)0x5d0000000000ull)
+#define ARENA_SIZE  ((size_t)64 << 20)
+#define ARENA_SLOT  ((uintptr_t)1 << 32)
+
+/* Sanitizer builds keep their own memory layout rules: no fixed address there (the build
+ * sets DPK_BENCH_ARENA_FIXED to 0). */
+#ifndef DPK_BENCH_ARENA_FIXED
+#define DPK_BENCH_ARENA_FIXED 1
+#endif
+
+/* Map the arena of interleave slot @p slot at its fixed address (anywhere if taken). */
+static void arena_map(struct dpk_bench_run *run, unsigned slot)
+{
+	void *want = DPK_BENCH_ARENA_FIXED ? (void *)(ARENA_BASE + slot * ARENA_SLOT) : NULL;
+	void *p = mmap(want, ARENA_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | (want ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+
+	if (p == MAP_FAILED)
+		p = mmap(NULL, ARENA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			 0);
+	run->arena = p == MAP_FAILED ? NULL : p;
+	run->arena_size = run->arena ? ARENA_SIZE : 0;
+	run->arena_used = 0;
+	run->arena_pinned = want && p == want;
+}
+
+static void arena_unmap(struct dpk_bench_run *run)
+{
+	if (run->arena)
+		munmap(run->arena, run->arena_size);
+	run->arena = NULL;
+}
+
+void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align)
+{
+	size_t off;
+
+	if (align < 64)
+		align = 64;
+	if (!run->arena || (align & (align - 1)))
+		return NULL;
+	off = (run->arena_used + align - 1) & ~(align - 1);
+	if (off > run->arena_size || size > run->arena_size - off)
+		return NULL;
+	run->arena_used = off + size;
+	return run->arena + off; /* fresh anonymous pages are zero */
 }
 
 /* ---- clock ---------------------------------------------------------------------- */
@@ -807,6 +858,7 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 		break;
 	}
 	run->nroles = nroles;
+	arena_map(run, 0);
 	if (c->setup) {
 		int rc = c->setup(run);
 		if (rc) {
@@ -826,6 +878,7 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 		snprintf(res->reason, sizeof(res->reason), "%s", fail_message(run));
 	}
 out:
+	arena_unmap(run);
 	res->elapsed_s = (double)(dpk_tsc() - t0) / (double)r->clock.hz;
 	free(run);
 }
@@ -886,6 +939,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 		atomic_init(&runs[i].stop, false);
 		atomic_init(&runs[i].failed, false);
 		atomic_init(&runs[i].fail_ready, false);
+		arena_map(&runs[i], i);
 		if (cases[i]->setup) {
 			int rc = cases[i]->setup(&runs[i]);
 			if (rc) {
@@ -959,6 +1013,8 @@ out_teardown:
 
 out_free:
 	free(ratio);
+	for (unsigned i = 0; runs && i < k; i++)
+		arena_unmap(&runs[i]);
 	for (unsigned i = 0; samples && i < k; i++)
 		free(samples[i]);
 	free(samples);

@@ -22,17 +22,22 @@ static int dpk_setup(struct dpk_bench_run *run)
 	const struct ring_arg *a = run->c->arg;
 	unsigned flags = a->mode == RING_SPSC ? DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ : 0;
 	size_t size = sizeof(struct ring_state) + run->nroles * sizeof(struct ring_role);
+	ssize_t rsize = dpk_ring_memsize(a->esize, RING_SLOTS, flags);
 	struct ring_state *st;
+	int rc;
 
-	if (posix_memalign((void **)&st, 64, size) != 0)
+	if (rsize < 0)
+		return (int)rsize;
+	/* The harness's arena gives both the same addresses in every run (see bench.h). */
+	st = dpk_bench_alloc(run, size, 64);
+	if (!st)
 		return -ENOMEM;
-	memset(st, 0, size);
-	st->r = dpk_ring_create(a->esize, RING_SLOTS, flags);
-	if (!st->r) {
-		int err = errno;
-		free(st);
-		return -err;
-	}
+	st->r = dpk_bench_alloc(run, (size_t)rsize, 64);
+	if (!st->r)
+		return -ENOMEM;
+	rc = dpk_ring_init(st->r, a->esize, RING_SLOTS, flags);
+	if (rc)
+		return rc;
 	st->a = a;
 	st->esize = a->esize;
 	st->words = a->esize / 8;
@@ -51,10 +56,8 @@ static void dpk_teardown(struct dpk_bench_run *run)
 	}
 	if (enq - deq != dpk_ring_count(st->r))
 		dpk_bench_fail(run, "elements enqueued %llu - dequeued %llu != %u left in the ring",
-		               (unsigned long long)enq, (unsigned long long)deq,
-		               dpk_ring_count(st->r));
-	dpk_ring_free(st->r);
-	free(st);
+			       (unsigned long long)enq, (unsigned long long)deq,
+			       dpk_ring_count(st->r));
 }
 
 #define R(st)         ((struct dpk_ring *)(st)->r)

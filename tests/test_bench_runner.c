@@ -211,7 +211,9 @@ static void missing_placements_are_skipped(void)
 	EXPECT_TRUE(res.reason[0] != '\0');
 	dpk_bench_result_free(&res);
 	dpk_bench_run_case(&runner, &suite, &c_all, DPK_PLACE_ALL, 0, &res);
-	EXPECT_EQ(DPK_RESULT_OK, res.status);
+	/* It runs on its one worker; on a busy machine that worker, which shares CPU 0 with
+	 * the main lcore, may finish no sample in the tiny budget: empty, not skipped. */
+	EXPECT_TRUE(res.status == DPK_RESULT_OK || res.status == DPK_RESULT_EMPTY);
 	EXPECT_EQ(1, res.nroles);
 	dpk_bench_result_free(&res);
 	dpk_bench_runner_fini(&runner);
