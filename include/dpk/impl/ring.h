@@ -105,6 +105,11 @@ void dpk__ring_set_indices(struct dpk_ring *r, uint32_t idx);
  */
 void dpk__ring_set_cached(struct dpk_ring *r, uint32_t prod_cached, uint32_t cons_cached);
 
+/*
+ * Every data-path function, the public calls included, is forced inline: left to itself
+ * GCC keeps a call such as dpk_ring_sc_dequeue_bulk() out of line in a loop body that
+ * already inlines another one, and the call then costs more than the dequeue.
+ */
 #define DPK__RING_INLINE static inline __attribute__((always_inline))
 
 DPK__RING_INLINE unsigned char *dpk__ring_table(struct dpk_ring *r)
@@ -471,40 +476,40 @@ static inline bool dpk_ring_is_sc(const struct dpk_ring *r)
 
 /* Enqueue. */
 
-static inline unsigned dpk_ring_sp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-                                                unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_sp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                   unsigned *free_space)
 {
 	return dpk__ring_sp_enqueue(r, objs, n, free_space, true);
 }
 
-static inline unsigned dpk_ring_mp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-                                                unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_mp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                   unsigned *free_space)
 {
 	return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
 }
 
-static inline unsigned dpk_ring_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-                                             unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                unsigned *free_space)
 {
 	if (r->flags & DPK_RING_F_SP_ENQ)
 		return dpk__ring_sp_enqueue(r, objs, n, free_space, true);
 	return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
 }
 
-static inline unsigned dpk_ring_sp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-                                                 unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_sp_enqueue_burst(struct dpk_ring *r, const void *objs,
+                                                    unsigned n, unsigned *free_space)
 {
 	return dpk__ring_sp_enqueue(r, objs, n, free_space, false);
 }
 
-static inline unsigned dpk_ring_mp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-                                                 unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_mp_enqueue_burst(struct dpk_ring *r, const void *objs,
+                                                    unsigned n, unsigned *free_space)
 {
 	return dpk__ring_mp_enqueue(r, objs, n, free_space, false);
 }
 
-static inline unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-                                              unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
+                                                 unsigned *free_space)
 {
 	if (r->flags & DPK_RING_F_SP_ENQ)
 		return dpk__ring_sp_enqueue(r, objs, n, free_space, false);
@@ -513,40 +518,40 @@ static inline unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *ob
 
 /* Dequeue. */
 
-static inline unsigned dpk_ring_sc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-                                                unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_sc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                   unsigned *available)
 {
 	return dpk__ring_sc_dequeue(r, objs, n, available, true);
 }
 
-static inline unsigned dpk_ring_mc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-                                                unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_mc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                   unsigned *available)
 {
 	return dpk__ring_mc_dequeue(r, objs, n, available, true);
 }
 
-static inline unsigned dpk_ring_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-                                             unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                unsigned *available)
 {
 	if (r->flags & DPK_RING_F_SC_DEQ)
 		return dpk__ring_sc_dequeue(r, objs, n, available, true);
 	return dpk__ring_mc_dequeue(r, objs, n, available, true);
 }
 
-static inline unsigned dpk_ring_sc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-                                                 unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_sc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                    unsigned *available)
 {
 	return dpk__ring_sc_dequeue(r, objs, n, available, false);
 }
 
-static inline unsigned dpk_ring_mc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-                                                 unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_mc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                    unsigned *available)
 {
 	return dpk__ring_mc_dequeue(r, objs, n, available, false);
 }
 
-static inline unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-                                              unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                 unsigned *available)
 {
 	if (r->flags & DPK_RING_F_SC_DEQ)
 		return dpk__ring_sc_dequeue(r, objs, n, available, false);
@@ -555,32 +560,32 @@ static inline unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, un
 
 /* One element. */
 
-static inline int dpk_ring_sp_enqueue(struct dpk_ring *r, const void *obj)
+DPK__RING_INLINE int dpk_ring_sp_enqueue(struct dpk_ring *r, const void *obj)
 {
 	return dpk__ring_sp_enqueue(r, obj, 1, NULL, true) ? 0 : -ENOBUFS;
 }
 
-static inline int dpk_ring_mp_enqueue(struct dpk_ring *r, const void *obj)
+DPK__RING_INLINE int dpk_ring_mp_enqueue(struct dpk_ring *r, const void *obj)
 {
 	return dpk__ring_mp_enqueue(r, obj, 1, NULL, true) ? 0 : -ENOBUFS;
 }
 
-static inline int dpk_ring_enqueue(struct dpk_ring *r, const void *obj)
+DPK__RING_INLINE int dpk_ring_enqueue(struct dpk_ring *r, const void *obj)
 {
 	return dpk_ring_enqueue_bulk(r, obj, 1, NULL) ? 0 : -ENOBUFS;
 }
 
-static inline int dpk_ring_sc_dequeue(struct dpk_ring *r, void *obj)
+DPK__RING_INLINE int dpk_ring_sc_dequeue(struct dpk_ring *r, void *obj)
 {
 	return dpk__ring_sc_dequeue(r, obj, 1, NULL, true) ? 0 : -ENOENT;
 }
 
-static inline int dpk_ring_mc_dequeue(struct dpk_ring *r, void *obj)
+DPK__RING_INLINE int dpk_ring_mc_dequeue(struct dpk_ring *r, void *obj)
 {
 	return dpk__ring_mc_dequeue(r, obj, 1, NULL, true) ? 0 : -ENOENT;
 }
 
-static inline int dpk_ring_dequeue(struct dpk_ring *r, void *obj)
+DPK__RING_INLINE int dpk_ring_dequeue(struct dpk_ring *r, void *obj)
 {
 	return dpk_ring_dequeue_bulk(r, obj, 1, NULL) ? 0 : -ENOENT;
 }
