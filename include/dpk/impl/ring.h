@@ -275,20 +275,6 @@ DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void
 }
 
 /*
- * How many of @p n elements to move when @p room slots (or elements) are there: n when
- * they fit, otherwise 0 for a bulk call and room for a burst. @p room may be negative
- * (computed from a stale copy), which means none.
- */
-DPK__RING_INLINE unsigned dpk__ring_fit(int32_t room, unsigned n, bool bulk)
-{
-	if ((int64_t)room >= (int64_t)n)
-		return n;
-	if (bulk || room < 0)
-		return 0;
-	return (unsigned)room;
-}
-
-/*
  * @p room limited to 0..@p cap for a report. With a head loaded before other callers moved
  * both sides, a failed mp/mc call can compute a room outside that range; the CAS would
  * have caught it had the call gone on.
@@ -410,20 +396,22 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
                                                unsigned *free_space, bool bulk)
 {
 	const uint32_t cap = r->capacity;
-	uint32_t head, next, ctail;
+	uint32_t head, next, ctail, room;
 	unsigned m;
-	int32_t room;
 
 	/* AR5: pairs with the CAS below in earlier producers; see the top of this file. */
 	head = atomic_load_explicit(&r->prod.head, memory_order_acquire);
 	do {
 		/* A2: pairs with R2 in dequeue; the consumer is done with the slots we reuse. */
 		ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
-		room = (int32_t)(ctail + cap - head);
-		m = dpk__ring_fit(room, n, bulk);
+		/* AR5 keeps head - ctail within the capacity, so this does not wrap. */
+		room = ctail + cap - head;
+		m = n;
+		if (__builtin_expect(m > room, 0))
+			m = bulk ? 0 : room;
 		if (__builtin_expect(m == 0, 0)) {
 			if (free_space)
-				*free_space = dpk__ring_clamp(room, cap);
+				*free_space = dpk__ring_clamp((int32_t)room, cap);
 			return 0;
 		}
 		next = head + m;
@@ -435,7 +423,8 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 	dpk__ring_copy_in(r, head, objs, m);
 
 	/* A3: pairs with R1 of the producer that reserved just before us. */
-	while (atomic_load_explicit(&r->prod.tail, memory_order_acquire) != head)
+	while (__builtin_expect(atomic_load_explicit(&r->prod.tail, memory_order_acquire) != head,
+	                        0))
 		dpk_pause();
 	/* Under our turn, so the copy advances in index order and stays within the capacity
 	 * of the head for a later sp call. */
@@ -443,7 +432,7 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 	/* R1: pairs with A1 in dequeue and A3 in later producers; the slots are written. */
 	atomic_store_explicit(&r->prod.tail, next, memory_order_release);
 	if (free_space)
-		*free_space = (unsigned)room - m;
+		*free_space = room - m;
 	return m;
 }
 
@@ -451,20 +440,22 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
                                                unsigned *available, bool bulk)
 {
-	uint32_t head, next, ptail;
+	uint32_t head, next, ptail, room;
 	unsigned m;
-	int32_t room;
 
 	/* AR6: pairs with the CAS below in earlier consumers; see the top of this file. */
 	head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
 	do {
 		/* A1: pairs with R1 in enqueue; the slots up to the tail are written. */
 		ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
-		room = (int32_t)(ptail - head);
-		m = dpk__ring_fit(room, n, bulk);
-		if (__builtin_expect(m == 0, 0)) {
+		/* AR6 keeps the head at or before ptail, so this does not wrap. */
+		room = ptail - head;
+		m = n <= room ? n : bulk ? 0 : room;
+		/* Polls of an empty ring are the common case of a failing call, and a
+		 * moving call pays a CAS anyway, so the failure is laid out in line. */
+		if (__builtin_expect(m == 0, 1)) {
 			if (available)
-				*available = dpk__ring_clamp(room, r->capacity);
+				*available = dpk__ring_clamp((int32_t)room, r->capacity);
 			return 0;
 		}
 		next = head + m;
@@ -475,13 +466,14 @@ DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, u
 	dpk__ring_copy_out(r, head, objs, m);
 
 	/* A4: pairs with R2 of the consumer that reserved just before us. */
-	while (atomic_load_explicit(&r->cons.tail, memory_order_acquire) != head)
+	while (__builtin_expect(atomic_load_explicit(&r->cons.tail, memory_order_acquire) != head,
+	                        0))
 		dpk_pause();
 	atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
 	/* R2: pairs with A2 in enqueue and A4 in later consumers; the slots are read. */
 	atomic_store_explicit(&r->cons.tail, next, memory_order_release);
 	if (available)
-		*available = (unsigned)room - m;
+		*available = room - m;
 	return m;
 }
 
