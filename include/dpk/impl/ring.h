@@ -40,6 +40,9 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <dpk/cycles.h>
 
@@ -133,27 +136,59 @@ DPK__RING_INLINE unsigned char *dpk__ring_table(struct dpk_ring *r)
 }
 
 /*
- * Copy @p bytes (a multiple of 4) between the table and the caller's array: 64 bytes per
- * iteration, then a 32-, 16-, 8- and 4-byte tail. memcpy of a constant size compiles to
- * unaligned loads and stores, so caller arrays need no alignment and no library call is
- * made. Four 16-byte moves per iteration keep the loop bound by its stores rather than by
- * its own overhead, wherever the compiler places it. The tails are laid out as unlikely:
- * bulk sizes are mostly multiples of 4 elements, and with the element size a constant
- * (see dpk__ring_copy_in()) the tails that cannot occur fold away.
+ * Copy 16 bytes. With @p split (and SSE2) they are read as two 8-byte halves and written
+ * as one 16-byte store. Callers fill arrays of 8-byte elements (pointers, mostly) with
+ * 8-byte stores, often just before the call, and store-to-load forwarding only serves a
+ * load that lies within one store: a 16-byte load over two recent 8-byte stores waits
+ * until they reach the cache, stalling the pipeline once per call. Reading in halves
+ * avoids that for one more load and a shuffle; the table side, written and read by the
+ * ring alone, keeps whole 16-byte moves.
  */
-DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
+DPK__RING_INLINE void dpk__ring_copy16(unsigned char *dst, const unsigned char *src, bool split)
+{
+#ifdef __SSE2__
+	if (split) {
+		const __m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)src);
+		const __m128d v =
+		        _mm_loadh_pd(_mm_castsi128_pd(lo), (const double *)(const void *)(src + 8));
+
+		_mm_storeu_si128((__m128i *)(void *)dst, _mm_castpd_si128(v));
+		return;
+	}
+#endif
+	(void)split;
+	memcpy(dst, src, 16);
+}
+
+/*
+ * Copy @p bytes (a multiple of 4) between the table and the caller's array: 64 bytes per
+ * iteration, then a 32-, 16-, 8- and 4-byte tail; @p split as in dpk__ring_copy16().
+ * memcpy of a constant size compiles to unaligned loads and stores, so caller arrays need
+ * no alignment and no library call is made. Four 16-byte moves per iteration keep the
+ * loop bound by its stores rather than by its own overhead, wherever the compiler places
+ * it. The tails are laid out as unlikely: bulk sizes are mostly multiples of 4 elements,
+ * and with the element size a constant (see dpk__ring_copy_in()) the tails that cannot
+ * occur fold away.
+ */
+DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *src, size_t bytes,
+                                     bool split)
 {
 	const unsigned char *const end = src + (bytes & ~(size_t)63);
 
-	for (; src != end; src += 64, dst += 64)
-		memcpy(dst, src, 64);
+	for (; src != end; src += 64, dst += 64) {
+		dpk__ring_copy16(dst, src, split);
+		dpk__ring_copy16(dst + 16, src + 16, split);
+		dpk__ring_copy16(dst + 32, src + 32, split);
+		dpk__ring_copy16(dst + 48, src + 48, split);
+	}
 	if (__builtin_expect(bytes & 32, 0)) {
-		memcpy(dst, src, 32);
+		dpk__ring_copy16(dst, src, split);
+		dpk__ring_copy16(dst + 16, src + 16, split);
 		dst += 32;
 		src += 32;
 	}
 	if (__builtin_expect(bytes & 16, 0)) {
-		memcpy(dst, src, 16);
+		dpk__ring_copy16(dst, src, split);
 		dst += 16;
 		src += 16;
 	}
@@ -167,12 +202,10 @@ DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *sr
 }
 
 /*
- * Copy one element of at most 16 bytes in 8-byte words and a 4-byte tail. Callers build
- * single elements with stores of 8 bytes or less just before the call, and store-to-load
- * forwarding only serves a load that lies within one store: a 16-byte load of such an
- * element would wait until those stores reach the cache, stalling the pipeline once per
- * call. The table side of a lone element is as well served by two 8-byte moves as by one
- * of 16.
+ * Copy one element of at most 16 bytes in 8-byte words and a 4-byte tail: callers build
+ * single elements with stores of 8 bytes or less just before the call, the case
+ * dpk__ring_copy16() describes, and the table side of a lone element is as well served by
+ * two 8-byte moves as by one of 16.
  */
 DPK__RING_INLINE void dpk__ring_copy_one(unsigned char *dst, const unsigned char *src,
                                          uint32_t esize)
@@ -189,7 +222,9 @@ DPK__RING_INLINE void dpk__ring_copy_one(unsigned char *dst, const unsigned char
  * Copy @p n elements of @p esize bytes into (@p in) or out of the slots from index
  * @p head on, in two parts when they run past the end of the table. The callers pass
  * esize as a constant for the common sizes, so the slot address is a shift and the copy
- * a fixed sequence of loads and stores.
+ * a fixed sequence of loads and stores. Arrays of 8-byte elements are read from the
+ * caller in 8-byte halves (see dpk__ring_copy16()); 16-byte and larger elements are read
+ * whole, as they are usually written.
  */
 DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned char *objs,
                                      unsigned n, uint32_t esize, bool in)
@@ -199,29 +234,30 @@ DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned
 	unsigned char *slot = table + (size_t)idx * esize;
 	unsigned char *dst = in ? slot : objs;
 	const unsigned char *src = in ? objs : slot;
+	const bool split = in && esize == 8;
 
 	/* One element, the commonest call, never wraps (idx <= mask). */
 	if (n == 1) {
 		if (esize <= 16)
 			dpk__ring_copy_one(dst, src, esize);
 		else
-			dpk__ring_copy(dst, src, esize);
+			dpk__ring_copy(dst, src, esize, false);
 		return;
 	}
 	/* idx <= mask < 2^31 and n <= capacity < 2^31, so this does not overflow; n = 0
 	 * copies nothing. */
 	if (__builtin_expect(idx + n <= mask + 1, 1)) {
-		dpk__ring_copy(dst, src, (size_t)n * esize);
+		dpk__ring_copy(dst, src, (size_t)n * esize, split);
 	} else {
 		const size_t first = (size_t)(mask + 1 - idx) * esize;
 		const size_t rest = (size_t)n * esize - first;
 
 		if (in) {
-			dpk__ring_copy(slot, objs, first);
-			dpk__ring_copy(table, objs + first, rest);
+			dpk__ring_copy(slot, objs, first, split);
+			dpk__ring_copy(table, objs + first, rest, split);
 		} else {
-			dpk__ring_copy(objs, slot, first);
-			dpk__ring_copy(objs + first, table, rest);
+			dpk__ring_copy(objs, slot, first, false);
+			dpk__ring_copy(objs + first, table, rest, false);
 		}
 	}
 }
