@@ -40,6 +40,9 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <dpk/cycles.h>
 
@@ -105,7 +108,27 @@ void dpk__ring_set_indices(struct dpk_ring *r, uint32_t idx);
  */
 void dpk__ring_set_cached(struct dpk_ring *r, uint32_t prod_cached, uint32_t cons_cached);
 
+/*
+ * Every data-path function, the public calls included, is forced inline: left to itself
+ * GCC keeps a call such as dpk_ring_sc_dequeue_bulk() out of line in a loop body that
+ * already inlines another one, and the call then costs more than the dequeue.
+ */
 #define DPK__RING_INLINE static inline __attribute__((always_inline))
+
+/*
+ * A condition that holds about as often as not; it only steers the code layout. Used for
+ * "nothing to dequeue": GCC then lays out a caller's polling loop with that case as the
+ * loop's single branch back to its top, where an unlikely hint would put it out of line
+ * and cost two taken branches per poll of an empty ring.
+ */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_expect_with_probability)
+#define DPK__RING_OFTEN(x) __builtin_expect_with_probability((x), 1, 0.6)
+#endif
+#endif
+#ifndef DPK__RING_OFTEN
+#define DPK__RING_OFTEN(x) (x)
+#endif
 
 DPK__RING_INLINE unsigned char *dpk__ring_table(struct dpk_ring *r)
 {
@@ -113,39 +136,95 @@ DPK__RING_INLINE unsigned char *dpk__ring_table(struct dpk_ring *r)
 }
 
 /*
- * Copy @p bytes (a multiple of 4) between the table and the caller's array: 16-byte words,
- * then an 8- and a 4-byte tail. memcpy of a constant size compiles to one unaligned load
- * and store, so caller arrays need no alignment and no library call is made. With the
- * element size a constant (see dpk__ring_copy_in()) the tails fold away for 16-byte
- * elements and a single 8-byte element is one load and one store.
+ * Copy 16 bytes. With @p split (and SSE2) they are read as two 8-byte halves and written
+ * as one 16-byte store. Callers fill arrays of 8-byte elements (pointers, mostly) with
+ * 8-byte stores, often just before the call, and store-to-load forwarding only serves a
+ * load that lies within one store: a 16-byte load over two recent 8-byte stores waits
+ * until they reach the cache, stalling the pipeline once per call. Reading in halves
+ * avoids that for one more load and a shuffle; the table side, written and read by the
+ * ring alone, keeps whole 16-byte moves.
  */
-DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *src, size_t bytes)
+DPK__RING_INLINE void dpk__ring_copy16(unsigned char *dst, const unsigned char *src, bool split)
 {
-	size_t i = 0;
+#ifdef __SSE2__
+	if (split) {
+		const __m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)src);
+		const __m128d v =
+		        _mm_loadh_pd(_mm_castsi128_pd(lo), (const double *)(const void *)(src + 8));
 
-	for (; i + 16 <= bytes; i += 16) {
-		uint64_t w[2];
-		memcpy(w, src + i, 16);
-		memcpy(dst + i, w, 16);
+		_mm_storeu_si128((__m128i *)(void *)dst, _mm_castpd_si128(v));
+		return;
 	}
-	if (bytes & 8) {
-		uint64_t w;
-		memcpy(&w, src + i, 8);
-		memcpy(dst + i, &w, 8);
-		i += 8;
-	}
-	if (bytes & 4) {
-		uint32_t w;
-		memcpy(&w, src + i, 4);
-		memcpy(dst + i, &w, 4);
-	}
+#endif
+	(void)split;
+	memcpy(dst, src, 16);
 }
 
 /*
- * Copy @p n >= 1 elements of @p esize bytes into (@p in) or out of the slots from index
+ * Copy @p bytes (a multiple of 4) between the table and the caller's array: 64 bytes per
+ * iteration, then a 32-, 16-, 8- and 4-byte tail; @p split as in dpk__ring_copy16().
+ * memcpy of a constant size compiles to unaligned loads and stores, so caller arrays need
+ * no alignment and no library call is made. Four 16-byte moves per iteration keep the
+ * loop bound by its stores rather than by its own overhead, wherever the compiler places
+ * it. The tails are laid out as unlikely: bulk sizes are mostly multiples of 4 elements,
+ * and with the element size a constant (see dpk__ring_copy_in()) the tails that cannot
+ * occur fold away.
+ */
+DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *src, size_t bytes,
+                                     bool split)
+{
+	const unsigned char *const end = src + (bytes & ~(size_t)63);
+
+	for (; src != end; src += 64, dst += 64) {
+		dpk__ring_copy16(dst, src, split);
+		dpk__ring_copy16(dst + 16, src + 16, split);
+		dpk__ring_copy16(dst + 32, src + 32, split);
+		dpk__ring_copy16(dst + 48, src + 48, split);
+	}
+	if (__builtin_expect(bytes & 32, 0)) {
+		dpk__ring_copy16(dst, src, split);
+		dpk__ring_copy16(dst + 16, src + 16, split);
+		dst += 32;
+		src += 32;
+	}
+	if (__builtin_expect(bytes & 16, 0)) {
+		dpk__ring_copy16(dst, src, split);
+		dst += 16;
+		src += 16;
+	}
+	if (__builtin_expect(bytes & 8, 0)) {
+		memcpy(dst, src, 8);
+		dst += 8;
+		src += 8;
+	}
+	if (__builtin_expect(bytes & 4, 0))
+		memcpy(dst, src, 4);
+}
+
+/*
+ * Copy one element of at most 16 bytes in 8-byte words and a 4-byte tail: callers build
+ * single elements with stores of 8 bytes or less just before the call, the case
+ * dpk__ring_copy16() describes, and the table side of a lone element is as well served by
+ * two 8-byte moves as by one of 16.
+ */
+DPK__RING_INLINE void dpk__ring_copy_one(unsigned char *dst, const unsigned char *src,
+                                         uint32_t esize)
+{
+	uint32_t i = 0;
+
+	for (; i + 8 <= esize; i += 8)
+		memcpy(dst + i, src + i, 8);
+	if (esize & 4)
+		memcpy(dst + i, src + i, 4);
+}
+
+/*
+ * Copy @p n elements of @p esize bytes into (@p in) or out of the slots from index
  * @p head on, in two parts when they run past the end of the table. The callers pass
  * esize as a constant for the common sizes, so the slot address is a shift and the copy
- * a fixed sequence of loads and stores.
+ * a fixed sequence of loads and stores. Arrays of 8-byte elements are read from the
+ * caller in 8-byte halves (see dpk__ring_copy16()); 16-byte and larger elements are read
+ * whole, as they are usually written.
  */
 DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned char *objs,
                                      unsigned n, uint32_t esize, bool in)
@@ -153,23 +232,33 @@ DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned
 	const uint32_t mask = r->mask, idx = head & mask;
 	unsigned char *table = dpk__ring_table(r);
 	unsigned char *slot = table + (size_t)idx * esize;
-	/* idx <= mask and n <= capacity < 2^31, so this does not overflow; written against
-	 * the mask so the compiler sees that a single element never wraps. */
-	unsigned first = n;
+	unsigned char *dst = in ? slot : objs;
+	const unsigned char *src = in ? objs : slot;
+	const bool split = in && esize == 8;
 
-	if (__builtin_expect(idx + (n - 1) > mask, 0))
-		first = mask + 1 - idx;
-	if (in)
-		dpk__ring_copy(slot, objs, (size_t)first * esize);
-	else
-		dpk__ring_copy(objs, slot, (size_t)first * esize);
-	if (__builtin_expect(first < n, 0)) {
-		unsigned char *rest = objs + (size_t)first * esize;
-
-		if (in)
-			dpk__ring_copy(table, rest, (size_t)(n - first) * esize);
+	/* One element, the commonest call, never wraps (idx <= mask). */
+	if (n == 1) {
+		if (esize <= 16)
+			dpk__ring_copy_one(dst, src, esize);
 		else
-			dpk__ring_copy(rest, table, (size_t)(n - first) * esize);
+			dpk__ring_copy(dst, src, esize, false);
+		return;
+	}
+	/* idx <= mask < 2^31 and n <= capacity < 2^31, so this does not overflow; n = 0
+	 * copies nothing. */
+	if (__builtin_expect(idx + n <= mask + 1, 1)) {
+		dpk__ring_copy(dst, src, (size_t)n * esize, split);
+	} else {
+		const size_t first = (size_t)(mask + 1 - idx) * esize;
+		const size_t rest = (size_t)n * esize - first;
+
+		if (in) {
+			dpk__ring_copy(slot, objs, first, split);
+			dpk__ring_copy(table, objs + first, rest, split);
+		} else {
+			dpk__ring_copy(objs, slot, first, false);
+			dpk__ring_copy(objs + first, table, rest, false);
+		}
 	}
 }
 
@@ -189,46 +278,36 @@ DPK__RING_INLINE unsigned char *dpk__ring_opaque(const void *p)
 	return q;
 }
 
-/* Copy @p n >= 1 elements from @p objs into the slots from index @p head on. Copying in
- * only reads the caller's array; one routine serves both directions. */
+/*
+ * Copy @p n elements from @p objs into the slots from index @p head on. Copying in only
+ * reads the caller's array; one routine serves both directions. The element sizes with a
+ * copy of their own are tested in order of use: 8 bytes (pointers) falls through, 16
+ * bytes costs one taken branch, other sizes are laid out of line.
+ */
 DPK__RING_INLINE void dpk__ring_copy_in(struct dpk_ring *r, uint32_t head, const void *objs,
                                         unsigned n)
 {
 	unsigned char *src = dpk__ring_opaque(objs);
 
-	if (r->esize == 8)
+	if (__builtin_expect(r->esize == 8, 1))
 		dpk__ring_move(r, head, src, n, 8, true);
-	else if (r->esize == 16)
+	else if (__builtin_expect(r->esize == 16, 1))
 		dpk__ring_move(r, head, src, n, 16, true);
 	else
 		dpk__ring_move(r, head, src, n, r->esize, true);
 }
 
-/* Copy @p n >= 1 elements from the slots from index @p head on into @p objs. */
+/* Copy @p n elements from the slots from index @p head on into @p objs. */
 DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void *objs, unsigned n)
 {
 	unsigned char *dst = dpk__ring_opaque(objs);
 
-	if (r->esize == 8)
+	if (__builtin_expect(r->esize == 8, 1))
 		dpk__ring_move(r, head, dst, n, 8, false);
-	else if (r->esize == 16)
+	else if (__builtin_expect(r->esize == 16, 1))
 		dpk__ring_move(r, head, dst, n, 16, false);
 	else
 		dpk__ring_move(r, head, dst, n, r->esize, false);
-}
-
-/*
- * How many of @p n elements to move when @p room slots (or elements) are there: n when
- * they fit, otherwise 0 for a bulk call and room for a burst. @p room may be negative
- * (computed from a stale copy), which means none.
- */
-DPK__RING_INLINE unsigned dpk__ring_fit(int32_t room, unsigned n, bool bulk)
-{
-	if ((int64_t)room >= (int64_t)n)
-		return n;
-	if (bulk || room < 0)
-		return 0;
-	return (unsigned)room;
 }
 
 /*
@@ -257,69 +336,83 @@ DPK__RING_INLINE unsigned dpk__ring_clamp(int32_t room, uint32_t cap)
  * consumer; this is exact while the copy is less than 2^31 behind, which sizes below 2^31
  * allow. And the mp/mc calls refresh the copy of their side as they publish (under their
  * turn, so in index order), which keeps it within the capacity of the head however long
- * the ring ran in the other mode.
+ * the ring ran in the other mode. A freshly loaded tail needs none of this: the room it
+ * gives is exact, 0..capacity.
+ *
+ * A call that moves nothing stores nothing; the copy it loaded is dropped, as the next
+ * call that finds the copy short loads the tail again anyway.
  */
 DPK__RING_INLINE unsigned dpk__ring_sp_enqueue(struct dpk_ring *r, const void *objs, unsigned n,
                                                unsigned *free_space, bool bulk)
 {
 	const uint32_t cap = r->capacity;
 	const uint32_t head = atomic_load_explicit(&r->prod.head, memory_order_relaxed);
-	int32_t room =
-	        (int32_t)(atomic_load_explicit(&r->prod.cached, memory_order_relaxed) + cap - head);
+	uint32_t ctail = atomic_load_explicit(&r->prod.cached, memory_order_relaxed);
+	bool fresh = false;
 
-	if (__builtin_expect((int64_t)room < (int64_t)n, 0)) {
+	if (__builtin_expect((int64_t)(int32_t)(ctail + cap - head) < (int64_t)n, 0)) {
 		/* A2: pairs with R2 in dequeue; the consumer is done with the slots we reuse. */
-		uint32_t ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
-
+		ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+		fresh = true;
+		const uint32_t room = ctail + cap - head;
+		if (__builtin_expect(room < n, 0)) {
+			if (bulk || room == 0) {
+				n = 0;
+				goto out;
+			}
+			n = room;
+		}
 		atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
-		room = (int32_t)(ctail + cap - head);
-		n = dpk__ring_fit(room, n, bulk);
 	}
-	if (__builtin_expect(n != 0, 1)) {
-		dpk__ring_copy_in(r, head, objs, n);
-		/* The head is kept equal to the tail for later mp calls and for dump. */
-		atomic_store_explicit(&r->prod.head, head + n, memory_order_relaxed);
-		/* R1: pairs with A1 in dequeue and A3 in mp enqueue; the slots are written. */
-		atomic_store_explicit(&r->prod.tail, head + n, memory_order_release);
-	}
+	dpk__ring_copy_in(r, head, objs, n);
+	/* The head is kept equal to the tail for later mp calls and for dump. */
+	atomic_store_explicit(&r->prod.head, head + n, memory_order_relaxed);
+	/* R1: pairs with A1 in dequeue and A3 in mp enqueue; the slots are written. */
+	atomic_store_explicit(&r->prod.tail, head + n, memory_order_release);
+out:
 	if (free_space) {
-		/* The caller wants an exact figure, not the cached one. A2 as above. */
-		uint32_t ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
-
-		atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
+		/* An exact figure, not the cached one: reload unless this call just did. */
+		if (!fresh) /* A2 as above. */
+			ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
 		*free_space = ctail + cap - (head + n);
 	}
 	return n;
 }
 
-/* Single consumer: the mirror of dpk__ring_sp_enqueue(), with the same reasoning for its
- * cached copy of prod.tail. */
+/*
+ * Single consumer: the mirror of dpk__ring_sp_enqueue(), with the same reasoning for its
+ * cached copy of prod.tail. The layout differs: a consumer that keeps up finds its copy
+ * used up on most calls, so the reload is laid out in line, and polls of an idle ring find
+ * nothing as often as calls find elements (see DPK__RING_OFTEN).
+ */
 DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
                                                unsigned *available, bool bulk)
 {
 	const uint32_t head = atomic_load_explicit(&r->cons.head, memory_order_relaxed);
-	int32_t room =
-	        (int32_t)(atomic_load_explicit(&r->cons.cached, memory_order_relaxed) - head);
+	uint32_t ptail = atomic_load_explicit(&r->cons.cached, memory_order_relaxed);
+	bool fresh = false;
 
-	if (__builtin_expect((int64_t)room < (int64_t)n, 0)) {
+	if (__builtin_expect((int64_t)(int32_t)(ptail - head) < (int64_t)n, 1)) {
 		/* A1: pairs with R1 in enqueue; the slots up to the tail are written. */
-		uint32_t ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
-
+		ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+		fresh = true;
+		const uint32_t avail = ptail - head;
+		if (!bulk && avail < n && avail != 0)
+			n = avail; /* a burst takes what there is */
+		if (DPK__RING_OFTEN(avail < n)) {
+			n = 0;
+			goto out;
+		}
 		atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
-		room = (int32_t)(ptail - head);
-		n = dpk__ring_fit(room, n, bulk);
 	}
-	if (__builtin_expect(n != 0, 1)) {
-		dpk__ring_copy_out(r, head, objs, n);
-		atomic_store_explicit(&r->cons.head, head + n, memory_order_relaxed);
-		/* R2: pairs with A2 in enqueue and A4 in mc dequeue; the slots are read. */
-		atomic_store_explicit(&r->cons.tail, head + n, memory_order_release);
-	}
+	dpk__ring_copy_out(r, head, objs, n);
+	atomic_store_explicit(&r->cons.head, head + n, memory_order_relaxed);
+	/* R2: pairs with A2 in enqueue and A4 in mc dequeue; the slots are read. */
+	atomic_store_explicit(&r->cons.tail, head + n, memory_order_release);
+out:
 	if (available) {
-		/* A1 as above. */
-		uint32_t ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
-
-		atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
+		if (!fresh) /* A1 as above. */
+			ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
 		*available = ptail - (head + n);
 	}
 	return n;
@@ -339,20 +432,22 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
                                                unsigned *free_space, bool bulk)
 {
 	const uint32_t cap = r->capacity;
-	uint32_t head, next, ctail;
+	uint32_t head, next, ctail, room;
 	unsigned m;
-	int32_t room;
 
 	/* AR5: pairs with the CAS below in earlier producers; see the top of this file. */
 	head = atomic_load_explicit(&r->prod.head, memory_order_acquire);
 	do {
 		/* A2: pairs with R2 in dequeue; the consumer is done with the slots we reuse. */
 		ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
-		room = (int32_t)(ctail + cap - head);
-		m = dpk__ring_fit(room, n, bulk);
+		/* AR5 keeps head - ctail within the capacity, so this does not wrap. */
+		room = ctail + cap - head;
+		m = n;
+		if (__builtin_expect(m > room, 0))
+			m = bulk ? 0 : room;
 		if (__builtin_expect(m == 0, 0)) {
 			if (free_space)
-				*free_space = dpk__ring_clamp(room, cap);
+				*free_space = dpk__ring_clamp((int32_t)room, cap);
 			return 0;
 		}
 		next = head + m;
@@ -364,7 +459,8 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 	dpk__ring_copy_in(r, head, objs, m);
 
 	/* A3: pairs with R1 of the producer that reserved just before us. */
-	while (atomic_load_explicit(&r->prod.tail, memory_order_acquire) != head)
+	while (__builtin_expect(atomic_load_explicit(&r->prod.tail, memory_order_acquire) != head,
+	                        0))
 		dpk_pause();
 	/* Under our turn, so the copy advances in index order and stays within the capacity
 	 * of the head for a later sp call. */
@@ -372,7 +468,7 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 	/* R1: pairs with A1 in dequeue and A3 in later producers; the slots are written. */
 	atomic_store_explicit(&r->prod.tail, next, memory_order_release);
 	if (free_space)
-		*free_space = (unsigned)room - m;
+		*free_space = room - m;
 	return m;
 }
 
@@ -380,20 +476,22 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
                                                unsigned *available, bool bulk)
 {
-	uint32_t head, next, ptail;
+	uint32_t head, next, ptail, room;
 	unsigned m;
-	int32_t room;
 
 	/* AR6: pairs with the CAS below in earlier consumers; see the top of this file. */
 	head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
 	do {
 		/* A1: pairs with R1 in enqueue; the slots up to the tail are written. */
 		ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
-		room = (int32_t)(ptail - head);
-		m = dpk__ring_fit(room, n, bulk);
-		if (__builtin_expect(m == 0, 0)) {
+		/* AR6 keeps the head at or before ptail, so this does not wrap. */
+		room = ptail - head;
+		m = n <= room ? n : bulk ? 0 : room;
+		/* Polls of an empty ring are the common case of a failing call, and a
+		 * moving call pays a CAS anyway, so the failure is laid out in line. */
+		if (__builtin_expect(m == 0, 1)) {
 			if (available)
-				*available = dpk__ring_clamp(room, r->capacity);
+				*available = dpk__ring_clamp((int32_t)room, r->capacity);
 			return 0;
 		}
 		next = head + m;
@@ -404,13 +502,14 @@ DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, u
 	dpk__ring_copy_out(r, head, objs, m);
 
 	/* A4: pairs with R2 of the consumer that reserved just before us. */
-	while (atomic_load_explicit(&r->cons.tail, memory_order_acquire) != head)
+	while (__builtin_expect(atomic_load_explicit(&r->cons.tail, memory_order_acquire) != head,
+	                        0))
 		dpk_pause();
 	atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
 	/* R2: pairs with A2 in enqueue and A4 in later consumers; the slots are read. */
 	atomic_store_explicit(&r->cons.tail, next, memory_order_release);
 	if (available)
-		*available = (unsigned)room - m;
+		*available = room - m;
 	return m;
 }
 
@@ -471,40 +570,40 @@ static inline bool dpk_ring_is_sc(const struct dpk_ring *r)
 
 /* Enqueue. */
 
-static inline unsigned dpk_ring_sp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-                                                unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_sp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                   unsigned *free_space)
 {
 	return dpk__ring_sp_enqueue(r, objs, n, free_space, true);
 }
 
-static inline unsigned dpk_ring_mp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-                                                unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_mp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                   unsigned *free_space)
 {
 	return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
 }
 
-static inline unsigned dpk_ring_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
-                                             unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
+                                                unsigned *free_space)
 {
 	if (r->flags & DPK_RING_F_SP_ENQ)
 		return dpk__ring_sp_enqueue(r, objs, n, free_space, true);
 	return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
 }
 
-static inline unsigned dpk_ring_sp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-                                                 unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_sp_enqueue_burst(struct dpk_ring *r, const void *objs,
+                                                    unsigned n, unsigned *free_space)
 {
 	return dpk__ring_sp_enqueue(r, objs, n, free_space, false);
 }
 
-static inline unsigned dpk_ring_mp_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-                                                 unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_mp_enqueue_burst(struct dpk_ring *r, const void *objs,
+                                                    unsigned n, unsigned *free_space)
 {
 	return dpk__ring_mp_enqueue(r, objs, n, free_space, false);
 }
 
-static inline unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
-                                              unsigned *free_space)
+DPK__RING_INLINE unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *objs, unsigned n,
+                                                 unsigned *free_space)
 {
 	if (r->flags & DPK_RING_F_SP_ENQ)
 		return dpk__ring_sp_enqueue(r, objs, n, free_space, false);
@@ -513,40 +612,40 @@ static inline unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void *ob
 
 /* Dequeue. */
 
-static inline unsigned dpk_ring_sc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-                                                unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_sc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                   unsigned *available)
 {
 	return dpk__ring_sc_dequeue(r, objs, n, available, true);
 }
 
-static inline unsigned dpk_ring_mc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-                                                unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_mc_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                   unsigned *available)
 {
 	return dpk__ring_mc_dequeue(r, objs, n, available, true);
 }
 
-static inline unsigned dpk_ring_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
-                                             unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                unsigned *available)
 {
 	if (r->flags & DPK_RING_F_SC_DEQ)
 		return dpk__ring_sc_dequeue(r, objs, n, available, true);
 	return dpk__ring_mc_dequeue(r, objs, n, available, true);
 }
 
-static inline unsigned dpk_ring_sc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-                                                 unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_sc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                    unsigned *available)
 {
 	return dpk__ring_sc_dequeue(r, objs, n, available, false);
 }
 
-static inline unsigned dpk_ring_mc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-                                                 unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_mc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                    unsigned *available)
 {
 	return dpk__ring_mc_dequeue(r, objs, n, available, false);
 }
 
-static inline unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
-                                              unsigned *available)
+DPK__RING_INLINE unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                 unsigned *available)
 {
 	if (r->flags & DPK_RING_F_SC_DEQ)
 		return dpk__ring_sc_dequeue(r, objs, n, available, false);
@@ -555,32 +654,32 @@ static inline unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs, un
 
 /* One element. */
 
-static inline int dpk_ring_sp_enqueue(struct dpk_ring *r, const void *obj)
+DPK__RING_INLINE int dpk_ring_sp_enqueue(struct dpk_ring *r, const void *obj)
 {
 	return dpk__ring_sp_enqueue(r, obj, 1, NULL, true) ? 0 : -ENOBUFS;
 }
 
-static inline int dpk_ring_mp_enqueue(struct dpk_ring *r, const void *obj)
+DPK__RING_INLINE int dpk_ring_mp_enqueue(struct dpk_ring *r, const void *obj)
 {
 	return dpk__ring_mp_enqueue(r, obj, 1, NULL, true) ? 0 : -ENOBUFS;
 }
 
-static inline int dpk_ring_enqueue(struct dpk_ring *r, const void *obj)
+DPK__RING_INLINE int dpk_ring_enqueue(struct dpk_ring *r, const void *obj)
 {
 	return dpk_ring_enqueue_bulk(r, obj, 1, NULL) ? 0 : -ENOBUFS;
 }
 
-static inline int dpk_ring_sc_dequeue(struct dpk_ring *r, void *obj)
+DPK__RING_INLINE int dpk_ring_sc_dequeue(struct dpk_ring *r, void *obj)
 {
 	return dpk__ring_sc_dequeue(r, obj, 1, NULL, true) ? 0 : -ENOENT;
 }
 
-static inline int dpk_ring_mc_dequeue(struct dpk_ring *r, void *obj)
+DPK__RING_INLINE int dpk_ring_mc_dequeue(struct dpk_ring *r, void *obj)
 {
 	return dpk__ring_mc_dequeue(r, obj, 1, NULL, true) ? 0 : -ENOENT;
 }
 
-static inline int dpk_ring_dequeue(struct dpk_ring *r, void *obj)
+DPK__RING_INLINE int dpk_ring_dequeue(struct dpk_ring *r, void *obj)
 {
 	return dpk_ring_dequeue_bulk(r, obj, 1, NULL) ? 0 : -ENOENT;
 }
