@@ -73,6 +73,22 @@ static inline int ring_check(const uint64_t *buf, unsigned words, unsigned n, ui
 	return buf[0] == seq && buf[(size_t)(n - 1) * words] == seq + n - 1;
 }
 
+/* Teardown check shared by every ring implementation: what was enqueued and not dequeued
+ * is what the ring still holds (@p left, read from the implementation). */
+static inline void ring_check_balance(struct dpk_bench_run *run, const struct ring_state *st,
+                                      unsigned left)
+{
+	uint64_t enq = 0, deq = 0;
+
+	for (unsigned i = 0; i < run->nroles; i++) {
+		enq += st->role[i].enq;
+		deq += st->role[i].deq;
+	}
+	if (enq - deq != left)
+		dpk_bench_fail(run, "elements enqueued %llu - dequeued %llu != %u left in the ring",
+		               (unsigned long long)enq, (unsigned long long)deq, left);
+}
+
 /* Bodies for one mode. ENQ1/DEQ1(st, buf) -> 0 on success; ENQB/DEQB/ENQS/DEQS(st, buf, n)
  * -> count moved. */
 #define RING_BODIES(P, M, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                                      \

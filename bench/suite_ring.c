@@ -48,16 +48,8 @@ static int dpk_setup(struct dpk_bench_run *run)
 static void dpk_teardown(struct dpk_bench_run *run)
 {
 	struct ring_state *st = run->state;
-	uint64_t enq = 0, deq = 0;
 
-	for (unsigned i = 0; i < run->nroles; i++) {
-		enq += st->role[i].enq;
-		deq += st->role[i].deq;
-	}
-	if (enq - deq != dpk_ring_count(st->r))
-		dpk_bench_fail(run, "elements enqueued %llu - dequeued %llu != %u left in the ring",
-			       (unsigned long long)enq, (unsigned long long)deq,
-			       dpk_ring_count(st->r));
+	ring_check_balance(run, st, dpk_ring_count(st->r));
 }
 
 #define R(st)         ((struct dpk_ring *)(st)->r)
