@@ -700,6 +700,62 @@ static void create_sets_errno(void)
 }
 
 /*
+ * Every copy shape: bulk calls of every count from 0 to the capacity, starting at every
+ * slot of the table, so each count runs through the whole-block loop, every combination
+ * of the 32-, 16-, 8- and 4-byte tails and every split point at the end of the table, in
+ * both directions. Element sizes cover the specialised copies (8, 16), the other sizes
+ * below 16 (4, 12) that single elements move in words, and larger ones. The single-thread
+ * and multi-thread calls take turns, and the one-element calls are checked too.
+ */
+static void copy_shapes_every_offset(void)
+{
+	static const unsigned esizes[] = {4, 8, 12, 16, 20, 24, 40};
+	const unsigned slots = 32;
+
+	for (unsigned e = 0; e < sizeof(esizes) / sizeof(esizes[0]); e++) {
+		const unsigned esize = esizes[e];
+		struct dpk_ring *r = dpk_ring_create(esize, slots, 0);
+		unsigned char *in = malloc((size_t)slots * esize);
+		unsigned char *out = malloc((size_t)slots * esize);
+		uint32_t seq = 0;
+
+		ASSERT_NOT_NULL(r);
+		ASSERT_NOT_NULL(in);
+		ASSERT_NOT_NULL(out);
+		for (uint32_t start = 0; start < slots; start++) {
+			for (unsigned n = 0; n < slots; n++) {
+				const bool st = (start + n) % 2 == 0;
+				unsigned fs = ~0u, av = ~0u;
+
+				dpk__ring_set_indices(r, start);
+				fill(in, esize, seq, n);
+				memset(out, 0, (size_t)slots * esize);
+				ASSERT_EQ(n, st ? dpk_ring_sp_enqueue_bulk(r, in, n, &fs)
+				                : dpk_ring_mp_enqueue_bulk(r, in, n, &fs));
+				ASSERT_EQ(slots - 1 - n, fs);
+				ASSERT_EQ(n, st ? dpk_ring_sc_dequeue_bulk(r, out, n, &av)
+				                : dpk_ring_mc_dequeue_bulk(r, out, n, &av));
+				ASSERT_EQ(0, av);
+				ASSERT_TRUE(holds(out, esize, seq, n));
+				seq += n;
+			}
+			/* One element at a time, through the end of the table. */
+			dpk__ring_set_indices(r, start);
+			fill(in, esize, seq, 2);
+			ASSERT_EQ(0, dpk_ring_sp_enqueue(r, in));
+			ASSERT_EQ(0, dpk_ring_mp_enqueue(r, in + esize));
+			ASSERT_EQ(0, dpk_ring_sc_dequeue(r, out));
+			ASSERT_EQ(0, dpk_ring_mc_dequeue(r, out + esize));
+			ASSERT_TRUE(holds(out, esize, seq, 2));
+			seq += 2;
+		}
+		free(in);
+		free(out);
+		dpk_ring_free(r);
+	}
+}
+
+/*
  * Indices started just below 2^32 cross the wrap within the first lap; counts, the full
  * and empty tests and FIFO order hold across it, for both sync modes and an exact-size
  * ring whose capacity is not size - 1.
@@ -868,6 +924,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(init_in_caller_memory),
         DPK_TEST(init_rejects_bad_arguments),
         DPK_TEST(create_sets_errno),
+        DPK_TEST(copy_shapes_every_offset),
         DPK_TEST(wrap_sp_sc),
         DPK_TEST(wrap_mp_mc),
         DPK_TEST(stale_cache_only_reloads),
