@@ -89,6 +89,28 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 		               (unsigned long long)enq, (unsigned long long)deq, left);
 }
 
+/* Enqueue then dequeue n elements a call of b at a time (bulk or burst calls). */
+#define RING_CALLS_BODY(NAME, ENQ, DEQ, WHAT)                                                      \
+	static uint64_t NAME(struct dpk_bench_run *run, unsigned role, uint64_t n)       \
+	{                                                                                          \
+		struct ring_state *st = run->state;                                                \
+		struct ring_role *rr = &st->role[role];                                            \
+		const unsigned b = st->a->n, w = st->words;                                        \
+		for (uint64_t i = 0; i < n; i += b) {                                              \
+			ring_stamp(rr->in, w, b, rr->seq);                                         \
+			if (ENQ(st, rr->in, b) != b || DEQ(st, rr->out, b) != b ||               \
+			    !ring_check(rr->out, w, b, rr->seq)) {                                 \
+				dpk_bench_fail(run, WHAT " of %u at %llu not moved intact", b,      \
+				               (unsigned long long)rr->seq);                       \
+				return i;                                                          \
+			}                                                                          \
+			rr->seq += b;                                                              \
+		}                                                                                  \
+		rr->enq += n;                                                                      \
+		rr->deq += n;                                                                      \
+		return n;                                                                          \
+	}
+
 /* Bodies for one mode. ENQ1/DEQ1(st, buf) -> 0 on success; ENQB/DEQB/ENQS/DEQS(st, buf, n)
  * -> count moved. */
 #define RING_BODIES(P, M, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                                      \
@@ -110,44 +132,8 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 		rr->deq += n;                                                                      \
 		return n;                                                                          \
 	}                                                                                          \
-	static uint64_t P##_##M##_bulk(struct dpk_bench_run *run, unsigned role, uint64_t n)       \
-	{                                                                                          \
-		struct ring_state *st = run->state;                                                \
-		struct ring_role *rr = &st->role[role];                                            \
-		const unsigned b = st->a->n, w = st->words;                                        \
-		for (uint64_t i = 0; i < n; i += b) {                                              \
-			ring_stamp(rr->in, w, b, rr->seq);                                         \
-			if (ENQB(st, rr->in, b) != b || DEQB(st, rr->out, b) != b ||               \
-			    !ring_check(rr->out, w, b, rr->seq)) {                                 \
-				dpk_bench_fail(run, "bulk of %u at %llu not moved intact", b,      \
-				               (unsigned long long)rr->seq);                       \
-				return i;                                                          \
-			}                                                                          \
-			rr->seq += b;                                                              \
-		}                                                                                  \
-		rr->enq += n;                                                                      \
-		rr->deq += n;                                                                      \
-		return n;                                                                          \
-	}                                                                                          \
-	static uint64_t P##_##M##_burst(struct dpk_bench_run *run, unsigned role, uint64_t n)      \
-	{                                                                                          \
-		struct ring_state *st = run->state;                                                \
-		struct ring_role *rr = &st->role[role];                                            \
-		const unsigned b = st->a->n, w = st->words;                                        \
-		for (uint64_t i = 0; i < n; i += b) {                                              \
-			ring_stamp(rr->in, w, b, rr->seq);                                         \
-			if (ENQS(st, rr->in, b) != b || DEQS(st, rr->out, b) != b ||               \
-			    !ring_check(rr->out, w, b, rr->seq)) {                                 \
-				dpk_bench_fail(run, "burst of %u at %llu not moved intact", b,     \
-				               (unsigned long long)rr->seq);                       \
-				return i;                                                          \
-			}                                                                          \
-			rr->seq += b;                                                              \
-		}                                                                                  \
-		rr->enq += n;                                                                      \
-		rr->deq += n;                                                                      \
-		return n;                                                                          \
-	}                                                                                          \
+	RING_CALLS_BODY(P##_##M##_bulk, ENQB, DEQB, "bulk")                                     \
+	RING_CALLS_BODY(P##_##M##_burst, ENQS, DEQS, "burst")                                   \
 	static uint64_t P##_##M##_empty(struct dpk_bench_run *run, unsigned role, uint64_t n)      \
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
