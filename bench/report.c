@@ -118,7 +118,10 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s  %zu", name,
 	        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
 	        a[2], a[3], a[4], t->cv * 100.0, a[5], mops, res->reject[0]);
-	if (rejected)
+	if (rejected && res->reject[DPK_REJECT_SLOW])
+		fprintf(f, " (%zu rejected, %zu of them in slow rounds)", rejected,
+		        res->reject[DPK_REJECT_SLOW]);
+	else if (rejected)
 		fprintf(f, " (%zu rejected)", rejected);
 	fprintf(f, "\n");
 	if (res->interleaved) {
@@ -188,6 +191,8 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_object_begin(&j, "options");
 	dpk_json_double(&j, "time_s", r->opt.time_s);
 	dpk_json_double(&j, "warmup_s", r->opt.warmup_s);
+	dpk_json_uint(&j, "rounds", r->opt.rounds);
+	dpk_json_double(&j, "slow_limit", r->opt.slow_limit);
 	dpk_json_int(&j, "repeat", r->opt.repeat);
 	dpk_json_string(&j, "lcores", r->opt.lcores ? r->opt.lcores : "default");
 	dpk_json_bool(&j, "raw", r->opt.raw);
@@ -338,7 +343,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 	char params[64];
 
 	fprintf(f, "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
-	           "rejected_migration,rejected_ctx_switch,rejected_gap,batch_ops,"
+	           "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,batch_ops,"
 	           "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
 	           "p50_ns,mops,sample_index,sample_ticks\n");
 	for (size_t i = 0; i < n; i++) {
@@ -353,14 +358,15 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 		csv_str(f, dpk_bench_unit_name(x->c->unit));
 		if (x->status == DPK_RESULT_OK)
 			fprintf(f,
-			        ",%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
+			        ",%zu,%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
 			        "%.5f,%.4f,%.4f,,\n",
 			        x->samples, x->reject[0], x->reject[DPK_REJECT_MIGRATION],
 			        x->reject[DPK_REJECT_CTX_SWITCH], x->reject[DPK_REJECT_GAP],
-			        (unsigned long long)x->batch_ops, t->min, t->p50, t->p90, t->p99,
-			        t->max, t->mean, t->stddev, t->cv, t->p50 * ns_per_tick, x->mops);
+			        x->reject[DPK_REJECT_SLOW], (unsigned long long)x->batch_ops,
+			        t->min, t->p50, t->p90, t->p99, t->max, t->mean, t->stddev, t->cv,
+			        t->p50 * ns_per_tick, x->mops);
 		else
-			fprintf(f, ",,,,,,,,,,,,,,,,,,\n");
+			fprintf(f, ",,,,,,,,,,,,,,,,,,,\n");
 		if (raw && x->raw) {
 			for (size_t q = 0; q < x->nraw; q++) {
 				fprintf(f, "sample,%s,%s,", x->suite->name, x->c->name);
@@ -368,7 +374,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement),
 				        x->repeat);
 				csv_str(f, dpk_bench_unit_name(x->c->unit));
-				fprintf(f, ",,,,,,,,,,,,,,,,,%zu,%.4f\n", q, x->raw[q]);
+				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f\n", q, x->raw[q]);
 			}
 		}
 	}

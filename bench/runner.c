@@ -99,13 +99,15 @@ void dpk_bench_options_default(struct dpk_bench_options *o)
 	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
 		o->placement_on[p] = true;
 	o->max_samples = 200000;
+	o->rounds = 40;
+	o->slow_limit = 0.05;
 }
 
 /* ---- the case arena ---------------------------------------------------------------- */
 
-#define ARENA_BASE  ((uintptr_t)0x5d0000000000ull)
-#define ARENA_SIZE  ((size_t)64 << 20)
-#define ARENA_SLOT  ((uintptr_t)1 << 32)
+#define ARENA_BASE ((uintptr_t)0x5d0000000000ull)
+#define ARENA_SIZE ((size_t)64 << 20)
+#define ARENA_SLOT ((uintptr_t)1 << 32)
 
 /* Sanitizer builds keep their own memory layout rules: no fixed address there (the build
  * sets DPK_BENCH_ARENA_FIXED to 0). */
@@ -118,11 +120,11 @@ static void arena_map(struct dpk_bench_run *run, unsigned slot)
 {
 	void *want = DPK_BENCH_ARENA_FIXED ? (void *)(ARENA_BASE + slot * ARENA_SLOT) : NULL;
 	void *p = mmap(want, ARENA_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | (want ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+	               MAP_PRIVATE | MAP_ANONYMOUS | (want ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 
 	if (p == MAP_FAILED)
 		p = mmap(NULL, ARENA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			 0);
+		         0);
 	run->arena = p == MAP_FAILED ? NULL : p;
 	run->arena_size = run->arena ? ARENA_SIZE : 0;
 	run->arena_used = 0;
@@ -418,12 +420,17 @@ static uint64_t round_ops(uint64_t n, unsigned mult)
 	return n ? n : mult;
 }
 
-/* Summarise the kept samples of a set, filling the rejection counts. */
-static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, size_t *reject,
-                              struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
+/* Summarise the kept samples of a set, filling the rejection counts. The slow-round rule
+ * runs when @p slow_limit > 0 and the samples carry more than one round. */
+static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
+                              size_t *reject, struct dpk_summary *sum, double **keep_out,
+                              size_t *nkeep_out)
 {
 	size_t counts[DPK_REJECT_COUNT] = {0};
 	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
+
+	if (slow_limit > 0)
+		kept = dpk_stats_reject_slow(s, n, slow_limit, counts);
 	double *v = malloc((kept ? kept : 1) * sizeof(double));
 	size_t k = 0;
 
@@ -492,6 +499,20 @@ static bool calibrate_single(const struct dpk_bench_runner *r, struct dpk_bench_
 	return true;
 }
 
+/* The number of rounds a single-lcore case's budget is cut into: opt.rounds, fewer when
+ * slices would be shorter than DPK_BENCH_SLICE_MIN_S (a round's median must be steady). */
+static unsigned rounds_of(const struct dpk_bench_runner *r)
+{
+	double most = r->opt.time_s / DPK_BENCH_SLICE_MIN_S;
+	unsigned q = r->opt.rounds;
+
+	if (q > DPK_BENCH_ROUNDS_MAX)
+		q = DPK_BENCH_ROUNDS_MAX;
+	if ((double)q > most)
+		q = (unsigned)most;
+	return q < 1 ? 1 : q;
+}
+
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
@@ -508,7 +529,7 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	res->samples = ns;
 	res->role[0].batch_ops = n;
 	res->role[0].samples = ns;
-	summarise_samples(samples, ns, true, res->reject, &res->ticks,
+	summarise_samples(samples, ns, true, r->opt.slow_limit, res->reject, &res->ticks,
 	                  r->opt.raw ? &res->raw : NULL, &res->nraw);
 	res->role[0].kept = res->reject[0];
 	res->role[0].ticks = res->ticks;
@@ -535,16 +556,22 @@ static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
 		return;
 	}
 	if (calibrate_single(r, run, &n)) {
-		t_start = dpk_tsc();
+		/* Alone, a case's rounds are consecutive slices of its budget. */
+		const uint64_t slice = budget / rounds_of(r) + 1;
+
+		uint64_t now = t_start = dpk_tsc();
 		do {
+			uint16_t round = (uint16_t)((now - t_start) / slice);
 			if (time_batch(run, 0, n, r->clock.read_cost, &samples[ns], true, &ticks) <
 			            n ||
 			    atomic_load(&run->failed))
 				break;
+			samples[ns].round = round;
 			sum_ticks += ticks;
 			sum_ops += (double)n;
 			ns++;
-		} while (dpk_tsc() - t_start < budget && ns < cap);
+			now = dpk_tsc();
+		} while (now - t_start < budget && ns < cap);
 	}
 	finish_single(r, run->c, samples, ns, n, sum_ticks, sum_ops, res);
 	free(samples);
@@ -767,12 +794,12 @@ out_wait:
 				res->mops += rr->mops;
 				batches[nb++] = rc->batch;
 			}
-			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, rej, &rr->ticks,
-			                  NULL, NULL);
+			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, rej,
+			                  &rr->ticks, NULL, NULL);
 			rr->kept = rej[0];
 		}
 		res->samples = pooled_n;
-		summarise_samples(pooled, pooled_n, m->check_ctx, res->reject, &res->ticks,
+		summarise_samples(pooled, pooled_n, m->check_ctx, 0, res->reject, &res->ticks,
 		                  r->opt.raw ? &res->raw : NULL, &res->nraw);
 		total_kept = res->reject[0];
 		for (unsigned i = 1; i < nb; i++)
@@ -800,6 +827,30 @@ out_free:
 
 /* ---- one case ---------------------------------------------------------------------- */
 
+/* A result with its identity filled in and status ok. */
+static void result_init(struct dpk_bench_result *res, const struct dpk_bench_suite *s,
+                        const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat)
+{
+	memset(res, 0, sizeof(*res));
+	res->suite = s;
+	res->c = c;
+	res->placement = p;
+	res->repeat = repeat;
+	res->status = DPK_RESULT_OK;
+}
+
+/* A run of case @p c on placement @p p, nothing failed or stopped yet. */
+static void run_init(struct dpk_bench_run *run, const struct dpk_bench_case *c,
+                     enum dpk_placement p, unsigned nroles)
+{
+	run->c = c;
+	run->placement = p;
+	run->nroles = nroles;
+	atomic_init(&run->stop, false);
+	atomic_init(&run->failed, false);
+	atomic_init(&run->fail_ready, false);
+}
+
 void dpk_bench_result_free(struct dpk_bench_result *res)
 {
 	free(res->raw);
@@ -816,22 +867,13 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 	uint64_t t0 = dpk_tsc();
 	char why[160];
 
-	memset(res, 0, sizeof(*res));
-	res->suite = s;
-	res->c = c;
-	res->placement = p;
-	res->repeat = repeat;
-	res->status = DPK_RESULT_OK;
+	result_init(res, s, c, p, repeat);
 	if (!run) {
 		res->status = DPK_RESULT_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "out of memory");
 		return;
 	}
-	run->c = c;
-	run->placement = p;
-	atomic_init(&run->stop, false);
-	atomic_init(&run->failed, false);
-	atomic_init(&run->fail_ready, false);
+	run_init(run, c, p, 0);
 
 	switch (c->kind) {
 	case DPK_BENCH_SINGLE:
@@ -909,11 +951,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	bool ok = runs && samples && n && sum_ticks, *set_up = calloc(k, sizeof(bool));
 
 	for (unsigned i = 0; i < k; i++) {
-		memset(&res[i], 0, sizeof(res[i]));
-		res[i].suite = suites[i];
-		res[i].c = cases[i];
-		res[i].placement = DPK_PLACE_SINGLE;
-		res[i].repeat = repeat;
+		result_init(&res[i], suites[i], cases[i], DPK_PLACE_SINGLE, repeat);
 		res[i].interleaved = true;
 		res[i].ref_suite = suites[0];
 		res[i].ref_case = cases[0];
@@ -933,12 +971,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	}
 	/* Set up, calibrate and warm up each member alone. */
 	for (unsigned i = 0; i < k; i++) {
-		runs[i].c = cases[i];
-		runs[i].placement = DPK_PLACE_SINGLE;
-		runs[i].nroles = 1;
-		atomic_init(&runs[i].stop, false);
-		atomic_init(&runs[i].failed, false);
-		atomic_init(&runs[i].fail_ready, false);
+		run_init(&runs[i], cases[i], DPK_PLACE_SINGLE, 1);
 		arena_map(&runs[i], i);
 		if (cases[i]->setup) {
 			int rc = cases[i]->setup(&runs[i]);
@@ -955,7 +988,12 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	}
 	/* Rounds: one batch of each member, starting one member later every round, so every
 	 * member takes every position equally often. */
-	while (dpk_tsc() - t0 < budget && rounds < cap) {
+	/* The slow-round rule sees the group's time cut into rounds_of(r) slices; a slice
+	 * holds many of these rounds, and the same slices for every member. */
+	const uint64_t slice = budget / rounds_of(r) + 1;
+	uint64_t now = dpk_tsc();
+	while (now - t0 < budget && rounds < cap) {
+		uint16_t part = (uint16_t)((now - t0) / slice);
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (unsigned)((rounds + j) % k);
 			double ticks;
@@ -963,9 +1001,11 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 			               true, &ticks) < n[i] ||
 			    atomic_load(&runs[i].failed))
 				goto out_teardown;
+			samples[i][rounds].round = part;
 			sum_ticks[i] += ticks;
 		}
 		rounds++;
+		now = dpk_tsc();
 	}
 
 out_teardown:
@@ -1022,4 +1062,136 @@ out_free:
 	free(n);
 	free(sum_ticks);
 	free(set_up);
+}
+
+/* ---- rounds over single-lcore cases ------------------------------------------------ */
+
+/* Warm case @p run up again for @p warm ticks at batch size @p n: it starts from a fresh
+ * set-up, and other cases evicted its code and branch history meanwhile. */
+static bool rewarm(struct dpk_bench_run *run, uint64_t n, uint64_t warm)
+{
+	uint64_t w0 = dpk_tsc();
+	double ticks;
+
+	do {
+		if (time_batch(run, 0, n, 0, NULL, false, &ticks) < n || atomic_load(&run->failed))
+			return false;
+	} while (dpk_tsc() - w0 < warm);
+	return true;
+}
+
+/* One case of dpk_bench_run_rounds(). */
+struct round_case {
+	const struct dpk_bench_case *c;
+	struct dpk_sample *samples;
+	size_t ns;        /* samples taken so far */
+	uint64_t n;       /* batch size, from the first slice's calibration */
+	uint64_t spent;   /* ticks of its slices, set-up and tear-down included */
+	double sum_ticks; /* ticks of its kept and rejected batches */
+	bool live;
+};
+
+/*
+ * Slice @p q of case @p rc: set it up afresh, calibrate it (first slice) or warm it up
+ * again, time batches for @p slice ticks, tear it down. One case is set up at a time, in
+ * arena slot 0 like a case run alone: the cases of a suite may share global state (service
+ * names and ids, lcores). Returns false once the case is over: failed (@p res says why) or
+ * out of room for samples.
+ */
+static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, unsigned q,
+                      uint64_t slice, uint64_t warm, size_t cap, struct dpk_bench_result *res)
+{
+	struct dpk_bench_run *run = calloc(1, sizeof(*run));
+	uint64_t t0 = dpk_tsc(), start, now;
+	double ticks;
+	bool ok = true;
+
+	if (!run) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return false;
+	}
+	run_init(run, rc->c, DPK_PLACE_SINGLE, 1);
+	arena_map(run, 0);
+	if (rc->c->setup) {
+		int e = rc->c->setup(run);
+		if (e) {
+			res->status = DPK_RESULT_FAILED;
+			snprintf(res->reason, sizeof(res->reason), "setup: %s", strerror(-e));
+			arena_unmap(run);
+			free(run);
+			return false;
+		}
+	}
+	ok = q == 0 ? calibrate_single(r, run, &rc->n) : rewarm(run, rc->n, warm);
+	now = start = dpk_tsc();
+	while (ok && rc->ns < cap && (now == start || now - start < slice)) {
+		struct dpk_sample *sm = &rc->samples[rc->ns];
+
+		if (time_batch(run, 0, rc->n, r->clock.read_cost, sm, true, &ticks) < rc->n ||
+		    atomic_load(&run->failed)) {
+			ok = false;
+			break;
+		}
+		sm->round = (uint16_t)q;
+		rc->sum_ticks += ticks;
+		rc->ns++;
+		now = dpk_tsc();
+	}
+	if (rc->c->teardown)
+		rc->c->teardown(run);
+	if (atomic_load_explicit(&run->failed, memory_order_relaxed)) {
+		res->status = DPK_RESULT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "%s", fail_message(run));
+		ok = false;
+	}
+	arena_unmap(run);
+	free(run);
+	rc->spent += dpk_tsc() - t0;
+	return ok && rc->ns < cap;
+}
+
+void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
+                          const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
+                          struct dpk_bench_result *res, dpk_bench_round_fn progress, void *ctx)
+{
+	const double hz = (double)r->clock.hz;
+	const unsigned rounds = rounds_of(r);
+	const uint64_t slice = (uint64_t)(r->opt.time_s * hz / rounds) + 1;
+	const uint64_t warm = (uint64_t)(r->opt.warmup_s * hz / rounds);
+	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
+	struct round_case *rc = calloc(k ? k : 1, sizeof(*rc));
+
+	for (unsigned i = 0; i < k; i++) {
+		result_init(&res[i], suites[i], cases[i], DPK_PLACE_SINGLE, repeat);
+		if (rc) {
+			rc[i].c = cases[i];
+			rc[i].samples = calloc(cap, sizeof(struct dpk_sample));
+			rc[i].live = rc[i].samples != NULL;
+		}
+		if (!rc || !rc[i].samples) {
+			res[i].status = DPK_RESULT_FAILED;
+			snprintf(res[i].reason, sizeof(res[i].reason), "out of memory");
+		}
+	}
+	if (!rc)
+		return;
+	/* Each round visits the cases in turn, starting one case later every round. */
+	for (unsigned q = 0; q < rounds; q++) {
+		if (progress)
+			progress(ctx, q, rounds);
+		for (unsigned j = 0; j < k; j++) {
+			unsigned i = (q + j) % k;
+			if (rc[i].live)
+				rc[i].live = run_slice(r, &rc[i], q, slice, warm, cap, &res[i]);
+		}
+	}
+	for (unsigned i = 0; i < k; i++) {
+		if (res[i].status == DPK_RESULT_OK)
+			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
+			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, &res[i]);
+		res[i].elapsed_s = (double)rc[i].spent / hz;
+		free(rc[i].samples);
+	}
+	free(rc);
 }

@@ -24,9 +24,17 @@ struct dpk_bench_options {
 	bool placement_on[DPK_PLACE_COUNT]; /**< placements to run */
 	bool raw;                           /**< keep every sample in the results */
 	size_t max_samples;                 /**< sample cap per case and role */
+	unsigned rounds;   /**< time slices of a single-lcore case (dpk_bench_run_rounds) */
+	double slow_limit; /**< slow-round limit (0.05 = 5%), 0 = off; see dpk_stats_reject_slow */
 };
 
-/** Defaults: 0.2 s per case, 0.03 s warm-up, every placement, 1 repeat. */
+/** Most rounds (a sample's round is 16 bits). */
+#define DPK_BENCH_ROUNDS_MAX 1000
+/** Shortest slice: with a shorter --time, a case runs in fewer rounds than opt.rounds. */
+#define DPK_BENCH_SLICE_MIN_S 0.005
+
+/** Defaults: 0.2 s per case in 40 rounds, 0.03 s warm-up, slow limit 5%, every placement,
+ * 1 repeat. */
 void dpk_bench_options_default(struct dpk_bench_options *o);
 
 /** What the clock self-check found. */
@@ -133,6 +141,23 @@ bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_pl
 void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
                         const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
                         struct dpk_bench_result *res);
+
+/** Called by dpk_bench_run_rounds() before each round (0-based) for a progress line. */
+typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
+
+/**
+ * Run the @p k single-lcore cases cases[i] of suites[i] in rounds: each round gives every
+ * case in turn (the order rotating) one slice of time_s / rounds: set up, a warm-up of
+ * warmup_s / rounds (the first slice calibrates the batch and warms up fully), timed
+ * batches, tear down. Each case's samples so span the whole stretch of the k cases instead
+ * of one block of it, and the slow-round rule (dpk_stats_reject_slow) can tell a slow
+ * phase of the machine from the case's own cost. The number of rounds is opt.rounds, fewer
+ * if slices would be shorter than DPK_BENCH_SLICE_MIN_S. Fills res[0..k-1]; @p progress
+ * may be NULL.
+ */
+void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
+                          const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
+                          struct dpk_bench_result *res, dpk_bench_round_fn progress, void *ctx);
 
 /**
  * Run the @p k single-lcore cases cases[i] of suites[i] interleaved: each is calibrated

@@ -23,6 +23,8 @@ const char *dpk_reject_name(enum dpk_reject r)
 		return "ctx_switch";
 	case DPK_REJECT_GAP:
 		return "gap";
+	case DPK_REJECT_SLOW:
+		return "slow";
 	default:
 		return "invalid";
 	}
@@ -213,4 +215,64 @@ size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
 	if (counts)
 		memcpy(counts, c, sizeof(c));
 	return kept;
+}
+
+/* The median of the kept samples of s[0..n-1] into *out; false when none is kept. */
+static bool range_median(const struct dpk_sample *s, size_t n, double *scratch, size_t *kept,
+                         double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE)
+			scratch[k++] = s[i].ticks_per_op;
+	*kept = k;
+	if (k == 0)
+		return false;
+	dpk_stats_sort(scratch, k);
+	*out = dpk_stats_quantile(scratch, k, 0.5);
+	return true;
+}
+
+size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
+                             size_t counts[DPK_REJECT_COUNT])
+{
+	size_t kept_total = 0, rounds = 0, k;
+	double best = INFINITY, *scratch, med;
+
+	for (size_t i = 0; s && i < n; i++) {
+		kept_total += s[i].reject == DPK_REJECT_NONE;
+		rounds += i == 0 || s[i].round != s[i - 1].round;
+	}
+	if (!s || limit <= 0 || rounds < 2 || !(scratch = malloc(n * sizeof(*scratch))))
+		return kept_total;
+
+	/* The reference: the fastest round with enough kept samples for a steady median. */
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && s[b].round == s[a].round; b++)
+			;
+		if (range_median(s + a, b - a, scratch, &k, &med) && k >= DPK_SLOW_MIN_SAMPLES &&
+		    med < best)
+			best = med;
+	}
+	if (isfinite(best) && best > 0) {
+		double cut = best * (1.0 + limit);
+
+		for (size_t a = 0, b; a < n; a = b) {
+			for (b = a + 1; b < n && s[b].round == s[a].round; b++)
+				;
+			if (!range_median(s + a, b - a, scratch, &k, &med) || med <= cut)
+				continue;
+			for (size_t i = a; i < b; i++)
+				if (s[i].reject == DPK_REJECT_NONE)
+					s[i].reject = DPK_REJECT_SLOW;
+			kept_total -= k;
+			if (counts) {
+				counts[DPK_REJECT_NONE] -= k;
+				counts[DPK_REJECT_SLOW] += k;
+			}
+		}
+	}
+	free(scratch);
+	return kept_total;
 }

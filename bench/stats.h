@@ -20,10 +20,11 @@ enum dpk_reject {
 	DPK_REJECT_MIGRATION,  /**< the CPU at the end of the batch differs from the start */
 	DPK_REJECT_CTX_SWITCH, /**< the thread was preempted (involuntary switch) in the batch */
 	DPK_REJECT_GAP,        /**< far slower than the run's median: an interrupt or steal */
+	DPK_REJECT_SLOW,       /**< in a round whose median is over the slow limit (see below) */
 	DPK_REJECT_COUNT
 };
 
-/** Short name of a rejection reason: "migration", "ctx_switch", "gap". */
+/** Short name of a rejection reason: "migration", "ctx_switch", "gap", "slow". */
 const char *dpk_reject_name(enum dpk_reject r);
 
 /** One timed batch. */
@@ -32,6 +33,7 @@ struct dpk_sample {
 	uint32_t cpu_begin;  /**< CPU when the batch started */
 	uint32_t cpu_end;    /**< CPU when it ended */
 	uint32_t ivcsw;      /**< involuntary context switches during the batch */
+	uint16_t round;      /**< the round (time slice) the batch ran in */
 	uint8_t reject;      /**< enum dpk_reject, filled by dpk_stats_reject() */
 };
 
@@ -53,6 +55,28 @@ struct dpk_sample {
  */
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
                         size_t counts[DPK_REJECT_COUNT]);
+
+/** A round's median counts towards the fastest round only with this many kept samples. */
+#define DPK_SLOW_MIN_SAMPLES 16
+
+/**
+ * The slow-round rule, applied after dpk_stats_reject(). A case's samples come in rounds:
+ * short time slices spread over a longer stretch of the run (the round field, rounds stored
+ * one after another). On a shared host the same code runs at two or more speeds that last
+ * from tens of milliseconds to seconds (a neighbour on the physical core, the host's clock
+ * policy), and a median over every round lands on whichever speed dominated this time.
+ * So: take the median of each round's kept samples; the fastest of those medians (among
+ * rounds with DPK_SLOW_MIN_SAMPLES kept) is the reference; mark every kept sample of a
+ * round whose median exceeds the reference by more than @p limit (0.05 = 5%) as
+ * DPK_REJECT_SLOW. What is left is the cost at the fastest speed the machine offered
+ * during the run, and the counts say how much was set aside.
+ *
+ * Does nothing when @p limit <= 0, when the samples hold fewer than two rounds, or when no
+ * round has enough kept samples. Adds to @p counts (may be NULL), moving the marked samples
+ * from counts[0]. Returns the number of samples still kept.
+ */
+size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
+                             size_t counts[DPK_REJECT_COUNT]);
 
 /** Summary of the kept values. All zero when n == 0. */
 struct dpk_summary {

@@ -237,6 +237,7 @@ static void clean(struct dpk_sample *s, size_t n, double ticks)
 		s[i].ticks_per_op = ticks + (double)(i % 3); /* a little spread */
 		s[i].cpu_begin = s[i].cpu_end = 1;
 		s[i].ivcsw = 0;
+		s[i].round = 0;
 		s[i].reject = 0xee; /* stale mark: must be cleared */
 	}
 }
@@ -344,12 +345,95 @@ static void reject_edge_inputs(void)
 	ASSERT_EQ(DPK_REJECT_GAP, s[299].reject);
 }
 
+/* Round @p q of @p per samples starting at s[q * per], around @p ticks. */
+static void round_of(struct dpk_sample *s, unsigned q, size_t per, double ticks)
+{
+	clean(s + q * per, per, ticks);
+	for (size_t i = 0; i < per; i++)
+		s[q * per + i].round = (uint16_t)q;
+}
+
+static void slow_rounds_are_set_aside(void)
+{
+	enum { PER = 40, N = 4 * PER };
+	struct dpk_sample s[N];
+	size_t counts[DPK_REJECT_COUNT];
+
+	/* Round medians 101, 201, 105 (+4%: kept at a 5% limit), 111 (+10%: slow). */
+	round_of(s, 0, PER, 100.0);
+	round_of(s, 1, PER, 200.0);
+	round_of(s, 2, PER, 104.0);
+	round_of(s, 3, PER, 110.0);
+	s[PER + 5].cpu_end = 9; /* a migration inside a slow round stays a migration */
+	ASSERT_EQ_U(N - 1, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ_U(2 * PER, counts[DPK_REJECT_NONE]);
+	ASSERT_EQ_U(2 * PER - 1, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ_U(1, counts[DPK_REJECT_MIGRATION]);
+	ASSERT_EQ(DPK_REJECT_NONE, s[0].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[PER].reject);
+	ASSERT_EQ(DPK_REJECT_MIGRATION, s[PER + 5].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[2 * PER + 7].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[3 * PER + 7].reject);
+
+	/* A wider limit keeps the +10% round; the first rule clears the marks again. */
+	ASSERT_EQ_U(N - 1, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ(DPK_REJECT_NONE, s[PER].reject);
+	ASSERT_EQ_U(3 * PER, dpk_stats_reject_slow(s, N, 0.2, NULL));
+	ASSERT_EQ(DPK_REJECT_NONE, s[3 * PER].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[PER + 1].reject);
+}
+
+static void slow_reference_needs_enough_samples(void)
+{
+	enum { PER = 40, SHORT = DPK_SLOW_MIN_SAMPLES - 1, N = 2 * PER + SHORT };
+	struct dpk_sample s[N];
+	size_t counts[DPK_REJECT_COUNT];
+
+	/* A short round at half the cost cannot be the reference (too few samples for a
+	 * steady median); it is judged against the reference like any round, and kept. */
+	round_of(s, 0, PER, 100.0);
+	round_of(s, 1, PER, 120.0);
+	clean(s + 2 * PER, SHORT, 50.0);
+	for (size_t i = 2 * PER; i < N; i++)
+		s[i].round = 2;
+	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ_U(PER + SHORT, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ_U(PER, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ(DPK_REJECT_NONE, s[0].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[PER].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[N - 1].reject);
+}
+
+static void slow_rule_does_nothing_without_rounds_or_limit(void)
+{
+	enum { PER = 30 };
+	struct dpk_sample s[2 * PER];
+	size_t counts[DPK_REJECT_COUNT];
+
+	round_of(s, 0, PER, 100.0);
+	round_of(s, 1, PER, 300.0);
+	ASSERT_EQ_U(2 * PER, dpk_stats_reject(s, 2 * PER, true, counts));
+	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, 2 * PER, 0.0, counts)); /* off */
+	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, 2 * PER, -1.0, counts));
+	ASSERT_EQ_U(0, counts[DPK_REJECT_SLOW]);
+
+	/* One round: nothing to compare with. */
+	for (size_t i = 0; i < 2 * PER; i++)
+		s[i].round = 3;
+	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, 2 * PER, 0.05, counts));
+	ASSERT_EQ_U(0, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ_U(0, dpk_stats_reject_slow(NULL, 10, 0.05, counts));
+	ASSERT_EQ_U(0, dpk_stats_reject_slow(s, 0, 0.05, counts));
+}
+
 static void reject_names(void)
 {
 	ASSERT_STREQ("none", dpk_reject_name(DPK_REJECT_NONE));
 	ASSERT_STREQ("migration", dpk_reject_name(DPK_REJECT_MIGRATION));
 	ASSERT_STREQ("ctx_switch", dpk_reject_name(DPK_REJECT_CTX_SWITCH));
 	ASSERT_STREQ("gap", dpk_reject_name(DPK_REJECT_GAP));
+	ASSERT_STREQ("slow", dpk_reject_name(DPK_REJECT_SLOW));
 	ASSERT_STREQ("invalid", dpk_reject_name(DPK_REJECT_COUNT));
 }
 
@@ -368,6 +452,9 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reject_keeps_uniformly_slow_set),
         DPK_TEST(reject_gap_median_skips_rejected_samples),
         DPK_TEST(reject_edge_inputs),
+        DPK_TEST(slow_rounds_are_set_aside),
+        DPK_TEST(slow_reference_needs_enough_samples),
+        DPK_TEST(slow_rule_does_nothing_without_rounds_or_limit),
         DPK_TEST(reject_names),
 };
 

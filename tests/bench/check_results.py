@@ -13,8 +13,8 @@ NUM = (int, float)
 TOP = {"schema": str, "schema_version": int, "started": str, "wall_s": NUM,
        "command": str, "options": dict, "clock": dict, "environment": list,
        "lcores": dict, "results": list}
-OPTIONS = {"time_s": NUM, "warmup_s": NUM, "repeat": int, "lcores": str, "raw": bool,
-           "placements": list}
+OPTIONS = {"time_s": NUM, "warmup_s": NUM, "rounds": int, "slow_limit": NUM, "repeat": int,
+           "lcores": str, "raw": bool, "placements": list}
 CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks": NUM,
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM}
@@ -93,7 +93,7 @@ def main():
             summary_ok(r["ns"], where + " ns")
             assert r["kept"] <= r["samples"], where
             assert r["kept"] + sum(r["rejected"].values()) == r["samples"], where
-            assert set(r["rejected"]) == {"migration", "ctx_switch", "gap"}, where
+            assert set(r["rejected"]) == {"migration", "ctx_switch", "gap", "slow"}, where
             assert r["lcores"], where
             for lc in r["lcores"]:
                 need(lc, LCORE, where + " lcore")

@@ -68,6 +68,35 @@ def _():
         expect_bad(["run", "floor", "--repeat", bad], "--repeat")
 
 
+@case("bad --rounds and --slow-limit")
+def _():
+    for bad in ["0", "x", "-1", "1001", "", "4.5"]:
+        expect_bad(["run", "floor", "--rounds", bad], f"--rounds: '{bad}'")
+    for bad in ["x", "-5", "5x", "", "nan", "2000", "5%%", "%"]:
+        expect_bad(["run", "floor", "--slow-limit", bad], f"--slow-limit: '{bad}'")
+
+
+@case("--rounds and --slow-limit reach the results")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        rc, _, err = run("run", "floor/tsc_read", "floor/tsc_pair", "--time", "40ms",
+                         "--warmup", "4ms", "--rounds", "8", "--slow-limit", "0",
+                         "--json", j, "--quiet")
+        assert rc == 0, err
+        doc = json.load(open(j))
+        assert doc["options"]["rounds"] == 8 and doc["options"]["slow_limit"] == 0
+        for r in doc["results"]:
+            assert r["status"] == "ok" and r["rejected"]["slow"] == 0, r
+        rc, _, err = run("run", "floor/tsc_read", "--time", "40ms", "--warmup", "4ms",
+                         "--rounds", "8", "--slow-limit", "2.5%", "--json", j, "--quiet")
+        assert rc == 0, err
+        doc = json.load(open(j))
+        assert abs(doc["options"]["slow_limit"] - 0.025) < 1e-12
+        r = doc["results"][0]
+        assert r["kept"] + sum(r["rejected"].values()) == r["samples"]
+
+
 @case("bad --placement names the token")
 def _():
     expect_bad(["run", "floor", "--placement", "single,smtt"], "unknown placement 'smtt'")

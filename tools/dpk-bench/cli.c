@@ -37,6 +37,10 @@ const char dpk_cli_usage[] =
         "                    more worker on the first CPU for the oversub placement)\n"
         "  --placement LIST  placements to run: single,smt,core,llc,numa,oversub,all\n"
         "  --repeat N        run the whole selection N times (default 1)\n"
+        "  --rounds N        cut each single-lcore case's time into N slices, run in\n"
+        "                    turn with the suite's other cases (default 40; 1 = one block)\n"
+        "  --slow-limit P    set aside the rounds whose median is more than P% above the\n"
+        "                    case's fastest round: the machine slowed (default 5; 0 = off)\n"
         "  --json FILE       write results as JSON (schema dpkit-bench v1)\n"
         "  --format F        what --json writes: dpkit (default) or gbench, Google\n"
         "                    Benchmark's schema for its tools/compare.py\n"
@@ -78,8 +82,9 @@ int dpk_cli_parse_duration(const char *text, double *out)
 }
 
 static const char *const options[] = {
-        "--time", "--warmup",     "--lcores", "--placement", "--repeat",  "--json",   "--csv",
-        "--raw",  "--interleave", "--quiet",  "--help",      "--version", "--format", NULL,
+        "--time",   "--warmup", "--lcores",     "--placement", "--repeat", "--json",
+        "--csv",    "--raw",    "--interleave", "--quiet",     "--help",   "--version",
+        "--format", "--rounds", "--slow-limit", NULL,
 };
 
 static bool takes_value(const char *opt)
@@ -87,7 +92,8 @@ static bool takes_value(const char *opt)
 	return strcmp(opt, "--time") == 0 || strcmp(opt, "--warmup") == 0 ||
 	       strcmp(opt, "--lcores") == 0 || strcmp(opt, "--placement") == 0 ||
 	       strcmp(opt, "--repeat") == 0 || strcmp(opt, "--json") == 0 ||
-	       strcmp(opt, "--csv") == 0 || strcmp(opt, "--format") == 0;
+	       strcmp(opt, "--csv") == 0 || strcmp(opt, "--format") == 0 ||
+	       strcmp(opt, "--rounds") == 0 || strcmp(opt, "--slow-limit") == 0;
 }
 
 unsigned dpk_cli_distance(const char *a, const char *b)
@@ -282,6 +288,33 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 				return -EINVAL;
 			}
 			cli->opt.repeat = (unsigned)n;
+		} else if (strcmp(opt, "--rounds") == 0) {
+			char *end;
+			unsigned long n;
+			errno = 0;
+			n = strtoul(val, &end, 10);
+			if (!*val || *end || errno || n < 1 || n > DPK_BENCH_ROUNDS_MAX ||
+			    val[0] == '-') {
+				snprintf(err, errlen, "--rounds: '%s' is not a count from 1 to %d",
+				         val, DPK_BENCH_ROUNDS_MAX);
+				return -EINVAL;
+			}
+			cli->opt.rounds = (unsigned)n;
+		} else if (strcmp(opt, "--slow-limit") == 0) {
+			char *end;
+			double pct;
+			errno = 0;
+			pct = strtod(val, &end);
+			if (end != val && *end == '%')
+				end++;
+			if (!*val || *end || errno || !isfinite(pct) || pct < 0 || pct > 1000) {
+				snprintf(err, errlen,
+				         "--slow-limit: '%s' is not a percentage from 0 to 1000 "
+				         "(e.g. 5, 2.5%%, 0 for off)",
+				         val);
+				return -EINVAL;
+			}
+			cli->opt.slow_limit = pct / 100.0;
 		} else if (strcmp(opt, "--json") == 0) {
 			if (!*val) {
 				snprintf(err, errlen, "--json: empty file name");

@@ -112,6 +112,73 @@ struct plan_item {
 	enum dpk_placement p;
 };
 
+static void round_progress(void *ctx, unsigned round, unsigned rounds)
+{
+	const char *what = ctx;
+
+	fprintf(stderr, "\r\033[K%s, round %u of %u", what, round + 1, rounds);
+	fflush(stderr);
+}
+
+/* Whether plan item @p i belongs to an interleaved group of two or more. */
+static bool in_group(const size_t *leader, size_t nplan, size_t i)
+{
+	for (size_t j = 0; j < nplan; j++)
+		if (j != i && leader[j] == leader[i])
+			return true;
+	return false;
+}
+
+/*
+ * Run the single-lcore cases of the suite that starts at plan item @p first in rounds
+ * (dpk_bench_run_rounds), except those an --interleave group takes. Their results go to
+ * out[] at their plan index and done[] is set. Returns 0, or -1 when out of memory.
+ */
+static int run_suite_rounds(struct dpk_bench_runner *runner, const struct plan_item *plan,
+                            size_t nplan, size_t first, const size_t *leader, bool interleave,
+                            unsigned rep, struct dpk_bench_result *out, bool *done, bool progress)
+{
+	const struct dpk_bench_suite **ss = calloc(nplan, sizeof(*ss));
+	const struct dpk_bench_case **cs = calloc(nplan, sizeof(*cs));
+	struct dpk_bench_result *rr = calloc(nplan, sizeof(*rr));
+	size_t *at = calloc(nplan, sizeof(*at));
+	unsigned k = 0;
+	char what[160];
+
+	if (!ss || !cs || !rr || !at) {
+		free(ss);
+		free(cs);
+		free(rr);
+		free(at);
+		return -1;
+	}
+	for (size_t j = first; j < nplan && plan[j].s == plan[first].s; j++) {
+		if (plan[j].c->kind != DPK_BENCH_SINGLE || done[j] ||
+		    (interleave && in_group(leader, nplan, j)))
+			continue;
+		ss[k] = plan[j].s;
+		cs[k] = plan[j].c;
+		at[k++] = j;
+	}
+	if (k > 0) {
+		snprintf(what, sizeof(what), "%s: %u single-lcore case%s", plan[first].s->name, k,
+		         k == 1 ? "" : "s");
+		dpk_bench_run_rounds(runner, ss, cs, k, rep, rr, progress ? round_progress : NULL,
+		                     what);
+		for (unsigned q = 0; q < k; q++) {
+			out[at[q]] = rr[q];
+			done[at[q]] = true;
+		}
+		if (progress)
+			fprintf(stderr, "\r\033[K");
+	}
+	free(ss);
+	free(cs);
+	free(rr);
+	free(at);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dpk_cli cli;
@@ -292,6 +359,14 @@ int main(int argc, char **argv)
 			struct dpk_bench_result *x = &res[(size_t)rep * nplan + i];
 			char params[64];
 
+			if (i == 0 || plan[i].s != plan[i - 1].s) {
+				if (run_suite_rounds(&runner, plan, nplan, i, leader,
+				                     cli.interleave, rep, res + (size_t)rep * nplan,
+				                     done, progress) != 0) {
+					fprintf(stderr, "dpk-bench: out of memory\n");
+					return 2;
+				}
+			}
 			nres++;
 			if (!done[i] && leader[i] == i && cli.interleave) {
 				/* Run the whole group now; later members are printed in turn. */
