@@ -216,12 +216,7 @@ static uint64_t hash_str(const char *s)
 
 static bool selected(const struct dpk_cmp_options *o, const struct dpk_res_entry *e)
 {
-	if (o->npatterns == 0)
-		return true;
-	for (unsigned i = 0; i < o->npatterns; i++)
-		if (dpk_results_match(o->patterns[i], e))
-			return true;
-	return false;
+	return dpk_results_selected(o->patterns, o->npatterns, e);
 }
 
 /* Index of the first selected entry with @p id, or n. */

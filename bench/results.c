@@ -376,3 +376,13 @@ bool dpk_results_match(const char *pattern, const struct dpk_res_entry *e)
 	return fnmatch(pattern, e->suite, 0) == 0 || fnmatch(pattern, e->family, 0) == 0 ||
 	       fnmatch(pattern, e->id, 0) == 0;
 }
+
+bool dpk_results_selected(const char *const *patterns, unsigned n, const struct dpk_res_entry *e)
+{
+	if (n == 0)
+		return true;
+	for (unsigned i = 0; i < n; i++)
+		if (dpk_results_match(patterns[i], e))
+			return true;
+	return false;
+}

@@ -78,4 +78,7 @@ const struct dpk_res_env *dpk_results_env(const struct dpk_results *r, const cha
 /** Whether @p pattern (an fnmatch glob) selects @p e: on its suite, suite/case, or id. */
 bool dpk_results_match(const char *pattern, const struct dpk_res_entry *e);
 
+/** Whether any of the @p n patterns selects @p e; with none, every entry is selected. */
+bool dpk_results_selected(const char *const *patterns, unsigned n, const struct dpk_res_entry *e);
+
 #endif /* DPK_BENCH_RESULTS_H */

@@ -249,6 +249,81 @@ def _():
                "selects no case")
 
 
+def expected_spreads(*paths):
+    """Per case id, the spread of its medians over every (file, repeat), computed here."""
+    runs = {}
+    for p in paths:
+        for r in json.load(open(p))["results"]:
+            if r["status"] != "ok":
+                continue
+            params = "/".join(f"{k}:{v}" for k, v in r["params"].items())
+            cid = "/".join(x for x in [r["suite"], r["case"], params,
+                                       "placement:" + r["placement"]] if x)
+            runs.setdefault((p, r["repeat"]), {})[cid] = r["ticks"]["p50"]
+    ids = set.intersection(*(set(v) for v in runs.values()))
+    out = {}
+    for cid in ids:
+        v = [run[cid] for run in runs.values()]
+        out[cid] = (max(v) - min(v)) / min(v) * 100
+    return len(runs), out
+
+
+def spread_rows(out):
+    rows = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[-1] in ("*",) and parts[-2].endswith("%"):
+            rows[parts[0]] = float(parts[-2][:-1])
+        elif len(parts) >= 3 and parts[-1].endswith("%") and "/" in parts[0]:
+            rows[parts[0]] = float(parts[-1][:-1])
+    return rows
+
+
+@case("spread: medians of every repeat of every file, as computed independently")
+def _():
+    nruns, want = expected_spreads(f("base.json"), f("new.json"))
+    rc, out, err = run("spread", f("base.json"), f("new.json"), "--limit", "999")
+    assert rc == 0, (rc, err)
+    assert f"{nruns} runs" in out, out
+    got = spread_rows(out)
+    assert set(got) == set(want), (sorted(got), sorted(want))
+    for cid, v in want.items():
+        assert abs(got[cid] - v) < 0.051, (cid, got[cid], v)
+    assert f"{len(want)} cases in {nruns} runs" in out, out
+
+
+@case("spread: a case at or over --limit is marked and exits 1; --pattern selects")
+def _():
+    _, want = expected_spreads(f("base.json"), f("new.json"))
+    top = max(want.values())
+    rc, out, _ = run("spread", f("base.json"), f("new.json"), "--limit", f"{top / 2:.4f}")
+    assert rc == 1, out
+    assert any(l.endswith(" *") for l in out.splitlines()), out
+    # base.json alone: two repeats of synth/pair, one of the rest (left out, and said so).
+    rc, out, err = run("spread", f("base.json"), "--pattern", "*/placement:core", "--limit", "50")
+    assert rc == 0, (rc, err)
+    got = spread_rows(out)
+    assert list(got) == ["synth/pair/esize:8/n:32/placement:core"], got
+    rc, out, err = run("spread", f("base.json"), "--limit", "50")
+    assert rc == 0 and "more cases did not run ok in every run" in out, (rc, out)
+
+
+@case("spread: bad input exits 2 with one message")
+def _():
+    expect_bad(["spread"], "needs results files")
+    expect_bad(["spread", f("base_noraw.json"), "--limit", "0"], "--limit: '0'")
+    expect_bad(["spread", f("base.json"), "--limit", "x"], "--limit: 'x'")
+    expect_bad(["spread", f("base.json"), "--limt", "5"], "unknown option '--limt'", "--limit")
+    expect_bad(["spread", f("base.json"), f("bad/syntax.json")], "bad/syntax.json")
+    expect_bad(["spread", f("base.json"), "--pattern", "nothing*"], "no case ran ok")
+    with tempfile.TemporaryDirectory() as d:
+        one = os.path.join(d, "one.json")
+        doc = json.load(open(f("base.json")))
+        doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
+        json.dump(doc, open(one, "w"))
+        expect_bad(["spread", one], "1 run found")
+
+
 def main():
     print("TAP version 13")
     print(f"1..{len(results)}")

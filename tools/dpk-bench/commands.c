@@ -14,6 +14,7 @@
 #include "results.h"
 
 #define PATTERNS_MAX 64
+#define FILES_MAX    64
 
 const char dpk_cmd_compare_usage[] =
         "usage: dpk-bench compare BASE.json NEW.json [OPTIONS]\n"
@@ -34,6 +35,23 @@ const char dpk_cmd_compare_usage[] =
         "\n"
         "exit status: 0 compared (and the gate passed), 1 the gate failed, 2 bad input\n";
 
+const char dpk_cmd_spread_usage[] =
+        "usage: dpk-bench spread RESULTS.json [MORE.json...] [OPTIONS]\n"
+        "\n"
+        "How well runs agree: for every case that ran (status ok) in every run, the median\n"
+        "of each run and the spread (largest - smallest) / smallest. Each repeat in a file\n"
+        "(--repeat) is a run of its own, so one file of five repeats or five files of one\n"
+        "both give five runs; at least two runs are needed.\n"
+        "\n"
+        "options:\n"
+        "  --limit PCT        the spread a case must stay under (default 5); cases at or\n"
+        "                     over it are marked '*' and make the exit status 1\n"
+        "  --pattern GLOB     only cases matching SUITE, SUITE/CASE or the full id\n"
+        "                     SUITE/CASE/PARAM:V/.../placement:P (repeatable)\n"
+        "  --help             this text\n"
+        "\n"
+        "exit status: 0 every case under the limit, 1 some case at or over it, 2 bad input\n";
+
 const char dpk_cmd_report_usage[] =
         "usage: dpk-bench report RESULTS.json [NEW.json] -o REPORT.html [OPTIONS]\n"
         "\n"
@@ -50,9 +68,9 @@ const char dpk_cmd_report_usage[] =
         "exit status: 0 written, 2 bad input\n";
 
 struct args {
-	const char *files[3];
+	const char *files[FILES_MAX];
 	unsigned nfiles;
-	double noise, fail_above;
+	double noise, fail_above, limit;
 	const char *patterns[PATTERNS_MAX];
 	unsigned npatterns;
 	const char *json, *output, *title;
@@ -87,6 +105,7 @@ static int parse_pct(const char *text, double max, double *out)
 
 static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern",
                                            "--json",  "--help",       NULL};
+static const char *const spread_opts[] = {"--limit", "--pattern", "--help", NULL};
 static const char *const report_opts[] = {"--output", "-o",     "--noise", "--pattern",
                                           "--title",  "--help", NULL};
 
@@ -122,6 +141,7 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 	memset(a, 0, sizeof(*a));
 	a->noise = 0.02;
 	a->fail_above = -1.0;
+	a->limit = 0.05;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char opt[32];
@@ -136,9 +156,10 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 			if (a->nfiles >= max_files) {
 				snprintf(err, errlen, "too many files: '%s' (%s takes %s)", arg,
 				         cmd,
-				         max_files == 2 && strcmp(cmd, "compare") == 0
+				         strcmp(cmd, "compare") == 0
 				                 ? "exactly two: BASE.json NEW.json"
-				                 : "one or two results files");
+				         : strcmp(cmd, "report") == 0 ? "one or two results files"
+				                                      : "at most 64 results files");
 				return -EINVAL;
 			}
 			a->files[a->nfiles++] = arg;
@@ -193,6 +214,14 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 				         "--fail-above: '%s' is not a percentage from 0 to 1000 "
 				         "(e.g. "
 				         "5)",
+				         val);
+				return -EINVAL;
+			}
+		} else if (strcmp(opt, "--limit") == 0) {
+			if (parse_pct(val, 1000.0, &a->limit) || a->limit <= 0) {
+				snprintf(err, errlen,
+				         "--limit: '%s' is not a percentage above 0 and below 1000 "
+				         "(e.g. 5)",
 				         val);
 				return -EINVAL;
 			}
@@ -386,5 +415,157 @@ out:
 		dpk_cmp_report_free(&rep);
 	for (unsigned i = 0; i < a.nfiles; i++)
 		dpk_results_free(&r[i]);
+	return status;
+}
+
+/* ---- spread ------------------------------------------------------------------------ */
+
+/* One run: a file and one of its repeats. */
+struct spread_run {
+	const struct dpk_results *file;
+	unsigned repeat;
+};
+
+/* The median of case @p id in run @p run, or NaN when it did not run ok there. */
+static double run_p50(const struct spread_run *run, const char *id)
+{
+	for (size_t i = 0; i < run->file->n; i++) {
+		const struct dpk_res_entry *e = &run->file->e[i];
+		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0)
+			return e->ticks.p50;
+	}
+	return NAN;
+}
+
+static int cmp_dbl(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/* Print the spread table of @p runs; returns the exit status (0 or 1). */
+static int spread_print(const struct args *a, const struct spread_run *runs, unsigned nruns)
+{
+	const struct dpk_results *first = runs[0].file;
+	double *spreads = calloc(first->n ? first->n : 1, sizeof(double));
+	double v[FILES_MAX * 8];
+	size_t ncases = 0, over = 0, partial = 0;
+	const char *worst_id = NULL;
+	double worst = 0;
+
+	if (!spreads) {
+		fprintf(stderr, "dpk-bench spread: out of memory\n");
+		return 2;
+	}
+	printf("%u runs; per case the median of each run (ticks per unit), then the spread\n",
+	       nruns);
+	for (size_t i = 0; i < first->n; i++) {
+		const struct dpk_res_entry *e = &first->e[i];
+		double lo = INFINITY, hi = 0, sp;
+		bool all = true;
+
+		/* Each case once: at its first ok appearance in the first run. */
+		if (e->repeat != runs[0].repeat || !e->ok ||
+		    !dpk_results_selected(a->patterns, a->npatterns, e))
+			continue;
+		for (unsigned q = 0; q < nruns; q++) {
+			v[q] = run_p50(&runs[q], e->id);
+			all &= isfinite(v[q]) && v[q] > 0;
+		}
+		if (!all) {
+			partial++;
+			continue;
+		}
+		printf("  %-52s", e->id);
+		for (unsigned q = 0; q < nruns; q++) {
+			lo = v[q] < lo ? v[q] : lo;
+			hi = v[q] > hi ? v[q] : hi;
+			if (nruns <= 8)
+				printf(" %8.2f", v[q]);
+		}
+		if (nruns > 8)
+			printf(" min %8.2f max %8.2f", lo, hi);
+		sp = (hi - lo) / lo;
+		printf("  %6.1f%%%s\n", sp * 100.0, sp >= a->limit ? " *" : "");
+		spreads[ncases++] = sp;
+		over += sp >= a->limit;
+		if (sp > worst || !worst_id) {
+			worst = sp;
+			worst_id = e->id;
+		}
+	}
+	if (ncases == 0) {
+		fprintf(stderr, "dpk-bench spread: no case ran ok in every run%s\n",
+		        a->npatterns ? " among those the patterns select" : "");
+		free(spreads);
+		return 2;
+	}
+	qsort(spreads, ncases, sizeof(double), cmp_dbl);
+	printf("\n%zu cases in %u runs: median spread %.1f%%, largest %.1f%% (%s); %zu under "
+	       "%.3g%%, %zu at or over it\n",
+	       ncases, nruns,
+	       100.0 * (ncases % 2 ? spreads[ncases / 2]
+	                           : (spreads[ncases / 2 - 1] + spreads[ncases / 2]) / 2),
+	       worst * 100.0, worst_id, ncases - over, a->limit * 100.0, over);
+	if (partial)
+		printf("%zu more cases did not run ok in every run and are left out\n", partial);
+	free(spreads);
+	return over ? 1 : 0;
+}
+
+int dpk_cmd_spread(int argc, char **argv)
+{
+	struct dpk_results *files = NULL;
+	struct spread_run runs[FILES_MAX * 8];
+	unsigned nruns = 0, loaded = 0;
+	struct args a;
+	char err[512];
+	int status = 2;
+
+	if (parse_args("spread", spread_opts, FILES_MAX, argc, argv, &a, err, sizeof(err)))
+		return usage_error("spread", err);
+	if (a.help) {
+		fputs(dpk_cmd_spread_usage, stdout);
+		return 0;
+	}
+	if (a.nfiles == 0)
+		return usage_error("spread", "needs results files: RUN1.json [RUN2.json...]");
+	files = calloc(a.nfiles, sizeof(*files));
+	if (!files)
+		return usage_error("spread", "out of memory");
+	for (; loaded < a.nfiles; loaded++)
+		if (load("spread", a.files[loaded], &files[loaded])) {
+			loaded++;
+			goto out;
+		}
+	/* Runs: every distinct repeat of every file, in order. */
+	for (unsigned f = 0; f < a.nfiles; f++) {
+		for (size_t i = 0; i < files[f].n; i++) {
+			bool seen = false;
+			for (unsigned q = 0; q < nruns; q++)
+				seen |= runs[q].file == &files[f] &&
+				        runs[q].repeat == files[f].e[i].repeat;
+			if (seen)
+				continue;
+			if (nruns == sizeof(runs) / sizeof(runs[0])) {
+				fprintf(stderr, "dpk-bench spread: more than %zu runs\n",
+				        sizeof(runs) / sizeof(runs[0]));
+				goto out;
+			}
+			runs[nruns++] = (struct spread_run){&files[f], files[f].e[i].repeat};
+		}
+	}
+	if (nruns < 2) {
+		fprintf(stderr,
+		        "dpk-bench spread: %u run%s found; give two or more files, or a file "
+		        "written with --repeat 2 or more\n",
+		        nruns, nruns == 1 ? "" : "s");
+		goto out;
+	}
+	status = spread_print(&a, runs, nruns);
+out:
+	for (unsigned f = 0; f < loaded; f++)
+		dpk_results_free(&files[f]);
+	free(files);
 	return status;
 }

@@ -198,6 +198,8 @@ int main(int argc, char **argv)
 		return dpk_cmd_compare(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "report") == 0)
 		return dpk_cmd_report(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "spread") == 0)
+		return dpk_cmd_spread(argc - 1, argv + 1);
 	if (dpk_cli_parse(argc, argv, &cli, err, sizeof(err)))
 		return fail_input(err);
 	/* The gbench writer needs every kept sample; --raw still decides the CSV rows. */
