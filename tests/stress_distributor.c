@@ -257,6 +257,13 @@ static struct dpk_packet_pool *make_pool(void)
 	return dpk_packet_pool_create(&prm);
 }
 
+/* However a case ends, its lcores are stopped, so the next case can start its own. */
+static void stop_lcores(void)
+{
+	(void)dpk_lcore_wait_all();
+	(void)dpk_lcore_fini();
+}
+
 /* Seven lcores on two CPUs (or on one when there is only one). */
 static void start_lcores(void)
 {
@@ -267,6 +274,7 @@ static void start_lcores(void)
 	if (rc == -ENODEV)
 		DPK_SKIP("CPU 0 is not available");
 	ASSERT_EQ(0, rc);
+	dpk_test_on_end(stop_lcores);
 }
 
 static void stress(enum dpk_distributor_mode mode)

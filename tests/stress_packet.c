@@ -224,6 +224,13 @@ static int lcore_main(void *arg)
 	return 0;
 }
 
+/* However a case ends, its lcores are stopped, so the next case can start its own. */
+static void stop_lcores(void)
+{
+	(void)dpk_lcore_wait_all();
+	(void)dpk_lcore_fini();
+}
+
 static void start_lcores(void)
 {
 	int rc = dpk_lcore_init("(0-3)@0,(4-7)@1");
@@ -233,6 +240,7 @@ static void start_lcores(void)
 	if (rc == -ENODEV)
 		DPK_SKIP("CPU 0 is not available");
 	ASSERT_EQ(0, rc);
+	dpk_test_on_end(stop_lcores);
 }
 
 static void run(unsigned cache_size)

@@ -155,6 +155,13 @@ static void fill_free(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
 	*(uint64_t *)obj = FREE_STAMP;
 }
 
+/* However a case ends, its lcores are stopped, so the next case can start its own. */
+static void stop_lcores(void)
+{
+	(void)dpk_lcore_wait_all();
+	(void)dpk_lcore_fini();
+}
+
 /* 8 lcores on 2 CPUs, or on one when the machine has only one. */
 static void start_lcores(void)
 {
@@ -165,6 +172,7 @@ static void start_lcores(void)
 	if (rc == -ENODEV)
 		DPK_SKIP("CPU 0 is not available");
 	ASSERT_EQ(0, rc);
+	dpk_test_on_end(stop_lcores);
 }
 
 /* After a run: every object back exactly once, and the counts agree. */

@@ -126,10 +126,23 @@ static bool selected(const char *name, int argc, char **argv)
 /* The setjmp lives in its own frame so that no local of dpk_test_run() is live across the
  * longjmp that ends a case; otherwise GCC at -O1 and above warns (-Wclobbered) that the
  * case counters might be clobbered, which -Werror turns into a failed build. */
+/* Cleanup of the running case (dpk_test_on_end). */
+static void (*case_end)(void);
+
 static void run_case(void (*fn)(void))
 {
 	if (setjmp(case_jmp) == 0)
 		fn();
+	if (case_end) {
+		void (*end)(void) = case_end;
+		case_end = NULL;
+		end();
+	}
+}
+
+void dpk_test_on_end(void (*fn)(void))
+{
+	case_end = fn;
 }
 
 int dpk_test_run(const struct dpk_test_case *cases, size_t n, int argc, char **argv)

@@ -51,6 +51,10 @@ void dpk_test_fail(const char *file, int line, const char *fmt, ...)
 _Noreturn void dpk_test_abort_case(void);
 /* Mark the running case skipped with @p reason and end it; never returns. */
 _Noreturn void dpk_test_skip(const char *reason);
+/* Call @p fn when the running case ends, however it ends (passed, failed by an ASSERT,
+ * skipped): cleanup later cases depend on, such as stopping lcores. One per case; a second
+ * call replaces the first; main thread only. */
+void dpk_test_on_end(void (*fn)(void));
 /* A TAP diagnostic line ("# ..."), thread-safe. */
 void dpk_test_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
