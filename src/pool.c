@@ -411,6 +411,18 @@ void dpk__pool_put_slow(struct dpk_pool *p, void *const *objs, unsigned n, struc
 		put_cached(p, objs, n, c);
 }
 
+void *dpk__pool_get1_slow(struct dpk_pool *p, struct dpk_pool_cache *c)
+{
+	void *obj;
+
+	return dpk__pool_get_slow(p, &obj, 1, c) == 0 ? obj : NULL;
+}
+
+void dpk__pool_put1_slow(struct dpk_pool *p, void *obj, struct dpk_pool_cache *c)
+{
+	dpk__pool_put_slow(p, &obj, 1, c);
+}
+
 /* The user-cache list lock, held for a handful of pointer moves only. */
 static void user_lock(const struct dpk_pool *cp)
 {

@@ -52,6 +52,10 @@ struct dpk_pool {
 int dpk__pool_get_slow(struct dpk_pool *p, void **objs, unsigned n, struct dpk_pool_cache *c);
 void dpk__pool_put_slow(struct dpk_pool *p, void *const *objs, unsigned n,
                         struct dpk_pool_cache *c);
+/* The same for one object, passed by value: the object of a single get or put then stays
+ * in a register on the inline path, where passing its address would keep it in memory. */
+void *dpk__pool_get1_slow(struct dpk_pool *p, struct dpk_pool_cache *c);
+void dpk__pool_put1_slow(struct dpk_pool *p, void *obj, struct dpk_pool_cache *c);
 
 static inline struct dpk_pool_cache *dpk_pool_default_cache(struct dpk_pool *p, unsigned lcore_id)
 {
@@ -134,15 +138,65 @@ DPK__POOL_INLINE void dpk_pool_generic_put(struct dpk_pool *p, void *const *objs
 	dpk__pool_put_slow(p, objs, n, cache);
 }
 
+/* The cache of lcore @p id, which must be below DPK_LCORE_MAX, of a pool known to have
+ * per-lcore caches. */
+DPK__POOL_INLINE struct dpk_pool_cache *dpk__pool_lcore_cache(struct dpk_pool *p, unsigned id)
+{
+	return (struct dpk_pool_cache *)(void *)(p->lcore_caches + (size_t)id * p->cache_stride);
+}
+
 /* The calling thread's per-lcore cache; dpk_lcore_id() is not called when there is none. */
 DPK__POOL_INLINE struct dpk_pool_cache *dpk__pool_own_cache(struct dpk_pool *p)
 {
 	return p->lcore_caches != NULL ? dpk_pool_default_cache(p, dpk_lcore_id()) : NULL;
 }
 
+/*
+ * One object from the top of cache @p c, which the caller knows to be usable for its pool
+ * (not NULL, not of a debug pool, not passed with another pool): true with *@p obj set,
+ * false when the cache is empty. Nothing else is checked, and nothing is called, so that
+ * *@p obj may stay in a register.
+ */
+DPK__POOL_INLINE bool dpk__pool_cache_get1(struct dpk_pool_cache *c, void **obj)
+{
+	/* Relaxed for the same reason as in dpk_pool_generic_get(). */
+	uint32_t len = atomic_load_explicit(&c->len, memory_order_relaxed);
+
+	if (__builtin_expect(len == 0, 0))
+		return false;
+	*obj = c->objs[len - 1];
+	atomic_store_explicit(&c->len, len - 1, memory_order_relaxed);
+	return true;
+}
+
+/* Push @p obj on cache @p c, usable as for dpk__pool_cache_get1(): false, and nothing
+ * done, when the cache is at its flush threshold. */
+DPK__POOL_INLINE bool dpk__pool_cache_put1(struct dpk_pool_cache *c, void *obj)
+{
+	/* Relaxed for the same reason as in dpk_pool_generic_get(). */
+	uint32_t len = atomic_load_explicit(&c->len, memory_order_relaxed);
+
+	if (__builtin_expect(len == c->thresh, 0))
+		return false;
+	c->objs[len] = obj;
+	atomic_store_explicit(&c->len, len + 1, memory_order_relaxed);
+	return true;
+}
+
 DPK__POOL_INLINE int dpk_pool_get(struct dpk_pool *p, void **obj)
 {
-	return dpk_pool_generic_get(p, obj, 1, dpk__pool_own_cache(p));
+	struct dpk_pool_cache *c = dpk__pool_own_cache(p);
+	void *o;
+
+	if (__builtin_expect(c != NULL && c->fast == p, 1) && dpk__pool_cache_get1(c, &o)) {
+		*obj = o;
+		return 0;
+	}
+	o = dpk__pool_get1_slow(p, c);
+	if (o == NULL)
+		return -ENOENT;
+	*obj = o;
+	return 0;
 }
 
 DPK__POOL_INLINE int dpk_pool_get_bulk(struct dpk_pool *p, void **objs, unsigned n)
@@ -152,7 +206,11 @@ DPK__POOL_INLINE int dpk_pool_get_bulk(struct dpk_pool *p, void **objs, unsigned
 
 DPK__POOL_INLINE void dpk_pool_put(struct dpk_pool *p, void *obj)
 {
-	dpk_pool_generic_put(p, &obj, 1, dpk__pool_own_cache(p));
+	struct dpk_pool_cache *c = dpk__pool_own_cache(p);
+
+	if (__builtin_expect(c != NULL && c->fast == p, 1) && dpk__pool_cache_put1(c, obj))
+		return;
+	dpk__pool_put1_slow(p, obj, c);
 }
 
 DPK__POOL_INLINE void dpk_pool_put_bulk(struct dpk_pool *p, void *const *objs, unsigned n)
