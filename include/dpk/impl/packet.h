@@ -16,19 +16,30 @@
  *     n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this
  *         one. The first reference stores 2 (the holder's own hold plus the new one).
  *   bit 31, DPK__PACKET_REFERENCING: the packet was made by dpk_packet_ref() and holds
- *     another one (referenced). It keeps such a packet off the free fast path, which thus
- *     tests one word, refs == 0, to know that it may hand the buffer straight back.
+ *     another one (referenced).
+ *
+ * Pool word (pool_tag): the address of the packet's pool, with DPK__PACKET_SHARED (bit 0;
+ * a pool is aligned to a line pair) set exactly while refs is not 0. The free fast path
+ * compares this one word with the thread's last pool (below): equal means both "this
+ * pool" and "never referenced", and the packet goes straight back to the cache with plain
+ * loads and stores. The flag is a plain store, never a concurrent one: it is set by the
+ * packet's only holder when refs leaves 0 (the first reference, or dpk_packet_ref() making
+ * the packet), before any other holder exists, and cleared by the last holder, after
+ * A1, before the buffer goes back to its pool. Every holder's read of it happens between
+ * the two: after the handle reached it through something that orders memory, and before
+ * its own release (R1).
  *
  * The last packet pool a thread freed to (dpk__packet_last_pool). The free fast path
- * compares the packet's pool with it and, when they match, hands the packet back through
- * that pool as read from the thread's own variable; when they differ, it goes out of line
- * and makes the packet's pool the last one. The cache's address then depends on no load
- * from the packet: the put need not wait for the packet's pool pointer and then the
- * pool's cache fields before its stores have an address, which is what made a free cost
- * more than a put (the comparison is a predicted branch and settles later). A pool freed
- * and another created at the same address is harmless: only the address is kept, and the
- * cache is looked up in the pool as it is now, for the calling thread's lcore id as it is
- * now.
+ * compares the packet's pool word with it and, when they match, hands the packet back
+ * to the calling lcore's cache of that pool as read from the thread's own variable; when
+ * they differ, it goes out of line, which makes the packet's pool the last one. The
+ * cache's address then depends on no load from the packet: the put need not wait for the
+ * packet's pool pointer and then the pool's cache fields before its stores have an
+ * address, which is what made a free cost more than a put (the comparison is a predicted
+ * branch and settles later). A pool freed and another created at the same address is
+ * harmless: only the address is kept, the packet being freed proves that a pool lives
+ * there, and its cache is looked up as the pool is now, for the calling thread's lcore id
+ * as it is now.
  *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
@@ -63,7 +74,7 @@
 
 struct dpk_packet {
 	unsigned char *buf;            /* own buffer, buf_len bytes */
-	struct dpk_packet_pool *pool;  /* pool of the own buffer */
+	uintptr_t pool_tag;            /* pool of the own buffer | DPK__PACKET_SHARED */
 	unsigned char *shr;            /* first byte of the shared part */
 	struct dpk_packet *referenced; /* packet holding the shared part, or NULL */
 	void *uarea;                   /* user area, or NULL */
@@ -79,6 +90,8 @@ struct dpk_packet {
 /* In refs: bit 31 flags a packet made by dpk_packet_ref(), bits 0-30 count the holds. */
 #define DPK__PACKET_REFERENCING 0x80000000u
 #define DPK__PACKET_HOLDS       0x7fffffffu
+/* In pool_tag: refs is not 0 (see the file comment). */
+#define DPK__PACKET_SHARED ((uintptr_t)1)
 
 /* See the file comment. Initial-exec, as dpk__lcore_id: one load from the thread pointer. */
 extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
@@ -93,10 +106,9 @@ struct dpk_packet_pool {
 	_Alignas(2 * DPK_CACHE_LINE) struct dpk_pool pool;
 };
 
-/* Out of line: frees of referenced or referencing packets. */
+/* Out of line: frees of referenced or referencing packets, and of never-referenced ones
+ * whose pool is not the thread's last. */
 void dpk__packet_free_slow(struct dpk_packet *pkt);
-/* Out of line: the free of a never-referenced packet whose pool is not the thread's last. */
-void dpk__packet_free_other(struct dpk_packet *pkt);
 
 /*
  * The acquire side of A1 and A2: a fence after the relaxed load or decrement that found
@@ -119,8 +131,9 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
  * of the last user moved, and data_len) and the flow tag (documented as 0): 12 adjacent
  * bytes of the metadata line, which the free that put the packet in the cache has just
  * touched, so the line is still in L1 when the cache is hot. Nothing else: buf,
- * buf_len, pool and uarea never change after pool create, and every free path leaves
- * refs 0, referenced NULL and shr_len 0, the state of a never-referenced packet.
+ * buf_len, pool_tag's address and uarea never change after pool create, and every free
+ * path leaves refs 0, pool_tag unflagged, referenced NULL and shr_len 0, the state of a
+ * never-referenced packet.
  */
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
@@ -148,18 +161,14 @@ static inline void dpk_packet_free(struct dpk_packet *pkt)
 
 	if (pkt == NULL)
 		return;
-	/* Relaxed: a word of 0 means this holder is, and always was, the only one, and the
-	 * packet references nothing, so no other thread has touched the packet since it came
-	 * to this one, and the pool's put orders this holder's accesses before the next get.
-	 * Neither a count above 0 nor the referencing flag can read as 0 here while this
-	 * holder's hold is counted. */
-	if (__builtin_expect(atomic_load_explicit(&pkt->refs, memory_order_relaxed) != 0, 0)) {
-		dpk__packet_free_slow(pkt);
-		return;
-	}
+	/* A word equal to the last pool means that this holder is, and always was, the only
+	 * one, and the packet references nothing, so no other thread has touched the packet
+	 * since it came to this one, and the pool's put orders this holder's accesses before
+	 * the next get. The word cannot read so while another hold is counted (see the file
+	 * comment). */
 	pp = dpk__packet_last_pool;
-	if (__builtin_expect(pkt->pool != pp, 0)) {
-		dpk__packet_free_other(pkt);
+	if (__builtin_expect(pkt->pool_tag != (uintptr_t)pp, 0)) {
+		dpk__packet_free_slow(pkt);
 		return;
 	}
 	dpk_pool_put(&pp->pool, pkt);
@@ -305,7 +314,7 @@ static inline void *dpk_packet_uarea(const struct dpk_packet *pkt)
 
 static inline struct dpk_packet_pool *dpk_packet_pool(const struct dpk_packet *pkt)
 {
-	return pkt->pool;
+	return (struct dpk_packet_pool *)(pkt->pool_tag & ~DPK__PACKET_SHARED);
 }
 
 static inline bool dpk_packet_has_ref(const struct dpk_packet *pkt)
