@@ -129,6 +129,8 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 	pp->params = *prm;
 	pp->headroom = prm->headroom;
 	pp->max_len = prm->buf_size - prm->headroom;
+	pp->fast_len =
+	        prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG) ? pp->max_len + 1 : 0;
 	rc = dpk_pool_init(&pp->pool, prm->count, obj_size, prm->cache_size, prm->flags);
 	if (rc < 0) {
 		free(pp);
@@ -155,6 +157,33 @@ struct dpk_pool *dpk_packet_pool_to_pool(struct dpk_packet_pool *pp)
 	return &pp->pool;
 }
 
+/* The state alloc gives a packet; see dpk_packet_alloc(). */
+static struct dpk_packet *packet_start(void *obj, const struct dpk_packet_pool *pp, uint32_t len)
+{
+	struct dpk_packet *pkt = obj;
+
+	pkt->data_off = pp->headroom;
+	pkt->data_len = len;
+	pkt->flow_tag = 0;
+	return pkt;
+}
+
+struct dpk_packet *dpk__packet_alloc_slow(struct dpk_packet_pool *pp, uint32_t len)
+{
+	void *obj;
+
+	if (pp == NULL || len > pp->max_len) {
+		dpk__set_error("packet alloc: pool is NULL or length %u is above its room", len);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (dpk_pool_get(&pp->pool, &obj) != 0) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return packet_start(obj, pp, len);
+}
+
 int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_packet **pkts,
                            unsigned n)
 {
@@ -178,14 +207,8 @@ int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_
 			want /= 2;
 		if (want == 0)
 			break;
-		for (unsigned i = 0; i < want; i++) {
-			struct dpk_packet *pkt = objs[i];
-
-			pkt->data_off = pp->headroom;
-			pkt->data_len = len;
-			pkt->flow_tag = 0;
-			pkts[done + i] = pkt;
-		}
+		for (unsigned i = 0; i < want; i++)
+			pkts[done + i] = packet_start(objs[i], pp, len);
 		done += want;
 	}
 	return (int)done;
@@ -254,11 +277,13 @@ void dpk__packet_free_slow(struct dpk_packet *pkt)
 	unsigned k;
 
 	if (!(pkt->pool_tag & DPK__PACKET_SHARED)) {
-		/* Never referenced, of another pool than the thread's last. This thread now
-		 * frees this pool's packets: later frees of them take the inline path. */
+		/* Never referenced: another pool than the thread's last, a full cache or no
+		 * cache. This thread now frees this pool's packets: when the pool allows it,
+		 * later frees of them take the inline path. */
 		struct dpk_packet_pool *pp = dpk_packet_pool(pkt);
 
-		dpk__packet_last_pool = pp;
+		if (pp->fast_len != 0)
+			dpk__packet_last_pool = pp;
 		dpk_pool_put(&pp->pool, pkt);
 		return;
 	}

@@ -36,10 +36,12 @@
  * cache's address then depends on no load from the packet: the put need not wait for the
  * packet's pool pointer and then the pool's cache fields before its stores have an
  * address, which is what made a free cost more than a put (the comparison is a predicted
- * branch and settles later). A pool freed and another created at the same address is
- * harmless: only the address is kept, the packet being freed proves that a pool lives
- * there, and its cache is looked up as the pool is now, for the calling thread's lcore id
- * as it is now.
+ * branch and settles later). Only a pool whose packets may take the inline paths becomes
+ * the last pool: one with per-lcore caches and without DPK_POOL_F_DEBUG
+ * (dpk_packet_pool.fast_len is not 0), so that the inline paths need not test for either.
+ * A pool freed and another created at the same address is harmless: only the address is
+ * kept, the packet being freed proves that a pool lives there, and its cache is looked
+ * up as the pool is now, for the calling thread's lcore id as it is now.
  *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
@@ -100,14 +102,20 @@ extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
 struct dpk_packet_pool {
 	uint32_t headroom; /* data_off of a new packet */
 	uint32_t max_len;  /* buf_size - headroom */
+	/* max_len + 1 when alloc and free may take the inline paths (the pool has per-lcore
+	 * caches and is not a debug pool), 0 otherwise: one comparison with the length
+	 * sends bad lengths and such pools out of line. */
+	uint32_t fast_len;
 	struct dpk_packet_pool_params params;
 	/* Last, on a line pair as dpk_pool_create() would place it: its ring, caches and
 	 * objects follow. */
 	_Alignas(2 * DPK_CACHE_LINE) struct dpk_pool pool;
 };
 
-/* Out of line: frees of referenced or referencing packets, and of never-referenced ones
- * whose pool is not the thread's last. */
+/* Out of line: allocs that miss the inline path, with every check of dpk_packet_alloc(). */
+struct dpk_packet *dpk__packet_alloc_slow(struct dpk_packet_pool *pp, uint32_t len);
+/* Out of line: frees that miss the inline path (referenced or referencing packets, another
+ * pool than the thread's last, a full cache, a thread that is not an lcore). */
 void dpk__packet_free_slow(struct dpk_packet *pkt);
 
 /*
@@ -134,20 +142,20 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
  * buf_len, pool_tag's address and uarea never change after pool create, and every free
  * path leaves refs 0, pool_tag unflagged, referenced NULL and shr_len 0, the state of a
  * never-referenced packet.
+ *
+ * The inline path is a cache hit of a pool that fast_len admits; it calls nothing and
+ * tests neither the cache's pool nor whether the pool has per-lcore caches, as
+ * dpk_pool_get() must.
  */
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
+	unsigned id = dpk_lcore_id();
 	struct dpk_packet *pkt;
 	void *obj;
 
-	if (__builtin_expect(pp == NULL || len > pp->max_len, 0)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (__builtin_expect(dpk_pool_get(&pp->pool, &obj) != 0, 0)) {
-		errno = ENOENT;
-		return NULL;
-	}
+	if (__builtin_expect(pp == NULL || len >= pp->fast_len || id >= DPK_LCORE_MAX, 0) ||
+	    __builtin_expect(!dpk__pool_cache_get1(dpk__pool_lcore_cache(&pp->pool, id), &obj), 0))
+		return dpk__packet_alloc_slow(pp, len);
 	pkt = (struct dpk_packet *)obj;
 	pkt->data_off = pp->headroom;
 	pkt->data_len = len;
@@ -158,20 +166,21 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 static inline void dpk_packet_free(struct dpk_packet *pkt)
 {
 	struct dpk_packet_pool *pp;
+	unsigned id;
 
 	if (pkt == NULL)
 		return;
 	/* A word equal to the last pool means that this holder is, and always was, the only
 	 * one, and the packet references nothing, so no other thread has touched the packet
-	 * since it came to this one, and the pool's put orders this holder's accesses before
-	 * the next get. The word cannot read so while another hold is counted (see the file
-	 * comment). */
+	 * since it came to this one, and the pool's cache orders this holder's accesses
+	 * before the next get. The word cannot read so while another hold is counted (see
+	 * the file comment). */
 	pp = dpk__packet_last_pool;
-	if (__builtin_expect(pkt->pool_tag != (uintptr_t)pp, 0)) {
-		dpk__packet_free_slow(pkt);
+	id = dpk_lcore_id();
+	if (__builtin_expect(pkt->pool_tag == (uintptr_t)pp && id < DPK_LCORE_MAX, 1) &&
+	    __builtin_expect(dpk__pool_cache_put1(dpk__pool_lcore_cache(&pp->pool, id), pkt), 1))
 		return;
-	}
-	dpk_pool_put(&pp->pool, pkt);
+	dpk__packet_free_slow(pkt);
 }
 
 /* True when the caller is the packet's only holder and may change it. */
