@@ -21,8 +21,8 @@ static_assert(sizeof(struct dpk_packet) == DPK_CACHE_LINE, "packet metadata is o
 static_assert(_Alignof(struct dpk_packet_pool) > DPK__PACKET_SHARED,
               "a pool's address leaves DPK__PACKET_SHARED free in pool_tag");
 
-_Thread_local struct dpk_packet_pool *dpk__packet_last_pool
-        __attribute__((tls_model("initial-exec"))) = NULL;
+_Thread_local struct dpk__packet_last dpk__packet_last
+        __attribute__((tls_model("initial-exec"))) = {NULL, NULL};
 
 /* free_multi hands buffers back per pool in bulks of up to this many... */
 #define FREE_BULK 32u
@@ -129,13 +129,17 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 	pp->params = *prm;
 	pp->headroom = prm->headroom;
 	pp->max_len = prm->buf_size - prm->headroom;
-	pp->fast_len =
-	        prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG) ? pp->max_len + 1 : 0;
 	rc = dpk_pool_init(&pp->pool, prm->count, obj_size, prm->cache_size, prm->flags);
 	if (rc < 0) {
 		free(pp);
 		errno = -rc;
 		return NULL;
+	}
+	if (prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG)) {
+		pp->fast_len = pp->max_len + 1;
+		pp->fast_caches = (uintptr_t)dpk_pool_default_cache(&pp->pool, 0);
+		pp->cache_stride =
+		        (uintptr_t)dpk_pool_default_cache(&pp->pool, 1) - pp->fast_caches;
 	}
 	s.pp = pp;
 	dpk_pool_obj_iter(&pp->pool, packet_setup, &s);
@@ -281,9 +285,12 @@ void dpk__packet_free_slow(struct dpk_packet *pkt)
 		 * cache. This thread now frees this pool's packets: when the pool allows it,
 		 * later frees of them take the inline path. */
 		struct dpk_packet_pool *pp = dpk_packet_pool(pkt);
+		unsigned id = dpk_lcore_id();
 
-		if (pp->fast_len != 0)
-			dpk__packet_last_pool = pp;
+		if (pp->fast_len != 0 && id < DPK_LCORE_MAX) {
+			dpk__packet_last.pool = pp;
+			dpk__packet_last.cache = dpk__packet_cache(pp, id);
+		}
 		dpk_pool_put(&pp->pool, pkt);
 		return;
 	}

@@ -29,19 +29,26 @@
  * the two: after the handle reached it through something that orders memory, and before
  * its own release (R1).
  *
- * The last packet pool a thread freed to (dpk__packet_last_pool). The free fast path
- * compares the packet's pool word with it and, when they match, hands the packet back
- * to the calling lcore's cache of that pool as read from the thread's own variable; when
- * they differ, it goes out of line, which makes the packet's pool the last one. The
- * cache's address then depends on no load from the packet: the put need not wait for the
- * packet's pool pointer and then the pool's cache fields before its stores have an
- * address, which is what made a free cost more than a put (the comparison is a predicted
- * branch and settles later). Only a pool whose packets may take the inline paths becomes
- * the last pool: one with per-lcore caches and without DPK_POOL_F_DEBUG
- * (dpk_packet_pool.fast_len is not 0), so that the inline paths need not test for either.
- * A pool freed and another created at the same address is harmless: only the address is
- * kept, the packet being freed proves that a pool lives there, and its cache is looked
- * up as the pool is now, for the calling thread's lcore id as it is now.
+ * The last packet pool a thread freed to, and its cache (dpk__packet_last). The free fast
+ * path compares the packet's pool word with that pool and, when they match, pushes the
+ * packet on that cache, whose address comes from the thread's own variable: the put's
+ * stores have their addresses after one load, where through the packet they would wait
+ * for the packet's pool pointer and then the pool's cache fields, and through the pool
+ * alone for the pool's cache fields (a free then cost up to three times a put, or a tenth
+ * more). The comparisons are predicted branches and settle later. When they fail, the
+ * free goes out of line, which makes the packet's pool and cache the last ones. Only a
+ * pool whose packets may take the inline paths becomes the last pool: one with per-lcore
+ * caches and without DPK_POOL_F_DEBUG (fast_len is not 0), and only on a thread that is
+ * an lcore.
+ *
+ * The kept cache is used only if it is the one the calling thread would look up now: the
+ * free compares it with fast_caches + lcore id x cache_stride of the pool the packet
+ * belongs to. This is what makes a stale pair harmless: a thread whose lcore id changed
+ * (dpk_lcore_fini(), another dpk_lcore_init()) computes another cache, and so does a
+ * pool created at the address of a freed one, unless its cache for this lcore is at the
+ * kept address, which is then right; a pool that must not take the inline paths has
+ * fast_caches 0 and matches no cache. Only addresses are compared: nothing is read
+ * through a kept pointer before it has matched.
  *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
@@ -95,10 +102,17 @@ struct dpk_packet {
 /* In pool_tag: refs is not 0 (see the file comment). */
 #define DPK__PACKET_SHARED ((uintptr_t)1)
 
-/* See the file comment. Initial-exec, as dpk__lcore_id: one load from the thread pointer. */
-extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
+/* The thread's last pool and its cache there (see the file comment). */
+struct dpk__packet_last {
+	struct dpk_packet_pool *pool;
+	struct dpk_pool_cache *cache;
+};
+
+/* Initial-exec, as dpk__lcore_id: one load from the thread pointer per field. */
+extern _Thread_local struct dpk__packet_last dpk__packet_last
         __attribute__((tls_model("initial-exec")));
 
+/* What the inline paths read, on one line. */
 struct dpk_packet_pool {
 	uint32_t headroom; /* data_off of a new packet */
 	uint32_t max_len;  /* buf_size - headroom */
@@ -106,6 +120,10 @@ struct dpk_packet_pool {
 	 * caches and is not a debug pool), 0 otherwise: one comparison with the length
 	 * sends bad lengths and such pools out of line. */
 	uint32_t fast_len;
+	/* The object pool's per-lcore caches when fast_len is not 0, else 0; the caches'
+	 * stride. The cache of lcore id is at fast_caches + id x cache_stride. */
+	uintptr_t fast_caches;
+	size_t cache_stride;
 	struct dpk_packet_pool_params params;
 	/* Last, on a line pair as dpk_pool_create() would place it: its ring, caches and
 	 * objects follow. */
@@ -147,6 +165,13 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
  * tests neither the cache's pool nor whether the pool has per-lcore caches, as
  * dpk_pool_get() must.
  */
+/* Cache of lcore @p id of a pool that fast_len admits; @p id must be below DPK_LCORE_MAX. */
+static inline struct dpk_pool_cache *dpk__packet_cache(const struct dpk_packet_pool *pp,
+                                                       unsigned id)
+{
+	return (struct dpk_pool_cache *)(pp->fast_caches + (uintptr_t)id * pp->cache_stride);
+}
+
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
 	unsigned id = dpk_lcore_id();
@@ -154,7 +179,7 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 	void *obj;
 
 	if (__builtin_expect(pp == NULL || len >= pp->fast_len || id >= DPK_LCORE_MAX, 0) ||
-	    __builtin_expect(!dpk__pool_cache_get1(dpk__pool_lcore_cache(&pp->pool, id), &obj), 0))
+	    __builtin_expect(!dpk__pool_cache_get1(dpk__packet_cache(pp, id), &obj), 0))
 		return dpk__packet_alloc_slow(pp, len);
 	pkt = (struct dpk_packet *)obj;
 	pkt->data_off = pp->headroom;
@@ -163,10 +188,18 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 	return pkt;
 }
 
+/* True when @p c is the calling thread's cache of @p pp now; any id and any pool will do
+ * (see the file comment). */
+static inline bool dpk__packet_cache_is(const struct dpk_packet_pool *pp,
+                                        const struct dpk_pool_cache *c)
+{
+	return (uintptr_t)c == pp->fast_caches + (uintptr_t)dpk_lcore_id() * pp->cache_stride;
+}
+
 static inline void dpk_packet_free(struct dpk_packet *pkt)
 {
 	struct dpk_packet_pool *pp;
-	unsigned id;
+	struct dpk_pool_cache *c;
 
 	if (pkt == NULL)
 		return;
@@ -174,11 +207,11 @@ static inline void dpk_packet_free(struct dpk_packet *pkt)
 	 * one, and the packet references nothing, so no other thread has touched the packet
 	 * since it came to this one, and the pool's cache orders this holder's accesses
 	 * before the next get. The word cannot read so while another hold is counted (see
-	 * the file comment). */
-	pp = dpk__packet_last_pool;
-	id = dpk_lcore_id();
-	if (__builtin_expect(pkt->pool_tag == (uintptr_t)pp && id < DPK_LCORE_MAX, 1) &&
-	    __builtin_expect(dpk__pool_cache_put1(dpk__pool_lcore_cache(&pp->pool, id), pkt), 1))
+	 * the file comment). The pool is read only once it has matched. */
+	pp = dpk__packet_last.pool;
+	c = dpk__packet_last.cache;
+	if (__builtin_expect(pkt->pool_tag == (uintptr_t)pp && dpk__packet_cache_is(pp, c), 1) &&
+	    __builtin_expect(dpk__pool_cache_put1(c, pkt), 1))
 		return;
 	dpk__packet_free_slow(pkt);
 }
