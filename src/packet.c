@@ -135,11 +135,11 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 		errno = -rc;
 		return NULL;
 	}
+	pp->alloc_word = (uint64_t)pp->headroom << 32;
 	if (prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG)) {
-		pp->fast_len = pp->max_len + 1;
-		pp->fast_caches = (uintptr_t)dpk_pool_default_cache(&pp->pool, 0);
-		pp->cache_stride =
-		        (uintptr_t)dpk_pool_default_cache(&pp->pool, 1) - pp->fast_caches;
+		pp->alloc_word |= pp->max_len + 1;
+		for (unsigned id = 0; id < DPK_LCORE_MAX; id++)
+			pp->caches[id] = dpk_pool_default_cache(&pp->pool, id);
 	}
 	s.pp = pp;
 	dpk_pool_obj_iter(&pp->pool, packet_setup, &s);
@@ -287,9 +287,9 @@ void dpk__packet_free_slow(struct dpk_packet *pkt)
 		struct dpk_packet_pool *pp = dpk_packet_pool(pkt);
 		unsigned id = dpk_lcore_id();
 
-		if (pp->fast_len != 0 && id < DPK_LCORE_MAX) {
+		if (id < DPK_LCORE_MAX && pp->caches[id] != NULL) {
 			dpk__packet_last.pool = pp;
-			dpk__packet_last.cache = dpk__packet_cache(pp, id);
+			dpk__packet_last.cache = pp->caches[id];
 		}
 		dpk_pool_put(&pp->pool, pkt);
 		return;

@@ -42,13 +42,13 @@
  * an lcore.
  *
  * The kept cache is used only if it is the one the calling thread would look up now: the
- * free compares it with fast_caches + lcore id x cache_stride of the pool the packet
- * belongs to. This is what makes a stale pair harmless: a thread whose lcore id changed
- * (dpk_lcore_fini(), another dpk_lcore_init()) computes another cache, and so does a
- * pool created at the address of a freed one, unless its cache for this lcore is at the
- * kept address, which is then right; a pool that must not take the inline paths has
- * fast_caches 0 and matches no cache. Only addresses are compared: nothing is read
- * through a kept pointer before it has matched.
+ * free compares it with the entry for its lcore id in the caches table of the pool the
+ * packet belongs to. This is what makes a stale pair harmless: a thread whose lcore id
+ * changed (dpk_lcore_fini(), another dpk_lcore_init()) finds another cache, and so does
+ * one that frees a packet of a pool created at the address of a freed one, unless that
+ * pool's cache for this lcore is at the kept address, which is then right; a pool that
+ * must not take the inline paths has a table of NULLs. Only addresses are compared:
+ * nothing is read through a kept pointer before it has matched.
  *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
@@ -112,19 +112,21 @@ struct dpk__packet_last {
 extern _Thread_local struct dpk__packet_last dpk__packet_last
         __attribute__((tls_model("initial-exec")));
 
-/* What the inline paths read, on one line. */
 struct dpk_packet_pool {
 	uint32_t headroom; /* data_off of a new packet */
 	uint32_t max_len;  /* buf_size - headroom */
-	/* max_len + 1 when alloc and free may take the inline paths (the pool has per-lcore
-	 * caches and is not a debug pool), 0 otherwise: one comparison with the length
-	 * sends bad lengths and such pools out of line. */
-	uint32_t fast_len;
-	/* The object pool's per-lcore caches when fast_len is not 0, else 0; the caches'
-	 * stride. The cache of lcore id is at fast_caches + id x cache_stride. */
-	uintptr_t fast_caches;
-	size_t cache_stride;
+	/*
+	 * What alloc reads, in one load: fast_len | headroom << 32. fast_len is max_len + 1
+	 * when alloc and free may take the inline paths (the pool has per-lcore caches and
+	 * is not a debug pool), 0 otherwise: one comparison with the length sends bad
+	 * lengths and such pools out of line.
+	 */
+	uint64_t alloc_word;
 	struct dpk_packet_pool_params params;
+	/* The per-lcore cache of each lcore id when fast_len is not 0, else NULLs: one load
+	 * finds the calling lcore's cache, where its address computed from the pool's would
+	 * take two loads and a multiply. */
+	struct dpk_pool_cache *caches[DPK_LCORE_MAX];
 	/* Last, on a line pair as dpk_pool_create() would place it: its ring, caches and
 	 * objects follow. */
 	_Alignas(2 * DPK_CACHE_LINE) struct dpk_pool pool;
@@ -165,35 +167,34 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
  * tests neither the cache's pool nor whether the pool has per-lcore caches, as
  * dpk_pool_get() must.
  */
-/* Cache of lcore @p id of a pool that fast_len admits; @p id must be below DPK_LCORE_MAX. */
-static inline struct dpk_pool_cache *dpk__packet_cache(const struct dpk_packet_pool *pp,
-                                                       unsigned id)
-{
-	return (struct dpk_pool_cache *)(pp->fast_caches + (uintptr_t)id * pp->cache_stride);
-}
-
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
 	unsigned id = dpk_lcore_id();
 	struct dpk_packet *pkt;
+	uint64_t word;
 	void *obj;
 
-	if (__builtin_expect(pp == NULL || len >= pp->fast_len || id >= DPK_LCORE_MAX, 0) ||
-	    __builtin_expect(!dpk__pool_cache_get1(dpk__packet_cache(pp, id), &obj), 0))
+	if (__builtin_expect(pp == NULL, 0))
+		return dpk__packet_alloc_slow(pp, len);
+	word = pp->alloc_word;
+	if (__builtin_expect(len >= (uint32_t)word || id >= DPK_LCORE_MAX, 0) ||
+	    __builtin_expect(!dpk__pool_cache_get1(pp->caches[id], &obj), 0))
 		return dpk__packet_alloc_slow(pp, len);
 	pkt = (struct dpk_packet *)obj;
-	pkt->data_off = pp->headroom;
+	pkt->data_off = (uint32_t)(word >> 32);
 	pkt->data_len = len;
 	pkt->flow_tag = 0;
 	return pkt;
 }
 
-/* True when @p c is the calling thread's cache of @p pp now; any id and any pool will do
+/* True when @p c is the calling thread's cache of @p pp now, for any lcore id and any pool
  * (see the file comment). */
 static inline bool dpk__packet_cache_is(const struct dpk_packet_pool *pp,
                                         const struct dpk_pool_cache *c)
 {
-	return (uintptr_t)c == pp->fast_caches + (uintptr_t)dpk_lcore_id() * pp->cache_stride;
+	unsigned id = dpk_lcore_id();
+
+	return id < DPK_LCORE_MAX && pp->caches[id] == c;
 }
 
 static inline void dpk_packet_free(struct dpk_packet *pkt)
