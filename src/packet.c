@@ -21,8 +21,12 @@ static_assert(sizeof(struct dpk_packet) == DPK_CACHE_LINE, "packet metadata is o
 static_assert(_Alignof(struct dpk_packet_pool) > DPK__PACKET_SHARED,
               "a pool's address leaves DPK__PACKET_SHARED free in pool_tag");
 
-_Thread_local struct dpk__packet_last dpk__packet_last
-        __attribute__((tls_model("initial-exec"))) = {NULL, NULL};
+_Thread_local struct dpk_packet_pool *dpk__packet_last_pool
+        __attribute__((tls_model("initial-exec"))) = NULL;
+
+/* See <dpk/impl/packet.h>: len 0 and thresh 0, so that get and put of one object fail on
+ * it. Never written. */
+static struct dpk_pool_cache dpk__packet_no_cache;
 
 /* free_multi hands buffers back per pool in bulks of up to this many... */
 #define FREE_BULK 32u
@@ -135,12 +139,11 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 		errno = -rc;
 		return NULL;
 	}
-	pp->alloc_word = (uint64_t)pp->headroom << 32;
-	if (prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG)) {
-		pp->alloc_word |= pp->max_len + 1;
-		for (unsigned id = 0; id < DPK_LCORE_MAX; id++)
-			pp->caches[id] = dpk_pool_default_cache(&pp->pool, id);
-	}
+	pp->alloc_word = (pp->max_len + 1) | (uint64_t)pp->headroom << 32;
+	for (unsigned id = 0; id < DPK_LCORE_MAX; id++)
+		pp->caches[id] = prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG)
+		                         ? dpk_pool_default_cache(&pp->pool, id)
+		                         : &dpk__packet_no_cache;
 	s.pp = pp;
 	dpk_pool_obj_iter(&pp->pool, packet_setup, &s);
 	return pp;
@@ -281,16 +284,13 @@ void dpk__packet_free_slow(struct dpk_packet *pkt)
 	unsigned k;
 
 	if (!(pkt->pool_tag & DPK__PACKET_SHARED)) {
-		/* Never referenced: another pool than the thread's last, a full cache or no
-		 * cache. This thread now frees this pool's packets: when the pool allows it,
-		 * later frees of them take the inline path. */
+		/* Never referenced: another pool than the thread's last, a full cache, a
+		 * thread that is not an lcore or a pool that must not take the inline paths.
+		 * This thread now frees this pool's packets: when the pool allows it, later
+		 * frees of them take the inline path. */
 		struct dpk_packet_pool *pp = dpk_packet_pool(pkt);
-		unsigned id = dpk_lcore_id();
 
-		if (id < DPK_LCORE_MAX && pp->caches[id] != NULL) {
-			dpk__packet_last.pool = pp;
-			dpk__packet_last.cache = pp->caches[id];
-		}
+		dpk__packet_last_pool = pp;
 		dpk_pool_put(&pp->pool, pkt);
 		return;
 	}

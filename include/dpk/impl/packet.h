@@ -29,26 +29,23 @@
  * the two: after the handle reached it through something that orders memory, and before
  * its own release (R1).
  *
- * The last packet pool a thread freed to, and its cache (dpk__packet_last). The free fast
- * path compares the packet's pool word with that pool and, when they match, pushes the
- * packet on that cache, whose address comes from the thread's own variable: the put's
- * stores have their addresses after one load, where through the packet they would wait
- * for the packet's pool pointer and then the pool's cache fields, and through the pool
- * alone for the pool's cache fields (a free then cost up to three times a put, or a tenth
- * more). The comparisons are predicted branches and settle later. When they fail, the
- * free goes out of line, which makes the packet's pool and cache the last ones. Only a
- * pool whose packets may take the inline paths becomes the last pool: one with per-lcore
- * caches and without DPK_POOL_F_DEBUG (fast_len is not 0), and only on a thread that is
- * an lcore.
+ * The last packet pool a thread freed to (dpk__packet_last_pool). The free fast path
+ * compares the packet's pool word with it and, when they match, pushes the packet on
+ * that pool's entry in its caches table for the calling thread's lcore id. The put's
+ * stores then have their addresses after two loads that do not depend on the packet:
+ * through the packet they would wait for its pool pointer and then the pool's cache
+ * fields (a free then cost up to three times a put), and a cache address computed from
+ * the pool's base and stride adds a multiply to the chain (a tenth more). The
+ * comparison is a predicted branch and settles later. When it fails, the free goes out
+ * of line, which makes the packet's pool the last one. A pool freed and another created
+ * at the same address is harmless: only the address is kept, the packet being freed
+ * proves that a pool lives there, and its table is read as it is now, for the calling
+ * thread's lcore id as it is now.
  *
- * The kept cache is used only if it is the one the calling thread would look up now: the
- * free compares it with the entry for its lcore id in the caches table of the pool the
- * packet belongs to. This is what makes a stale pair harmless: a thread whose lcore id
- * changed (dpk_lcore_fini(), another dpk_lcore_init()) finds another cache, and so does
- * one that frees a packet of a pool created at the address of a freed one, unless that
- * pool's cache for this lcore is at the kept address, which is then right; a pool that
- * must not take the inline paths has a table of NULLs. Only addresses are compared:
- * nothing is read through a kept pointer before it has matched.
+ * A pool whose packets must not take the inline paths (without per-lcore caches, or a
+ * debug pool, whose every get and put is checked) fills its caches table with a cache
+ * that is always empty and always full (dpk__packet_no_cache): the inline paths fail
+ * on it and go out of line, with no test of their own.
  *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
@@ -102,30 +99,19 @@ struct dpk_packet {
 /* In pool_tag: refs is not 0 (see the file comment). */
 #define DPK__PACKET_SHARED ((uintptr_t)1)
 
-/* The thread's last pool and its cache there (see the file comment). */
-struct dpk__packet_last {
-	struct dpk_packet_pool *pool;
-	struct dpk_pool_cache *cache;
-};
-
-/* Initial-exec, as dpk__lcore_id: one load from the thread pointer per field. */
-extern _Thread_local struct dpk__packet_last dpk__packet_last
+/* See the file comment. Initial-exec, as dpk__lcore_id: one load from the thread pointer. */
+extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
         __attribute__((tls_model("initial-exec")));
 
 struct dpk_packet_pool {
 	uint32_t headroom; /* data_off of a new packet */
 	uint32_t max_len;  /* buf_size - headroom */
-	/*
-	 * What alloc reads, in one load: fast_len | headroom << 32. fast_len is max_len + 1
-	 * when alloc and free may take the inline paths (the pool has per-lcore caches and
-	 * is not a debug pool), 0 otherwise: one comparison with the length sends bad
-	 * lengths and such pools out of line.
-	 */
+	/* What alloc reads, in one load: (max_len + 1) | headroom << 32. */
 	uint64_t alloc_word;
 	struct dpk_packet_pool_params params;
-	/* The per-lcore cache of each lcore id when fast_len is not 0, else NULLs: one load
-	 * finds the calling lcore's cache, where its address computed from the pool's would
-	 * take two loads and a multiply. */
+	/* The per-lcore cache of each lcore id, or dpk__packet_no_cache for all (see the
+	 * file comment): one load finds the calling lcore's cache, where its address
+	 * computed from the pool's would take two loads and a multiply. */
 	struct dpk_pool_cache *caches[DPK_LCORE_MAX];
 	/* Last, on a line pair as dpk_pool_create() would place it: its ring, caches and
 	 * objects follow. */
@@ -163,9 +149,9 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
  * path leaves refs 0, pool_tag unflagged, referenced NULL and shr_len 0, the state of a
  * never-referenced packet.
  *
- * The inline path is a cache hit of a pool that fast_len admits; it calls nothing and
- * tests neither the cache's pool nor whether the pool has per-lcore caches, as
- * dpk_pool_get() must.
+ * The inline path is a hit in the pool's caches table entry for the calling lcore; it
+ * calls nothing and tests neither the cache's pool nor whether the pool has per-lcore
+ * caches, as dpk_pool_get() must.
  */
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
@@ -187,20 +173,10 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 	return pkt;
 }
 
-/* True when @p c is the calling thread's cache of @p pp now, for any lcore id and any pool
- * (see the file comment). */
-static inline bool dpk__packet_cache_is(const struct dpk_packet_pool *pp,
-                                        const struct dpk_pool_cache *c)
-{
-	unsigned id = dpk_lcore_id();
-
-	return id < DPK_LCORE_MAX && pp->caches[id] == c;
-}
-
 static inline void dpk_packet_free(struct dpk_packet *pkt)
 {
 	struct dpk_packet_pool *pp;
-	struct dpk_pool_cache *c;
+	unsigned id;
 
 	if (pkt == NULL)
 		return;
@@ -208,11 +184,11 @@ static inline void dpk_packet_free(struct dpk_packet *pkt)
 	 * one, and the packet references nothing, so no other thread has touched the packet
 	 * since it came to this one, and the pool's cache orders this holder's accesses
 	 * before the next get. The word cannot read so while another hold is counted (see
-	 * the file comment). The pool is read only once it has matched. */
-	pp = dpk__packet_last.pool;
-	c = dpk__packet_last.cache;
-	if (__builtin_expect(pkt->pool_tag == (uintptr_t)pp && dpk__packet_cache_is(pp, c), 1) &&
-	    __builtin_expect(dpk__pool_cache_put1(c, pkt), 1))
+	 * the file comment). */
+	pp = dpk__packet_last_pool;
+	id = dpk_lcore_id();
+	if (__builtin_expect(pkt->pool_tag == (uintptr_t)pp && id < DPK_LCORE_MAX, 1) &&
+	    __builtin_expect(dpk__pool_cache_put1(pp->caches[id], pkt), 1))
 		return;
 	dpk__packet_free_slow(pkt);
 }
