@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dpk/cycles.h>
 #include <dpk/pool.h>
 
 #include "internal.h"
@@ -428,9 +429,13 @@ static void user_lock(const struct dpk_pool *cp)
 {
 	struct dpk_pool *p = (struct dpk_pool *)(uintptr_t)cp;
 
-	/* L1: acquire, pairs with U1 in user_unlock(): the list as the last holder left it. */
+	/* L1: acquire, pairs with U1 in user_unlock(): the list as the last holder left it.
+	 * The pause spaces the retries out while another thread holds the lock: each retry
+	 * takes the lock's line exclusive, away from the holder, which needs it back to
+	 * release, and a spin without a pause also starves a sibling hardware thread, which
+	 * may be the holder. */
 	while (atomic_flag_test_and_set_explicit(&p->user_lock, memory_order_acquire))
-		;
+		dpk_pause();
 }
 
 static void user_unlock(const struct dpk_pool *cp)
