@@ -138,13 +138,6 @@ DPK__POOL_INLINE void dpk_pool_generic_put(struct dpk_pool *p, void *const *objs
 	dpk__pool_put_slow(p, objs, n, cache);
 }
 
-/* The cache of lcore @p id, which must be below DPK_LCORE_MAX, of a pool known to have
- * per-lcore caches. */
-DPK__POOL_INLINE struct dpk_pool_cache *dpk__pool_lcore_cache(struct dpk_pool *p, unsigned id)
-{
-	return (struct dpk_pool_cache *)(void *)(p->lcore_caches + (size_t)id * p->cache_stride);
-}
-
 /* The calling thread's per-lcore cache; dpk_lcore_id() is not called when there is none. */
 DPK__POOL_INLINE struct dpk_pool_cache *dpk__pool_own_cache(struct dpk_pool *p)
 {
