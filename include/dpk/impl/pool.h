@@ -146,9 +146,10 @@ DPK__POOL_INLINE struct dpk_pool_cache *dpk__pool_own_cache(struct dpk_pool *p)
 
 /*
  * One object from the top of cache @p c, which the caller knows to be usable for its pool
- * (not NULL, not of a debug pool, not passed with another pool): true with *@p obj set,
- * false when the cache is empty. Nothing else is checked, and nothing is called, so that
- * *@p obj may stay in a register.
+ * (not NULL, not of a debug pool, not passed with another pool; or one with len and
+ * thresh 0, on which both calls fail): true with *@p obj set, false when the cache is
+ * empty. Nothing else is checked, and nothing is called, so that *@p obj may stay in a
+ * register.
  */
 DPK__POOL_INLINE bool dpk__pool_cache_get1(struct dpk_pool_cache *c, void **obj)
 {
