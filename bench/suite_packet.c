@@ -9,9 +9,10 @@
  *
  *   pool_get_put           dpk_pool_get + dpk_pool_put of one object of the packet pool's
  *                          own object pool: the same objects through the same cache, so
- *                          the next row shows what the packet layer adds on top (the checks
- *                          and metadata stores of alloc; finding the pool from the packet
- *                          and the "never referenced" test in free) (per object)
+ *                          the next row shows what the packet layer adds on top (the
+ *                          length check and metadata stores of alloc; the compare of the
+ *                          packet's pool word, "this pool and never referenced", in free)
+ *                          (per object); run the two with --interleave for their ratio
  *   alloc_free             dpk_packet_alloc + dpk_packet_free of a never-referenced packet
  *                          (per packet)
  *   alloc_free_multi       one dpk_packet_alloc_multi of a burst, then one

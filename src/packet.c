@@ -18,9 +18,15 @@
 #include "internal.h"
 
 static_assert(sizeof(struct dpk_packet) == DPK_CACHE_LINE, "packet metadata is one cache line");
+static_assert(_Alignof(struct dpk_packet_pool) > DPK__PACKET_SHARED,
+              "a pool's address leaves DPK__PACKET_SHARED free in pool_tag");
 
 _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
         __attribute__((tls_model("initial-exec"))) = NULL;
+
+/* See <dpk/impl/packet.h>: len 0 and thresh 0, so that get and put of one object fail on
+ * it. Never written. */
+static struct dpk_pool_cache dpk__packet_no_cache;
 
 /* free_multi hands buffers back per pool in bulks of up to this many... */
 #define FREE_BULK 32u
@@ -61,7 +67,7 @@ static void packet_setup(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
 
 	(void)p;
 	(void)idx;
-	pkt->pool = s->pp;
+	pkt->pool_tag = (uintptr_t)s->pp;
 	pkt->uarea = s->pp->params.uarea_size ? base + sizeof(*pkt) : NULL;
 	pkt->buf = base + s->uarea_off;
 	pkt->buf_len = s->pp->params.buf_size;
@@ -133,6 +139,11 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 		errno = -rc;
 		return NULL;
 	}
+	pp->alloc_word = (pp->max_len + 1) | (uint64_t)pp->headroom << 32;
+	for (unsigned id = 0; id < DPK_LCORE_MAX; id++)
+		pp->caches[id] = prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG)
+		                         ? dpk_pool_default_cache(&pp->pool, id)
+		                         : &dpk__packet_no_cache;
 	s.pp = pp;
 	dpk_pool_obj_iter(&pp->pool, packet_setup, &s);
 	return pp;
@@ -151,6 +162,33 @@ const struct dpk_packet_pool_params *dpk_packet_pool_params(const struct dpk_pac
 struct dpk_pool *dpk_packet_pool_to_pool(struct dpk_packet_pool *pp)
 {
 	return &pp->pool;
+}
+
+/* The state alloc gives a packet; see dpk_packet_alloc(). */
+static struct dpk_packet *packet_start(void *obj, const struct dpk_packet_pool *pp, uint32_t len)
+{
+	struct dpk_packet *pkt = obj;
+
+	pkt->data_off = pp->headroom;
+	pkt->data_len = len;
+	pkt->flow_tag = 0;
+	return pkt;
+}
+
+struct dpk_packet *dpk__packet_alloc_slow(struct dpk_packet_pool *pp, uint32_t len)
+{
+	void *obj;
+
+	if (pp == NULL || len > pp->max_len) {
+		dpk__set_error("packet alloc: pool is NULL or length %u is above its room", len);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (dpk_pool_get(&pp->pool, &obj) != 0) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return packet_start(obj, pp, len);
 }
 
 int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_packet **pkts,
@@ -176,14 +214,8 @@ int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_
 			want /= 2;
 		if (want == 0)
 			break;
-		for (unsigned i = 0; i < want; i++) {
-			struct dpk_packet *pkt = objs[i];
-
-			pkt->data_off = pp->headroom;
-			pkt->data_len = len;
-			pkt->flow_tag = 0;
-			pkts[done + i] = pkt;
-		}
+		for (unsigned i = 0; i < want; i++)
+			pkts[done + i] = packet_start(objs[i], pp, len);
 		done += want;
 	}
 	return (int)done;
@@ -196,7 +228,8 @@ static bool packet_release(struct dpk_packet *pkt)
 {
 	uint32_t old;
 
-	/* Relaxed: see dpk_packet_free(). */
+	/* Relaxed: no hold but this one (a referencing packet that was never referenced
+	 * itself), so no other thread has touched the packet since it came to this one. */
 	if ((atomic_load_explicit(&pkt->refs, memory_order_relaxed) & DPK__PACKET_HOLDS) == 0)
 		return true;
 	/* R1: release, so that this holder's accesses to the packet happen before the
@@ -232,31 +265,38 @@ static unsigned packet_release_all(struct dpk_packet *pkt, struct dpk_packet *ou
 		pkt->shr_len = 0;
 		atomic_store_explicit(&pkt->refs, 0, memory_order_relaxed);
 	}
+	/* refs is 0 again: the pool word loses its flag, which lets the next user's free
+	 * take the inline path. A plain store: no other holder is left to read it. */
+	pkt->pool_tag &= ~DPK__PACKET_SHARED;
 	out[k++] = pkt;
 	/* A referenced packet never references another (dpk_packet_ref() holds the owner
 	 * of the shared part), so this goes one level deep only. */
-	if (owner != NULL && packet_release(owner))
+	if (owner != NULL && packet_release(owner)) {
+		owner->pool_tag &= ~DPK__PACKET_SHARED;
 		out[k++] = owner;
+	}
 	return k;
-}
-
-void dpk__packet_free_other(struct dpk_packet *pkt)
-{
-	struct dpk_packet_pool *pp = pkt->pool;
-
-	/* This thread now frees this pool's packets: later frees of them take the inline
-	 * path. */
-	dpk__packet_last_pool = pp;
-	dpk_pool_put(&pp->pool, pkt);
 }
 
 void dpk__packet_free_slow(struct dpk_packet *pkt)
 {
 	struct dpk_packet *out[2];
-	unsigned k = packet_release_all(pkt, out);
+	unsigned k;
 
+	if (!(pkt->pool_tag & DPK__PACKET_SHARED)) {
+		/* Never referenced: another pool than the thread's last, a full cache, a
+		 * thread that is not an lcore or a pool that must not take the inline paths.
+		 * This thread now frees this pool's packets: when the pool allows it, later
+		 * frees of them take the inline path. */
+		struct dpk_packet_pool *pp = dpk_packet_pool(pkt);
+
+		dpk__packet_last_pool = pp;
+		dpk_pool_put(&pp->pool, pkt);
+		return;
+	}
+	k = packet_release_all(pkt, out);
 	for (unsigned i = 0; i < k; i++)
-		dpk_pool_put(&out[i]->pool->pool, out[i]);
+		dpk_pool_put(&dpk_packet_pool(out[i])->pool, out[i]);
 }
 
 /* Buffers of one pool waiting for a bulk put. */
@@ -302,8 +342,8 @@ static struct free_group *group_of(struct free_groups *gs, struct dpk_packet_poo
  * The general case of free_multi: packets of several pools, referenced or referencing
  * ones. Packets go to the group of their pool. The group of the last packet is the
  * current one: its pool and count live in locals (cur, k), so that a run of
- * never-referenced packets of one pool costs, per packet, a load of refs and of the pool,
- * a compare and a store, with no call and no count kept in memory.
+ * never-referenced packets of one pool costs, per packet, a load of the pool word, a
+ * compare and a store, with no call and no count kept in memory.
  */
 static void free_multi_grouped(struct dpk_packet *const *pkts, unsigned n)
 {
@@ -316,13 +356,14 @@ static void free_multi_grouped(struct dpk_packet *const *pkts, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		struct dpk_packet *pkt = pkts[i], *out[2];
 		unsigned nout;
-		uint32_t refs;
+		uintptr_t tag;
 
 		if (pkt == NULL)
 			continue;
-		/* Relaxed, as in dpk_packet_free(). */
-		refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
-		if (__builtin_expect(refs == 0 && pkt->pool == cur, 1)) {
+		/* The pool word, as in dpk_packet_free(): equal to the current pool means
+		 * never referenced and of that pool. */
+		tag = pkt->pool_tag;
+		if (__builtin_expect(tag == (uintptr_t)cur, 1)) {
 			g->objs[k++] = pkt;
 			if (k == FREE_BULK) {
 				dpk_pool_put_bulk(&cur->pool, g->objs, k);
@@ -330,17 +371,17 @@ static void free_multi_grouped(struct dpk_packet *const *pkts, unsigned n)
 			}
 			continue;
 		}
-		if (refs == 0) {
+		if (!(tag & DPK__PACKET_SHARED)) {
 			out[0] = pkt;
 			nout = 1;
 		} else {
 			nout = packet_release_all(pkt, out);
 		}
 		for (unsigned j = 0; j < nout; j++) {
-			if (out[j]->pool != cur) {
+			if (dpk_packet_pool(out[j]) != cur) {
 				if (g != NULL)
 					g->n = k;
-				cur = out[j]->pool;
+				cur = dpk_packet_pool(out[j]);
 				g = group_of(&gs, cur);
 				k = g->n;
 			}
@@ -372,16 +413,16 @@ void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
 		return;
 	for (i = 0; i < n; i++) {
 		struct dpk_packet *pkt = pkts[i];
-		uint32_t refs;
+		uintptr_t tag;
 
 		if (pkt == NULL)
 			continue;
-		/* Relaxed, as in dpk_packet_free(). */
-		refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
-		if (__builtin_expect(refs != 0 || pkt->pool != cur, 0)) {
-			if (cur != NULL || refs != 0)
+		/* The pool word, as in dpk_packet_free(). */
+		tag = pkt->pool_tag;
+		if (__builtin_expect(tag != (uintptr_t)cur, 0)) {
+			if (cur != NULL || (tag & DPK__PACKET_SHARED))
 				break;
-			cur = pkt->pool;
+			cur = (struct dpk_packet_pool *)tag;
 		}
 		objs[k++] = pkt;
 		if (k == FREE_BULK) {
@@ -423,10 +464,15 @@ static void packet_hold(struct dpk_packet *pkt)
 	 * The store keeps the referencing flag. */
 	uint32_t refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
 
-	if ((refs & DPK__PACKET_HOLDS) == 0)
+	if ((refs & DPK__PACKET_HOLDS) == 0) {
+		/* The caller is the only holder: refs leaves 0 (or the referencing flag
+		 * alone), and the pool word takes the flag that keeps every holder's free
+		 * off the inline path (see <dpk/impl/packet.h>). */
+		pkt->pool_tag |= DPK__PACKET_SHARED;
 		atomic_store_explicit(&pkt->refs, refs + 2, memory_order_relaxed);
-	else
+	} else {
 		atomic_fetch_add_explicit(&pkt->refs, 1, memory_order_relaxed);
+	}
 }
 
 struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt)
@@ -466,7 +512,7 @@ struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
 		errno = ENOTSUP;
 		return NULL;
 	}
-	if (dpk_pool_get(&pkt->pool->pool, &obj) != 0) {
+	if (dpk_pool_get(&dpk_packet_pool(pkt)->pool, &obj) != 0) {
 		errno = ENOENT;
 		return NULL;
 	}
@@ -477,7 +523,9 @@ struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
 	ref->shr_len = total - offset;
 	ref->referenced = owner;
 	ref->flow_tag = pkt->flow_tag;
-	/* Relaxed: the new packet has no other holder yet. */
+	/* Relaxed: the new packet has no other holder yet. Its pool word takes the flag
+	 * with refs, for its whole life: its free goes out of line, to drop its hold. */
+	ref->pool_tag |= DPK__PACKET_SHARED;
 	atomic_store_explicit(&ref->refs, DPK__PACKET_REFERENCING, memory_order_relaxed);
 	packet_hold(owner);
 	return ref;

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dpk/cycles.h>
 #include <dpk/pool.h>
 
 #include "internal.h"
@@ -411,14 +412,30 @@ void dpk__pool_put_slow(struct dpk_pool *p, void *const *objs, unsigned n, struc
 		put_cached(p, objs, n, c);
 }
 
+void *dpk__pool_get1_slow(struct dpk_pool *p, struct dpk_pool_cache *c)
+{
+	void *obj;
+
+	return dpk__pool_get_slow(p, &obj, 1, c) == 0 ? obj : NULL;
+}
+
+void dpk__pool_put1_slow(struct dpk_pool *p, void *obj, struct dpk_pool_cache *c)
+{
+	dpk__pool_put_slow(p, &obj, 1, c);
+}
+
 /* The user-cache list lock, held for a handful of pointer moves only. */
 static void user_lock(const struct dpk_pool *cp)
 {
 	struct dpk_pool *p = (struct dpk_pool *)(uintptr_t)cp;
 
-	/* L1: acquire, pairs with U1 in user_unlock(): the list as the last holder left it. */
+	/* L1: acquire, pairs with U1 in user_unlock(): the list as the last holder left it.
+	 * The pause spaces the retries out while another thread holds the lock: each retry
+	 * takes the lock's line exclusive, away from the holder, which needs it back to
+	 * release, and a spin without a pause also starves a sibling hardware thread, which
+	 * may be the holder. */
 	while (atomic_flag_test_and_set_explicit(&p->user_lock, memory_order_acquire))
-		;
+		dpk_pause();
 }
 
 static void user_unlock(const struct dpk_pool *cp)

@@ -348,6 +348,75 @@ static void lcore_uses_its_cache(void)
 	dpk_pool_free(p);
 }
 
+/*
+ * Single gets and puts on an lcore, through the inline cache paths and, when the cache
+ * cannot serve, the out-of-line ones that take and give one object by value: a refill
+ * when the cache is empty, a flush at the threshold, -ENOENT with the output untouched,
+ * and the checks of a debug pool.
+ */
+static void single_calls_on_an_lcore(void)
+{
+	struct dpk_pool *p, *d;
+	struct dpk_pool_cache *c;
+	struct dpk_pool_audit_report r;
+	void *objs[N], *none = NULL;
+	unsigned got = 0;
+	int rc = dpk_lcore_init("0");
+
+	if (rc == -ENODEV)
+		DPK_SKIP("CPU 0 is not available");
+	ASSERT_EQ(0, rc);
+	p = make(N, 8, 8, 0);
+	ASSERT_NOT_NULL(p);
+	c = dpk_pool_default_cache(p, dpk_lcore_id());
+	ASSERT_NOT_NULL(c);
+	/* A refill of S + 1, then S hits, then another refill. */
+	ASSERT_EQ(0, dpk_pool_get(p, &objs[got++]));
+	EXPECT_EQ(8, dpk_pool_cache_count(c));
+	for (unsigned i = 0; i < 8; i++) {
+		ASSERT_EQ(0, dpk_pool_get(p, &objs[got++]));
+		EXPECT_EQ(7 - i, dpk_pool_cache_count(c));
+	}
+	ASSERT_EQ(0, dpk_pool_get(p, &objs[got++]));
+	EXPECT_EQ(8, dpk_pool_cache_count(c));
+	/* Everything else, then nothing. */
+	while (got < N)
+		ASSERT_EQ(0, dpk_pool_get(p, &objs[got++]));
+	EXPECT_EQ(0, dpk_pool_avail_count(p));
+	ASSERT_EQ(-ENOENT, dpk_pool_get(p, &none));
+	ASSERT_NULL(none);
+	/* Puts up to the threshold of 12, then one that writes the 12 back. */
+	for (unsigned i = 0; i < 12; i++)
+		dpk_pool_put(p, objs[--got]);
+	EXPECT_EQ(12, dpk_pool_cache_count(c));
+	EXPECT_EQ(0, ring_count(p, c));
+	dpk_pool_put(p, objs[--got]);
+	EXPECT_EQ(1, dpk_pool_cache_count(c));
+	EXPECT_EQ(12, ring_count(p, c));
+	while (got > 0)
+		dpk_pool_put(p, objs[--got]);
+	EXPECT_EQ(N, dpk_pool_avail_count(p));
+	EXPECT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	dpk_pool_free(p);
+
+	/* A debug pool with per-lcore caches: single calls are checked too. */
+	d = make(N, 8, 8, DPK_POOL_F_DEBUG);
+	ASSERT_NOT_NULL(d);
+	ASSERT_EQ(0, dpk_pool_get(d, &objs[0]));
+	ASSERT_EQ(0, dpk_pool_get(d, &objs[1]));
+	dpk_pool_put(d, objs[0]);
+	dpk_pool_put(d, objs[0]);
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(d, &r, NULL, NULL));
+	EXPECT_EQ(1, r.refused_puts);
+	EXPECT_EQ(0, r.duplicates);
+	EXPECT_EQ(1, r.in_use);
+	dpk_pool_put(d, objs[1]);
+	EXPECT_EQ(N, dpk_pool_avail_count(d));
+	EXPECT_GT(dpk_pool_cache_count(dpk_pool_default_cache(d, dpk_lcore_id())), 0);
+	dpk_pool_free(d);
+	ASSERT_EQ(0, dpk_lcore_fini());
+}
+
 struct user_arg {
 	struct dpk_pool *p;
 	struct dpk_pool_cache *c;
@@ -731,6 +800,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(default_cache_lookup),
         DPK_TEST(cache_policy),
         DPK_TEST(lcore_uses_its_cache),
+        DPK_TEST(single_calls_on_an_lcore),
         DPK_TEST(user_cache),
         DPK_TEST(counts_follow_gets_and_puts),
         DPK_TEST(iterator_visits_every_object_once),

@@ -31,8 +31,9 @@
  * The last free of a packet returns its buffer to its pool; the last free of a packet
  * made by dpk_packet_ref() returns its own buffer and drops its hold on the referenced
  * one. A packet that was never referenced is freed with plain loads and stores only: its
- * reference count is 0 ("never referenced", as in ODP), the free path reads it once with
- * a relaxed load and skips the atomic decrement.
+ * reference count is 0 ("never referenced", as in ODP), which a flag in the word holding
+ * its pool's address mirrors, and the free path reads that one word to know both its pool
+ * and that it may skip the atomic decrement.
  *
  * Concurrency (a "handle" is one holder's pointer to a packet; a holder passes it to
  * another thread through something that orders memory, such as a dpkit ring):

@@ -16,19 +16,36 @@
  *     n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this
  *         one. The first reference stores 2 (the holder's own hold plus the new one).
  *   bit 31, DPK__PACKET_REFERENCING: the packet was made by dpk_packet_ref() and holds
- *     another one (referenced). It keeps such a packet off the free fast path, which thus
- *     tests one word, refs == 0, to know that it may hand the buffer straight back.
+ *     another one (referenced).
+ *
+ * Pool word (pool_tag): the address of the packet's pool, with DPK__PACKET_SHARED (bit 0;
+ * a pool is aligned to a line pair) set exactly while refs is not 0. The free fast path
+ * compares this one word with the thread's last pool (below): equal means both "this
+ * pool" and "never referenced", and the packet goes straight back to the cache with plain
+ * loads and stores. The flag is a plain store, never a concurrent one: it is set by the
+ * packet's only holder when refs leaves 0 (the first reference, or dpk_packet_ref() making
+ * the packet), before any other holder exists, and cleared by the last holder, after
+ * A1, before the buffer goes back to its pool. Every holder's read of it happens between
+ * the two: after the handle reached it through something that orders memory, and before
+ * its own release (R1).
  *
  * The last packet pool a thread freed to (dpk__packet_last_pool). The free fast path
- * compares the packet's pool with it and, when they match, hands the packet back through
- * that pool as read from the thread's own variable; when they differ, it goes out of line
- * and makes the packet's pool the last one. The cache's address then depends on no load
- * from the packet: the put need not wait for the packet's pool pointer and then the
- * pool's cache fields before its stores have an address, which is what made a free cost
- * more than a put (the comparison is a predicted branch and settles later). A pool freed
- * and another created at the same address is harmless: only the address is kept, and the
- * cache is looked up in the pool as it is now, for the calling thread's lcore id as it is
- * now.
+ * compares the packet's pool word with it and, when they match, pushes the packet on
+ * that pool's entry in its caches table for the calling thread's lcore id. The put's
+ * stores then have their addresses after two loads that do not depend on the packet:
+ * through the packet they would wait for its pool pointer and then the pool's cache
+ * fields (a free then cost up to three times a put), and a cache address computed from
+ * the pool's base and stride adds a multiply to the chain (a tenth more). The
+ * comparison is a predicted branch and settles later. When it fails, the free goes out
+ * of line, which makes the packet's pool the last one. A pool freed and another created
+ * at the same address is harmless: only the address is kept, the packet being freed
+ * proves that a pool lives there, and its table is read as it is now, for the calling
+ * thread's lcore id as it is now.
+ *
+ * A pool whose packets must not take the inline paths (without per-lcore caches, or a
+ * debug pool, whose every get and put is checked) fills its caches table with a cache
+ * that is always empty and always full (dpk__packet_no_cache): the inline paths fail
+ * on it and go out of line, with no test of their own.
  *
  * Memory orders, paired:
  *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
@@ -63,7 +80,7 @@
 
 struct dpk_packet {
 	unsigned char *buf;            /* own buffer, buf_len bytes */
-	struct dpk_packet_pool *pool;  /* pool of the own buffer */
+	uintptr_t pool_tag;            /* pool of the own buffer | DPK__PACKET_SHARED */
 	unsigned char *shr;            /* first byte of the shared part */
 	struct dpk_packet *referenced; /* packet holding the shared part, or NULL */
 	void *uarea;                   /* user area, or NULL */
@@ -79,6 +96,8 @@ struct dpk_packet {
 /* In refs: bit 31 flags a packet made by dpk_packet_ref(), bits 0-30 count the holds. */
 #define DPK__PACKET_REFERENCING 0x80000000u
 #define DPK__PACKET_HOLDS       0x7fffffffu
+/* In pool_tag: refs is not 0 (see the file comment). */
+#define DPK__PACKET_SHARED ((uintptr_t)1)
 
 /* See the file comment. Initial-exec, as dpk__lcore_id: one load from the thread pointer. */
 extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
@@ -87,16 +106,23 @@ extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
 struct dpk_packet_pool {
 	uint32_t headroom; /* data_off of a new packet */
 	uint32_t max_len;  /* buf_size - headroom */
+	/* What alloc reads, in one load: (max_len + 1) | headroom << 32. */
+	uint64_t alloc_word;
 	struct dpk_packet_pool_params params;
+	/* The per-lcore cache of each lcore id, or dpk__packet_no_cache for all (see the
+	 * file comment): one load finds the calling lcore's cache, where its address
+	 * computed from the pool's would take two loads and a multiply. */
+	struct dpk_pool_cache *caches[DPK_LCORE_MAX];
 	/* Last, on a line pair as dpk_pool_create() would place it: its ring, caches and
 	 * objects follow. */
 	_Alignas(2 * DPK_CACHE_LINE) struct dpk_pool pool;
 };
 
-/* Out of line: frees of referenced or referencing packets. */
+/* Out of line: allocs that miss the inline path, with every check of dpk_packet_alloc(). */
+struct dpk_packet *dpk__packet_alloc_slow(struct dpk_packet_pool *pp, uint32_t len);
+/* Out of line: frees that miss the inline path (referenced or referencing packets, another
+ * pool than the thread's last, a full cache, a thread that is not an lcore). */
 void dpk__packet_free_slow(struct dpk_packet *pkt);
-/* Out of line: the free of a never-referenced packet whose pool is not the thread's last. */
-void dpk__packet_free_other(struct dpk_packet *pkt);
 
 /*
  * The acquire side of A1 and A2: a fence after the relaxed load or decrement that found
@@ -119,24 +145,29 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
  * of the last user moved, and data_len) and the flow tag (documented as 0): 12 adjacent
  * bytes of the metadata line, which the free that put the packet in the cache has just
  * touched, so the line is still in L1 when the cache is hot. Nothing else: buf,
- * buf_len, pool and uarea never change after pool create, and every free path leaves
- * refs 0, referenced NULL and shr_len 0, the state of a never-referenced packet.
+ * buf_len, pool_tag's address and uarea never change after pool create, and every free
+ * path leaves refs 0, pool_tag unflagged, referenced NULL and shr_len 0, the state of a
+ * never-referenced packet.
+ *
+ * The inline path is a hit in the pool's caches table entry for the calling lcore; it
+ * calls nothing and tests neither the cache's pool nor whether the pool has per-lcore
+ * caches, as dpk_pool_get() must.
  */
 static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, uint32_t len)
 {
+	unsigned id = dpk_lcore_id();
 	struct dpk_packet *pkt;
+	uint64_t word;
 	void *obj;
 
-	if (__builtin_expect(pp == NULL || len > pp->max_len, 0)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (__builtin_expect(dpk_pool_get(&pp->pool, &obj) != 0, 0)) {
-		errno = ENOENT;
-		return NULL;
-	}
+	if (__builtin_expect(pp == NULL, 0))
+		return dpk__packet_alloc_slow(pp, len);
+	word = pp->alloc_word;
+	if (__builtin_expect(len >= (uint32_t)word || id >= DPK_LCORE_MAX, 0) ||
+	    __builtin_expect(!dpk__pool_cache_get1(pp->caches[id], &obj), 0))
+		return dpk__packet_alloc_slow(pp, len);
 	pkt = (struct dpk_packet *)obj;
-	pkt->data_off = pp->headroom;
+	pkt->data_off = (uint32_t)(word >> 32);
 	pkt->data_len = len;
 	pkt->flow_tag = 0;
 	return pkt;
@@ -145,24 +176,21 @@ static inline struct dpk_packet *dpk_packet_alloc(struct dpk_packet_pool *pp, ui
 static inline void dpk_packet_free(struct dpk_packet *pkt)
 {
 	struct dpk_packet_pool *pp;
+	unsigned id;
 
 	if (pkt == NULL)
 		return;
-	/* Relaxed: a word of 0 means this holder is, and always was, the only one, and the
-	 * packet references nothing, so no other thread has touched the packet since it came
-	 * to this one, and the pool's put orders this holder's accesses before the next get.
-	 * Neither a count above 0 nor the referencing flag can read as 0 here while this
-	 * holder's hold is counted. */
-	if (__builtin_expect(atomic_load_explicit(&pkt->refs, memory_order_relaxed) != 0, 0)) {
-		dpk__packet_free_slow(pkt);
-		return;
-	}
+	/* A word equal to the last pool means that this holder is, and always was, the only
+	 * one, and the packet references nothing, so no other thread has touched the packet
+	 * since it came to this one, and the pool's cache orders this holder's accesses
+	 * before the next get. The word cannot read so while another hold is counted (see
+	 * the file comment). */
 	pp = dpk__packet_last_pool;
-	if (__builtin_expect(pkt->pool != pp, 0)) {
-		dpk__packet_free_other(pkt);
+	id = dpk_lcore_id();
+	if (__builtin_expect(pkt->pool_tag == (uintptr_t)pp && id < DPK_LCORE_MAX, 1) &&
+	    __builtin_expect(dpk__pool_cache_put1(pp->caches[id], pkt), 1))
 		return;
-	}
-	dpk_pool_put(&pp->pool, pkt);
+	dpk__packet_free_slow(pkt);
 }
 
 /* True when the caller is the packet's only holder and may change it. */
@@ -305,7 +333,7 @@ static inline void *dpk_packet_uarea(const struct dpk_packet *pkt)
 
 static inline struct dpk_packet_pool *dpk_packet_pool(const struct dpk_packet *pkt)
 {
-	return pkt->pool;
+	return (struct dpk_packet_pool *)(pkt->pool_tag & ~DPK__PACKET_SHARED);
 }
 
 static inline bool dpk_packet_has_ref(const struct dpk_packet *pkt)

@@ -52,6 +52,10 @@ struct dpk_pool {
 int dpk__pool_get_slow(struct dpk_pool *p, void **objs, unsigned n, struct dpk_pool_cache *c);
 void dpk__pool_put_slow(struct dpk_pool *p, void *const *objs, unsigned n,
                         struct dpk_pool_cache *c);
+/* The same for one object, passed by value: the object of a single get or put then stays
+ * in a register on the inline path, where passing its address would keep it in memory. */
+void *dpk__pool_get1_slow(struct dpk_pool *p, struct dpk_pool_cache *c);
+void dpk__pool_put1_slow(struct dpk_pool *p, void *obj, struct dpk_pool_cache *c);
 
 static inline struct dpk_pool_cache *dpk_pool_default_cache(struct dpk_pool *p, unsigned lcore_id)
 {
@@ -61,75 +65,149 @@ static inline struct dpk_pool_cache *dpk_pool_default_cache(struct dpk_pool *p, 
 	                                         (size_t)lcore_id * p->cache_stride);
 }
 
-static inline int dpk_pool_generic_get(struct dpk_pool *p, void **objs, unsigned n,
-                                       struct dpk_pool_cache *cache)
+/*
+ * The cached paths are forced inline and the rest is not: left to itself, GCC keeps
+ * dpk_pool_generic_get() out of line in a loop that calls it next to other code, because
+ * the ring paths (forced inline in <dpk/impl/ring.h>) make it large, and the call then
+ * costs more than the get: the object goes back through the stack, and the per-lcore
+ * cache is looked up on both sides of the call.
+ */
+#define DPK__POOL_INLINE static inline __attribute__((always_inline))
+
+/* The calls that pass no cache: the ring directly, unless the pool is a debug pool. Left
+ * to the compiler, which may keep one copy out of line per file. */
+static inline int dpk__pool_ring_get(struct dpk_pool *p, void **objs, unsigned n)
 {
-	if (__builtin_expect(cache != NULL, 1)) {
-		/* Only this thread writes len: relaxed is enough, the load and the store
-		 * carry no data between threads (counts read len as a snapshot). */
-		uint32_t len = atomic_load_explicit(&cache->len, memory_order_relaxed);
+	if (p->flags & DPK_POOL_F_DEBUG)
+		return dpk__pool_get_slow(p, objs, n, NULL);
+	return dpk_ring_dequeue_bulk(p->ring, objs, n, NULL) == n ? 0 : -ENOENT;
+}
 
-		if (__builtin_expect(n <= len && cache->fast == p, 1)) {
-			void *const *src = &cache->objs[len - n];
+static inline void dpk__pool_ring_put(struct dpk_pool *p, void *const *objs, unsigned n)
+{
+	if (p->flags & DPK_POOL_F_DEBUG) {
+		dpk__pool_put_slow(p, objs, n, NULL);
+		return;
+	}
+	/* The ring has room for every object, so this cannot fail for objects that were
+	 * taken from the pool. */
+	(void)dpk_ring_enqueue_bulk(p->ring, objs, n, NULL);
+}
 
-			for (unsigned i = 0; i < n; i++)
-				objs[i] = src[i];
-			atomic_store_explicit(&cache->len, len - n, memory_order_relaxed);
-			return 0;
-		}
-	} else if (!(p->flags & DPK_POOL_F_DEBUG)) {
-		return dpk_ring_dequeue_bulk(p->ring, objs, n, NULL) == n ? 0 : -ENOENT;
+DPK__POOL_INLINE int dpk_pool_generic_get(struct dpk_pool *p, void **objs, unsigned n,
+                                          struct dpk_pool_cache *cache)
+{
+	uint32_t len;
+
+	if (__builtin_expect(cache == NULL, 0))
+		return dpk__pool_ring_get(p, objs, n);
+	/* Only this thread writes len: relaxed is enough, the load and the store carry no
+	 * data between threads (counts read len as a snapshot). */
+	len = atomic_load_explicit(&cache->len, memory_order_relaxed);
+	if (__builtin_expect(n <= len && cache->fast == p, 1)) {
+		void *const *src = &cache->objs[len - n];
+
+		for (unsigned i = 0; i < n; i++)
+			objs[i] = src[i];
+		atomic_store_explicit(&cache->len, len - n, memory_order_relaxed);
+		return 0;
 	}
 	return dpk__pool_get_slow(p, objs, n, cache);
 }
 
-static inline void dpk_pool_generic_put(struct dpk_pool *p, void *const *objs, unsigned n,
-                                        struct dpk_pool_cache *cache)
+DPK__POOL_INLINE void dpk_pool_generic_put(struct dpk_pool *p, void *const *objs, unsigned n,
+                                           struct dpk_pool_cache *cache)
 {
-	if (__builtin_expect(cache != NULL, 1)) {
-		/* Relaxed for the same reason as in dpk_pool_generic_get(). */
-		uint32_t len = atomic_load_explicit(&cache->len, memory_order_relaxed);
+	uint32_t len;
 
-		/* len <= thresh always holds, so the subtraction cannot wrap. */
-		if (__builtin_expect(n <= cache->thresh - len && cache->fast == p, 1)) {
-			void **dst = &cache->objs[len];
+	if (__builtin_expect(cache == NULL, 0)) {
+		dpk__pool_ring_put(p, objs, n);
+		return;
+	}
+	/* Relaxed for the same reason as in dpk_pool_generic_get(). */
+	len = atomic_load_explicit(&cache->len, memory_order_relaxed);
+	/* len <= thresh always holds, so the subtraction cannot wrap. */
+	if (__builtin_expect(n <= cache->thresh - len && cache->fast == p, 1)) {
+		void **dst = &cache->objs[len];
 
-			for (unsigned i = 0; i < n; i++)
-				dst[i] = objs[i];
-			atomic_store_explicit(&cache->len, len + n, memory_order_relaxed);
-			return;
-		}
-	} else if (!(p->flags & DPK_POOL_F_DEBUG)) {
-		/* The ring has room for every object, so this cannot fail for objects that
-		 * were taken from the pool. */
-		(void)dpk_ring_enqueue_bulk(p->ring, objs, n, NULL);
+		for (unsigned i = 0; i < n; i++)
+			dst[i] = objs[i];
+		atomic_store_explicit(&cache->len, len + n, memory_order_relaxed);
 		return;
 	}
 	dpk__pool_put_slow(p, objs, n, cache);
 }
 
 /* The calling thread's per-lcore cache; dpk_lcore_id() is not called when there is none. */
-static inline struct dpk_pool_cache *dpk__pool_own_cache(struct dpk_pool *p)
+DPK__POOL_INLINE struct dpk_pool_cache *dpk__pool_own_cache(struct dpk_pool *p)
 {
 	return p->lcore_caches != NULL ? dpk_pool_default_cache(p, dpk_lcore_id()) : NULL;
 }
 
-static inline int dpk_pool_get(struct dpk_pool *p, void **obj)
+/*
+ * One object from the top of cache @p c, which the caller knows to be usable for its pool
+ * (not NULL, not of a debug pool, not passed with another pool; or one with len and
+ * thresh 0, on which both calls fail): true with *@p obj set, false when the cache is
+ * empty. Nothing else is checked, and nothing is called, so that *@p obj may stay in a
+ * register.
+ */
+DPK__POOL_INLINE bool dpk__pool_cache_get1(struct dpk_pool_cache *c, void **obj)
 {
-	return dpk_pool_generic_get(p, obj, 1, dpk__pool_own_cache(p));
+	/* Relaxed for the same reason as in dpk_pool_generic_get(). */
+	uint32_t len = atomic_load_explicit(&c->len, memory_order_relaxed);
+
+	if (__builtin_expect(len == 0, 0))
+		return false;
+	*obj = c->objs[len - 1];
+	atomic_store_explicit(&c->len, len - 1, memory_order_relaxed);
+	return true;
 }
 
-static inline int dpk_pool_get_bulk(struct dpk_pool *p, void **objs, unsigned n)
+/* Push @p obj on cache @p c, usable as for dpk__pool_cache_get1(): false, and nothing
+ * done, when the cache is at its flush threshold. */
+DPK__POOL_INLINE bool dpk__pool_cache_put1(struct dpk_pool_cache *c, void *obj)
+{
+	/* Relaxed for the same reason as in dpk_pool_generic_get(). */
+	uint32_t len = atomic_load_explicit(&c->len, memory_order_relaxed);
+
+	if (__builtin_expect(len == c->thresh, 0))
+		return false;
+	c->objs[len] = obj;
+	atomic_store_explicit(&c->len, len + 1, memory_order_relaxed);
+	return true;
+}
+
+DPK__POOL_INLINE int dpk_pool_get(struct dpk_pool *p, void **obj)
+{
+	struct dpk_pool_cache *c = dpk__pool_own_cache(p);
+	void *o;
+
+	if (__builtin_expect(c != NULL && c->fast == p, 1) && dpk__pool_cache_get1(c, &o)) {
+		*obj = o;
+		return 0;
+	}
+	o = dpk__pool_get1_slow(p, c);
+	if (o == NULL)
+		return -ENOENT;
+	*obj = o;
+	return 0;
+}
+
+DPK__POOL_INLINE int dpk_pool_get_bulk(struct dpk_pool *p, void **objs, unsigned n)
 {
 	return dpk_pool_generic_get(p, objs, n, dpk__pool_own_cache(p));
 }
 
-static inline void dpk_pool_put(struct dpk_pool *p, void *obj)
+DPK__POOL_INLINE void dpk_pool_put(struct dpk_pool *p, void *obj)
 {
-	dpk_pool_generic_put(p, &obj, 1, dpk__pool_own_cache(p));
+	struct dpk_pool_cache *c = dpk__pool_own_cache(p);
+
+	if (__builtin_expect(c != NULL && c->fast == p, 1) && dpk__pool_cache_put1(c, obj))
+		return;
+	dpk__pool_put1_slow(p, obj, c);
 }
 
-static inline void dpk_pool_put_bulk(struct dpk_pool *p, void *const *objs, unsigned n)
+DPK__POOL_INLINE void dpk_pool_put_bulk(struct dpk_pool *p, void *const *objs, unsigned n)
 {
 	dpk_pool_generic_put(p, objs, n, dpk__pool_own_cache(p));
 }
