@@ -101,6 +101,15 @@ struct slot {
 	alignas(DPK_CACHE_LINE) struct counters svc[DPK_SERVICE_MAX];
 };
 
+struct service;
+
+/*
+ * What run_iter() jumps to once the service may run: the rest of the call (lock, callback,
+ * statistics, unlock, unmark) for one statistics mode and locking, chosen when that mode
+ * last changed. Returns what dpk_service_run_iter_on_app_lcore() returns.
+ */
+typedef int (*run_fn)(struct slot *t, struct service *s, uint64_t prev);
+
 enum svc_state {
 	SVC_FREE,
 	SVC_REGISTERED,
@@ -115,6 +124,7 @@ struct service {
 	uint32_t coff;           /* offset of this service's counters in a struct slot */
 	dpk_service_fn callback; /* written before F_REGISTERED is published */
 	void *userdata;
+	_Atomic(run_fn) run[2]; /* run_iter()'s handler, by serialize_mt_unsafe */
 	/* Control state, under ctl_lock. */
 	alignas(DPK_CACHE_LINE) enum svc_state state;
 	char name[DPK_SERVICE_NAME_MAX];
@@ -259,7 +269,7 @@ static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
  * Sampling with period n: a slot times one call, then lets n - 1 charged calls pass untimed
  * before it times the next one (idle calls in between do not count, so a service that is
  * idle for a long time is not timed over and over). An untimed call costs two loads and a
- * compare before the callback and one counter update after it, inline in the caller. A
+ * compare before the callback and one counter update after it, inline in its handler. A
  * timed charged call stands for itself and the untimed charged calls the slot made since
  * its previous timed charged call (its weight), so a timed call that turns out idle passes
  * its window on instead of losing it, and a change of n needs no bookkeeping.
@@ -391,30 +401,107 @@ static inline void svc_unlock(_Atomic uint32_t *lock)
 
 /* ---- Running on any thread ---- */
 
+/* C1: pairs with E1 in any_inside(): a quiescer that sees us gone sees our effects. */
+static always_inline void unmark(struct slot *t, uint64_t prev)
+{
+	atomic_store_explicit(&t->active, prev, memory_order_release);
+}
+
+enum run_mode {
+	RUN_OFF,     /* stats off */
+	RUN_EVERY,   /* stats on, every call timed */
+	RUN_SAMPLED, /* stats on, sample period > 1 */
+};
+
+/*
+ * The handlers of run_iter(), one per statistics mode and locking. Dispatching once, on a
+ * pointer picked when the mode changed, leaves each handler straight-line code: an untimed
+ * sampled call runs the same taken branches as a call without statistics, where testing the
+ * flags inline cost it two more (into an out-of-line block and back to the shared
+ * epilogue), which on the reference machine cost more than the counting itself.
+ */
+static always_inline int run_handler(struct slot *t, struct service *s, uint64_t prev,
+                                     enum run_mode mode, bool locked)
+{
+	if (locked && !svc_trylock(&s->lock)) {
+		unmark(t, prev);
+		return -EBUSY;
+	}
+	if (mode == RUN_OFF)
+		s->callback(s->userdata);
+	else if (mode == RUN_SAMPLED)
+		call_sampled(t, s, locked ? &s->lock : NULL);
+	else
+		call_stats(s, slot_counters(t, s));
+	if (locked)
+		svc_unlock(&s->lock);
+	unmark(t, prev);
+	return 0;
+}
+
+static int run_off(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_OFF, false);
+}
+
+static int run_off_locked(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_OFF, true);
+}
+
+static int run_every(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_EVERY, false);
+}
+
+static int run_every_locked(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_EVERY, true);
+}
+
+static int run_sampled(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_SAMPLED, false);
+}
+
+static int run_sampled_locked(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_SAMPLED, true);
+}
+
+/*
+ * Point run_iter() at the handlers for flags @p f: ctl_lock held and @p f the flags just
+ * stored, or before the service is published. A runner may load the flags of one mode and
+ * the handler of the next (the two are separate loads): the call is then counted as the
+ * handler says, which is one of the two ways a call racing a change may be counted.
+ */
+static void set_handlers(struct service *s, uint32_t f)
+{
+	static const run_fn free_[] = {run_off, run_every, run_sampled};
+	static const run_fn locked[] = {run_off_locked, run_every_locked, run_sampled_locked};
+	enum run_mode mode = !(f & F_STATS) ? RUN_OFF : (f & F_SAMPLED) ? RUN_SAMPLED : RUN_EVERY;
+
+	atomic_store_explicit(&s->run[0], free_[mode], memory_order_relaxed);
+	atomic_store_explicit(&s->run[1], (f & F_MT_SAFE) ? free_[mode] : locked[mode],
+	                      memory_order_relaxed);
+}
+
 static always_inline int run_iter(struct slot *t, uint32_t id, bool serialize)
 {
 	struct service *s = &services[id];
 	uint64_t prev = atomic_load_explicit(&t->active, memory_order_relaxed);
 	uint32_t f;
-	int rc = 0;
 
 	mark_enter(t, prev | (UINT64_C(1) << id));
 	/* B1: pairs with D1 (run states, unregister) through A1/E1; its acquire side also
-	 * pairs with the flags store in dpk_service_register(): callback and userdata are set. */
+	 * pairs with the flags store in dpk_service_register(): callback, userdata and the
+	 * handlers are set. */
 	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
 	if (unlikely((f & F_RUNNABLE) != F_RUNNABLE)) {
-		rc = (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
-	} else if ((f & F_MT_SAFE) || !serialize) {
-		call_service(t, s, f, NULL);
-	} else if (svc_trylock(&s->lock)) {
-		call_service(t, s, f, &s->lock);
-		svc_unlock(&s->lock);
-	} else {
-		rc = -EBUSY;
+		unmark(t, prev);
+		return (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
 	}
-	/* C1: pairs with E1 in any_inside(): a quiescer that sees us gone sees our effects. */
-	atomic_store_explicit(&t->active, prev, memory_order_release);
-	return rc;
+	return atomic_load_explicit(&s->run[serialize], memory_order_relaxed)(t, s, prev);
 }
 
 /* Call service @p s for a thread of shared_slot: every call with stats is timed. */
@@ -747,6 +834,7 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 	s->userdata = spec->userdata;
 	atomic_store_explicit(&s->sample, 1, memory_order_relaxed);
 	atomic_store_explicit(&s->lock, 0, memory_order_relaxed);
+	set_handlers(s, (spec->capabilities & DPK_SERVICE_CAP_MT_SAFE) ? F_MT_SAFE : 0);
 	sum_service(i, &s->base);
 	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
 		sampling_clear(&lcore_slots[l].svc[i]);
@@ -875,6 +963,7 @@ static int flag_set(uint32_t id, uint32_t flag, bool on)
 			atomic_fetch_or_explicit(&s->flags, flag, memory_order_seq_cst);
 		else
 			atomic_fetch_and_explicit(&s->flags, ~flag, memory_order_seq_cst);
+		set_handlers(s, atomic_load_explicit(&s->flags, memory_order_relaxed));
 	}
 	pthread_mutex_unlock(&ctl_lock);
 	return s ? 0 : -EINVAL;
@@ -923,6 +1012,7 @@ int dpk_service_stats_sample_set(uint32_t id, uint32_t n)
 		} else {
 			atomic_fetch_and_explicit(&s->flags, ~F_SAMPLED, memory_order_seq_cst);
 		}
+		set_handlers(s, atomic_load_explicit(&s->flags, memory_order_relaxed));
 	}
 	pthread_mutex_unlock(&ctl_lock);
 	return s ? 0 : -EINVAL;
