@@ -68,7 +68,7 @@ _Static_assert(DPK_SERVICE_MAX == 64, "one 64-bit word holds a set of services")
 
 /* Statistics sums (and baselines) of one service or one service lcore. */
 struct totals {
-	uint64_t idle, timed, untimed, errors, cycles, weights;
+	uint64_t idle, uidle, timed, untimed, errors, cycles;
 };
 
 /*
@@ -77,19 +77,20 @@ struct totals {
  * never tear on 32-bit targets and readers may sum them at any time.
  *
  * Every call moves exactly one of idle, timed and untimed, so their sum is the call count
- * and no counter is spent on it. A sampled charged call that is not timed moves untimed and
- * nothing else, and untimed doubles as the sampling countdown: the first call made once it
- * has reached next is timed.
+ * and no counter is spent on it; uidle and errors only sort calls already counted there.
+ * A sampled call that is not timed moves untimed before its callback runs and nothing else
+ * when it returns 0, and untimed doubles as the sampling countdown: the first call made once
+ * it has reached next is timed.
  */
 struct counters {
-	_Atomic uint64_t idle;    /* calls that returned -EAGAIN */
+	_Atomic uint64_t idle;    /* calls that returned -EAGAIN and were not counted in untimed */
+	_Atomic uint64_t uidle;   /* calls counted in untimed that returned -EAGAIN */
 	_Atomic uint64_t timed;   /* charged calls that were timed */
-	_Atomic uint64_t untimed; /* charged calls not timed (sampling only) */
+	_Atomic uint64_t untimed; /* calls the sampling left untimed, whatever they returned */
 	_Atomic uint64_t errors;  /* charged calls that returned an error */
 	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its weight */
-	_Atomic uint64_t weights; /* sum of the weights of timed charged calls (sampling only) */
 	_Atomic uint64_t next;    /* sampling: time a call once untimed has reached this */
-	_Atomic uint64_t last;    /* sampling: untimed at the last timed charged call */
+	_Atomic uint64_t last;    /* sampling: untimed - uidle at the last timed charged call */
 } __attribute__((aligned(DPK_CACHE_LINE)));
 
 _Static_assert(sizeof(struct counters) == DPK_CACHE_LINE, "one line per service and slot");
@@ -269,14 +270,20 @@ static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
  *
  * Sampling with period n: a slot times one call, then lets n - 1 charged calls pass untimed
  * before it times the next one (idle calls in between do not count, so a service that is
- * idle for a long time is not timed over and over). An untimed call costs two loads and a
- * compare before the callback and one counter update after it, inline in its handler. A
- * timed charged call stands for itself and the untimed charged calls the slot made since
- * its previous timed charged call (its weight), so a timed call that turns out idle passes
- * its window on instead of losing it, and a change of n needs no bookkeeping.
+ * idle for a long time is not timed over and over). An untimed call costs two loads, a
+ * compare and a store before the callback and a test of its return value after it, inline
+ * in its handler. A timed charged call stands for itself and the untimed charged calls the
+ * slot made since its previous timed charged call (its weight), so a timed call that turns
+ * out idle passes its window on instead of losing it, and a change of n needs no
+ * bookkeeping.
  *
- * Counter updates are a load and a store made after the callback returned, so that a
- * callback that runs a service on its own thread (a nested call) is counted exactly too.
+ * An untimed call is counted before its callback runs, with the value it compared and so
+ * with one load of untimed per call. Counting it afterwards took a second load after the
+ * callback, which the store of the previous call had to forward to, and cost MT-safe calls
+ * about 8% of a call without statistics more on the reference machine. A call nested in the
+ * callback (a callback that runs a service on its own thread) then finds this one counted
+ * and counts itself on top. Every other counter update is a load and a store made after the
+ * callback returned, so nested calls are counted exactly.
  */
 static always_inline void call_timed(struct service *s, struct counters *c, bool shared)
 {
@@ -310,7 +317,7 @@ static __attribute__((noinline)) void call_stats_shared(struct service *s, struc
 static __attribute__((noinline)) void call_sampled_timed(struct service *s, struct counters *c)
 {
 	uint64_t n = atomic_load_explicit(&s->sample, memory_order_relaxed);
-	uint64_t t0 = dpk_tsc(), ticks = 0, untimed, weight;
+	uint64_t t0 = dpk_tsc(), ticks = 0, untimed, pos, last, weight;
 	int rc = s->callback(s->userdata);
 
 	if (rc != -EAGAIN)
@@ -321,10 +328,13 @@ static __attribute__((noinline)) void call_sampled_timed(struct service *s, stru
 		own_add(&c->idle, 1);
 		return;
 	}
-	weight = untimed - atomic_load_explicit(&c->last, memory_order_relaxed) + 1;
-	atomic_store_explicit(&c->last, untimed, memory_order_relaxed);
+	/* The untimed charged calls so far; an outer call still running counts among them, and
+	 * if it then returns -EAGAIN the position moves back, so a weight never goes below 1. */
+	pos = untimed - atomic_load_explicit(&c->uidle, memory_order_relaxed);
+	last = atomic_load_explicit(&c->last, memory_order_relaxed);
+	weight = pos > last ? pos - last + 1 : 1;
+	atomic_store_explicit(&c->last, pos, memory_order_relaxed);
 	own_add(&c->cycles, ticks * weight);
-	own_add(&c->weights, weight);
 	own_add(&c->timed, 1);
 	if (rc != 0)
 		own_add(&c->errors, 1);
@@ -336,13 +346,16 @@ static inline struct counters *slot_counters(struct slot *t, struct service *s)
 	return (struct counters *)((char *)t + s->coff);
 }
 
-/* A sampled call that was not timed and did not return 0. */
+/*
+ * A sampled call that was not timed (and is counted in untimed) and did not return 0. An
+ * idle one moves next on too, so that it does not count towards the n - 1 untimed calls.
+ */
 static __attribute__((noinline)) void count_untimed_rare(struct counters *c, int rc)
 {
 	if (rc == -EAGAIN) {
-		own_add(&c->idle, 1);
+		own_add(&c->uidle, 1);
+		own_add(&c->next, 1);
 	} else {
-		own_add(&c->untimed, 1);
 		own_add(&c->errors, 1);
 	}
 }
@@ -350,27 +363,27 @@ static __attribute__((noinline)) void count_untimed_rare(struct counters *c, int
 /*
  * A sampled call of service @p s on slot @p t; the untimed case stays inline. A caller that
  * holds the try-lock passes its address in @p lock: it keeps that across the callback
- * anyway, so the counters' address is found again from it after the callback instead of
- * being kept in one more register.
+ * anyway, so a call that did not return 0 finds the counters' address again from it instead
+ * of keeping it in one more register.
  */
 static always_inline void call_sampled(struct slot *t, struct service *s, _Atomic uint32_t *lock)
 {
 	struct counters *c = slot_counters(t, s);
+	uint64_t untimed = atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	int rc;
 
-	if (unlikely(atomic_load_explicit(&c->untimed, memory_order_relaxed) >=
-	             atomic_load_explicit(&c->next, memory_order_relaxed))) {
+	if (unlikely(untimed >= atomic_load_explicit(&c->next, memory_order_relaxed))) {
 		call_sampled_timed(s, c);
 		return;
 	}
+	atomic_store_explicit(&c->untimed, untimed + 1, memory_order_relaxed);
 	rc = s->callback(s->userdata);
-	if (lock)
-		c = slot_counters(
-		        t, (struct service *)((char *)lock - offsetof(struct service, lock)));
-	if (likely(rc == 0))
-		own_add(&c->untimed, 1);
-	else
+	if (unlikely(rc != 0)) {
+		if (lock)
+			c = slot_counters(t, (struct service *)((char *)lock -
+			                                        offsetof(struct service, lock)));
 		count_untimed_rare(c, rc);
+	}
 }
 
 /* Call service @p s (flags @p f already read) for slot @p t and count the call there. */
@@ -717,11 +730,11 @@ bool dpk_service_may_be_active(uint32_t id)
 static void totals_add(struct totals *sum, const struct counters *c)
 {
 	sum->idle += atomic_load_explicit(&c->idle, memory_order_relaxed);
+	sum->uidle += atomic_load_explicit(&c->uidle, memory_order_relaxed);
 	sum->timed += atomic_load_explicit(&c->timed, memory_order_relaxed);
 	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	sum->errors += atomic_load_explicit(&c->errors, memory_order_relaxed);
 	sum->cycles += atomic_load_explicit(&c->cycles, memory_order_relaxed);
-	sum->weights += atomic_load_explicit(&c->weights, memory_order_relaxed);
 }
 
 static void sum_service(uint32_t id, struct totals *sum)
@@ -746,16 +759,16 @@ static void sum_lcore(unsigned lcore, struct totals *sum)
 static void stats_since(const struct totals *now, const struct totals *base,
                         struct dpk_service_stats *out)
 {
-	uint64_t untimed = now->untimed - base->untimed;
+	uint64_t untimed = now->untimed - base->untimed, idle = now->idle - base->idle;
 
-	out->idle_calls = now->idle - base->idle;
+	out->idle_calls = idle + (now->uidle - base->uidle);
 	out->timed_calls = now->timed - base->timed;
-	out->calls = out->idle_calls + out->timed_calls + untimed;
+	out->calls = idle + out->timed_calls + untimed;
 	out->error_calls = now->errors - base->errors;
 	out->cycles = now->cycles - base->cycles;
-	/* Only sampled charged calls move these two, so a read racing the writers cannot
-	 * turn an exact figure into an "estimated" one. */
-	out->cycles_estimated = untimed != 0 || now->weights != base->weights;
+	/* Only calls the sampling left untimed move untimed, so a read racing the writers
+	 * cannot turn an exact figure into an "estimated" one. */
+	out->cycles_estimated = untimed != 0;
 }
 
 /* ---- Control helpers (ctl_lock held) ---- */
@@ -787,7 +800,9 @@ static void sampling_clear(struct counters *c)
 	uint64_t untimed = atomic_load_explicit(&c->untimed, memory_order_relaxed);
 
 	atomic_store_explicit(&c->next, 0, memory_order_relaxed);
-	atomic_store_explicit(&c->last, untimed, memory_order_relaxed);
+	atomic_store_explicit(&c->last,
+	                      untimed - atomic_load_explicit(&c->uidle, memory_order_relaxed),
+	                      memory_order_relaxed);
 }
 
 int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)

@@ -29,8 +29,8 @@
  *                                                             about one in N
  *   cycles                    exact: TSC ticks summed over    estimate: each timed call's
  *                             every charged call              ticks times its weight
- *   cycles_estimated          false                           true once a charged call
- *                                                             was made
+ *   cycles_estimated          false                           true once a call was left
+ *                                                             untimed
  *
  * "Charged" calls are those that returned 0 or an error; idle calls are counted but never
  * charged cycles. With N > 1 each thread times one call, then lets N - 1 charged calls pass
@@ -38,10 +38,12 @@
  * The weight of a timed charged call is the number of charged calls it stands for: itself
  * and the untimed charged calls its thread made since its previous timed charged call (N
  * when nothing else happened in between; more when a call picked for timing returned
- * -EAGAIN). The cycles figure stays exact (cycles_estimated false) as long as every charged
- * call since the last reset was timed with N = 1; going back to N = 1 leaves it estimated
- * until the next reset. Per service lcore the runtime also counts loops and the calls and
- * cycles of the services its loop ran, with the same rules.
+ * -EAGAIN). The cycles figure stays exact (cycles_estimated false) as long as no call since
+ * the last reset was left untimed; going back to N = 1 leaves it estimated until the next
+ * reset. A call left untimed is counted in calls when it starts (so that a call nested in
+ * its callback finds it counted) and in idle_calls or error_calls when it returns. Per
+ * service lcore the runtime also counts loops and the calls and cycles of the services its
+ * loop ran, with the same rules.
  *
  * Every call made while stats are on is counted exactly once, whichever thread made it:
  * each service lcore and each thread that calls dpk_service_run_iter_on_app_lcore() has
@@ -412,7 +414,8 @@ int dpk_service_attr_get(uint32_t id, enum dpk_service_attr attr, uint64_t *valu
 
 /**
  * Reset every statistic of service @p id to zero. Calls running at the same time are
- * counted either before or after the reset, never lost from later reads.
+ * counted either before or after the reset, never lost from later reads (a call left
+ * untimed may count in calls before it and in idle_calls or error_calls after).
  * @retval 0       success
  * @retval -EINVAL @p id is not a registered service
  */
