@@ -314,7 +314,7 @@ static __attribute__((noinline)) void call_stats_shared(struct service *s, struc
 
 /* A sampled call picked for timing. The next mark is set after the callback, so calls nested
  * in it are timed too; their weights are taken out of the untimed calls before this one's. */
-static __attribute__((noinline)) void call_sampled_timed(struct service *s, struct counters *c)
+static __attribute__((noinline)) void call_sampled_timed(struct counters *c, struct service *s)
 {
 	uint64_t n = atomic_load_explicit(&s->sample, memory_order_relaxed);
 	uint64_t t0 = dpk_tsc(), ticks = 0, untimed, pos, last, weight;
@@ -373,7 +373,7 @@ static always_inline void call_sampled(struct slot *t, struct service *s, _Atomi
 	int rc;
 
 	if (unlikely(untimed >= atomic_load_explicit(&c->next, memory_order_relaxed))) {
-		call_sampled_timed(s, c);
+		call_sampled_timed(c, s);
 		return;
 	}
 	atomic_store_explicit(&c->untimed, untimed + 1, memory_order_relaxed);
