@@ -447,9 +447,14 @@ static always_inline int run_handler(struct slot *t, struct service *s, uint64_t
 		unmark(t, prev);
 		return -EBUSY;
 	}
-	if (mode == RUN_OFF)
+	if (mode == RUN_OFF) {
 		s->callback(s->userdata);
-	else if (mode == RUN_SAMPLED)
+		/* Keep s live across the call: with three callee-saved registers to save, the
+		 * handler needs no stack adjustment to align the call (an explicit sub and add
+		 * of the stack pointer), which cost calls without statistics half a tick on the
+		 * reference machine. */
+		__asm__("" : : "r"(s));
+	} else if (mode == RUN_SAMPLED)
 		call_sampled(t, s, locked ? &s->lock : NULL);
 	else
 		call_stats(s, slot_counters(t, s));
