@@ -6,12 +6,15 @@
  *                        here beside the results it explains
  *   app_iter_stats_*     dpk_service_run_iter_on_app_lcore() on the main lcore, per call,
  *                        for MT-safe and MT-unsafe services, with statistics off, on
- *                        (every call timed: exact cycles) and on with one call in 16 or
- *                        in 64 timed (exact counts, estimated cycles); with a callback that
- *                        does nothing (work=0) and one that does a fixed small amount
- *                        of work (work=64 dependent additions), so the framework's own
- *                        cost shows on its own. The four stats variants share a group,
- *                        so --interleave times them batch by batch in turn.
+ *                        (every call timed: exact cycles) and on with one call in 16, 64
+ *                        or 128 timed (exact counts, estimated cycles: the periods
+ *                        dpk/service.h quotes); with a callback that does nothing
+ *                        (work=0) and one that does a fixed small amount of work (work=64
+ *                        dependent additions), so the framework's own cost shows on its
+ *                        own. The stats variants share a group, so --interleave times
+ *                        them batch by batch in turn and reports each as a ratio to stats
+ *                        off; tsc_pair in the same run is what a timed call adds, so one
+ *                        in N adds about tsc_pair / N.
  *   lcore_loop           a service lcore's loop, per iteration, with 1, 8 and 64 mapped
  *                        services that do nothing: the main lcore times how long the
  *                        service lcore (on another CPU where there is one) takes to run
@@ -338,9 +341,13 @@ static uint64_t body_two(struct dpk_bench_run *run, unsigned role, uint64_t n)
 		.teardown = app_teardown, .arg = SARG(safe, s, w, 1)                               \
 	}
 
-#define APP3(safe, w)                                                                              \
+_Static_assert(DPK_SERVICE_STATS_SAMPLE_CHEAP == 128,
+               "stats_1in128 times the sample period dpk/service.h recommends");
+
+#define APP_STATS(safe, w)                                                                         \
 	APP("stats_off", 0, safe, w), APP("stats_on", 1, safe, w),                                 \
-	        APP("stats_1in16", 16, safe, w), APP("stats_1in64", 64, safe, w)
+	        APP("stats_1in16", 16, safe, w), APP("stats_1in64", 64, safe, w),                  \
+	        APP("stats_1in128", 128, safe, w)
 
 #define LOOP(k)                                                                                    \
 	{                                                                                          \
@@ -357,10 +364,10 @@ static const struct dpk_bench_case service_cases[] = {
          .kind = DPK_BENCH_SINGLE,
          .unit = DPK_UNIT_CALL,
          .body = body_tsc_pair},
-        APP3(1, 0),
-        APP3(0, 0),
-        APP3(1, 64),
-        APP3(0, 64),
+        APP_STATS(1, 0),
+        APP_STATS(0, 0),
+        APP_STATS(1, 64),
+        APP_STATS(0, 64),
         LOOP(1),
         LOOP(8),
         LOOP(64),

@@ -53,6 +53,7 @@
 #define likely(x)     __builtin_expect(!!(x), 1)
 #define unlikely(x)   __builtin_expect(!!(x), 0)
 #define always_inline inline __attribute__((always_inline))
+#define line_aligned  __attribute__((aligned(DPK_CACHE_LINE)))
 
 /* Service flags, read by every call with one load. */
 #define F_REGISTERED (1u << 0)
@@ -67,7 +68,7 @@ _Static_assert(DPK_SERVICE_MAX == 64, "one 64-bit word holds a set of services")
 
 /* Statistics sums (and baselines) of one service or one service lcore. */
 struct totals {
-	uint64_t idle, timed, untimed, errors, cycles, weights;
+	uint64_t idle, uidle, timed, untimed, errors, cycles;
 };
 
 /*
@@ -76,19 +77,20 @@ struct totals {
  * never tear on 32-bit targets and readers may sum them at any time.
  *
  * Every call moves exactly one of idle, timed and untimed, so their sum is the call count
- * and no counter is spent on it. A sampled charged call that is not timed moves untimed and
- * nothing else, and untimed doubles as the sampling countdown: the first call made once it
- * has reached next is timed.
+ * and no counter is spent on it; uidle and errors only sort calls already counted there.
+ * A sampled call that is not timed moves untimed before its callback runs and nothing else
+ * when it returns 0, and untimed doubles as the sampling countdown: the first call made once
+ * it has reached next is timed.
  */
 struct counters {
-	_Atomic uint64_t idle;    /* calls that returned -EAGAIN */
+	_Atomic uint64_t idle;    /* calls that returned -EAGAIN and were not counted in untimed */
+	_Atomic uint64_t uidle;   /* calls counted in untimed that returned -EAGAIN */
 	_Atomic uint64_t timed;   /* charged calls that were timed */
-	_Atomic uint64_t untimed; /* charged calls not timed (sampling only) */
+	_Atomic uint64_t untimed; /* calls the sampling left untimed, whatever they returned */
 	_Atomic uint64_t errors;  /* charged calls that returned an error */
 	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its weight */
-	_Atomic uint64_t weights; /* sum of the weights of timed charged calls (sampling only) */
 	_Atomic uint64_t next;    /* sampling: time a call once untimed has reached this */
-	_Atomic uint64_t last;    /* sampling: untimed at the last timed charged call */
+	_Atomic uint64_t last;    /* sampling: untimed - uidle at the last timed charged call */
 } __attribute__((aligned(DPK_CACHE_LINE)));
 
 _Static_assert(sizeof(struct counters) == DPK_CACHE_LINE, "one line per service and slot");
@@ -100,6 +102,15 @@ struct slot {
 	_Atomic uint32_t claimed; /* thread slots: held by a live thread */
 	alignas(DPK_CACHE_LINE) struct counters svc[DPK_SERVICE_MAX];
 };
+
+struct service;
+
+/*
+ * What run_iter() jumps to once the service may run: the rest of the call (lock, callback,
+ * statistics, unlock, unmark) for one statistics mode and locking, chosen when that mode
+ * last changed. Returns what dpk_service_run_iter_on_app_lcore() returns.
+ */
+typedef int (*run_fn)(struct slot *t, struct service *s, uint64_t prev);
 
 enum svc_state {
 	SVC_FREE,
@@ -115,6 +126,7 @@ struct service {
 	uint32_t coff;           /* offset of this service's counters in a struct slot */
 	dpk_service_fn callback; /* written before F_REGISTERED is published */
 	void *userdata;
+	_Atomic(run_fn) run[2]; /* run_iter()'s handler, by serialize_mt_unsafe */
 	/* Control state, under ctl_lock. */
 	alignas(DPK_CACHE_LINE) enum svc_state state;
 	char name[DPK_SERVICE_NAME_MAX];
@@ -258,14 +270,20 @@ static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
  *
  * Sampling with period n: a slot times one call, then lets n - 1 charged calls pass untimed
  * before it times the next one (idle calls in between do not count, so a service that is
- * idle for a long time is not timed over and over). An untimed call costs two loads and a
- * compare before the callback and one counter update after it, inline in the caller. A
- * timed charged call stands for itself and the untimed charged calls the slot made since
- * its previous timed charged call (its weight), so a timed call that turns out idle passes
- * its window on instead of losing it, and a change of n needs no bookkeeping.
+ * idle for a long time is not timed over and over). An untimed call costs two loads, a
+ * compare and a store before the callback and a test of its return value after it, inline
+ * in its handler. A timed charged call stands for itself and the untimed charged calls the
+ * slot made since its previous timed charged call (its weight), so a timed call that turns
+ * out idle passes its window on instead of losing it, and a change of n needs no
+ * bookkeeping.
  *
- * Counter updates are a load and a store made after the callback returned, so that a
- * callback that runs a service on its own thread (a nested call) is counted exactly too.
+ * An untimed call is counted before its callback runs, with the value it compared and so
+ * with one load of untimed per call. Counting it afterwards took a second load after the
+ * callback, which the store of the previous call had to forward to, and cost MT-safe calls
+ * about 8% of a call without statistics more on the reference machine. A call nested in the
+ * callback (a callback that runs a service on its own thread) then finds this one counted
+ * and counts itself on top. Every other counter update is a load and a store made after the
+ * callback returned, so nested calls are counted exactly.
  */
 static always_inline void call_timed(struct service *s, struct counters *c, bool shared)
 {
@@ -296,10 +314,10 @@ static __attribute__((noinline)) void call_stats_shared(struct service *s, struc
 
 /* A sampled call picked for timing. The next mark is set after the callback, so calls nested
  * in it are timed too; their weights are taken out of the untimed calls before this one's. */
-static __attribute__((noinline)) void call_sampled_timed(struct service *s, struct counters *c)
+static __attribute__((noinline)) void call_sampled_timed(struct counters *c, struct service *s)
 {
 	uint64_t n = atomic_load_explicit(&s->sample, memory_order_relaxed);
-	uint64_t t0 = dpk_tsc(), ticks = 0, untimed, weight;
+	uint64_t t0 = dpk_tsc(), ticks = 0, untimed, pos, last, weight;
 	int rc = s->callback(s->userdata);
 
 	if (rc != -EAGAIN)
@@ -310,10 +328,13 @@ static __attribute__((noinline)) void call_sampled_timed(struct service *s, stru
 		own_add(&c->idle, 1);
 		return;
 	}
-	weight = untimed - atomic_load_explicit(&c->last, memory_order_relaxed) + 1;
-	atomic_store_explicit(&c->last, untimed, memory_order_relaxed);
+	/* The untimed charged calls so far; an outer call still running counts among them, and
+	 * if it then returns -EAGAIN the position moves back, so a weight never goes below 1. */
+	pos = untimed - atomic_load_explicit(&c->uidle, memory_order_relaxed);
+	last = atomic_load_explicit(&c->last, memory_order_relaxed);
+	weight = pos > last ? pos - last + 1 : 1;
+	atomic_store_explicit(&c->last, pos, memory_order_relaxed);
 	own_add(&c->cycles, ticks * weight);
-	own_add(&c->weights, weight);
 	own_add(&c->timed, 1);
 	if (rc != 0)
 		own_add(&c->errors, 1);
@@ -325,13 +346,16 @@ static inline struct counters *slot_counters(struct slot *t, struct service *s)
 	return (struct counters *)((char *)t + s->coff);
 }
 
-/* A sampled call that was not timed and did not return 0. */
+/*
+ * A sampled call that was not timed (and is counted in untimed) and did not return 0. An
+ * idle one moves next on too, so that it does not count towards the n - 1 untimed calls.
+ */
 static __attribute__((noinline)) void count_untimed_rare(struct counters *c, int rc)
 {
 	if (rc == -EAGAIN) {
-		own_add(&c->idle, 1);
+		own_add(&c->uidle, 1);
+		own_add(&c->next, 1);
 	} else {
-		own_add(&c->untimed, 1);
 		own_add(&c->errors, 1);
 	}
 }
@@ -339,27 +363,27 @@ static __attribute__((noinline)) void count_untimed_rare(struct counters *c, int
 /*
  * A sampled call of service @p s on slot @p t; the untimed case stays inline. A caller that
  * holds the try-lock passes its address in @p lock: it keeps that across the callback
- * anyway, so the counters' address is found again from it after the callback instead of
- * being kept in one more register.
+ * anyway, so a call that did not return 0 finds the counters' address again from it instead
+ * of keeping it in one more register.
  */
 static always_inline void call_sampled(struct slot *t, struct service *s, _Atomic uint32_t *lock)
 {
 	struct counters *c = slot_counters(t, s);
+	uint64_t untimed = atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	int rc;
 
-	if (unlikely(atomic_load_explicit(&c->untimed, memory_order_relaxed) >=
-	             atomic_load_explicit(&c->next, memory_order_relaxed))) {
-		call_sampled_timed(s, c);
+	if (unlikely(untimed >= atomic_load_explicit(&c->next, memory_order_relaxed))) {
+		call_sampled_timed(c, s);
 		return;
 	}
+	atomic_store_explicit(&c->untimed, untimed + 1, memory_order_relaxed);
 	rc = s->callback(s->userdata);
-	if (lock)
-		c = slot_counters(
-		        t, (struct service *)((char *)lock - offsetof(struct service, lock)));
-	if (likely(rc == 0))
-		own_add(&c->untimed, 1);
-	else
+	if (unlikely(rc != 0)) {
+		if (lock)
+			c = slot_counters(t, (struct service *)((char *)lock -
+			                                        offsetof(struct service, lock)));
 		count_untimed_rare(c, rc);
+	}
 }
 
 /* Call service @p s (flags @p f already read) for slot @p t and count the call there. */
@@ -391,30 +415,127 @@ static inline void svc_unlock(_Atomic uint32_t *lock)
 
 /* ---- Running on any thread ---- */
 
+/* C1: pairs with E1 in any_inside(): a quiescer that sees us gone sees our effects. */
+static always_inline void unmark(struct slot *t, uint64_t prev)
+{
+	atomic_store_explicit(&t->active, prev, memory_order_release);
+}
+
+enum run_mode {
+	RUN_OFF,     /* stats off */
+	RUN_EVERY,   /* stats on, every call timed */
+	RUN_SAMPLED, /* stats on, sample period > 1 */
+};
+
+/*
+ * The handlers of run_iter(), one per statistics mode and locking; run_iter() ends in a jump
+ * to one of them, so that each is straight-line code with its own epilogue. Testing the
+ * statistics flags inline instead cost an untimed sampled call two taken branches (into an
+ * out-of-line block and back to the shared epilogue), which on the reference machine cost
+ * more than the counting itself. A call without statistics jumps to its handler directly,
+ * after one more test of the flags; a call with statistics through a pointer picked when the
+ * mode changed (s->run). Calls without statistics do not take the pointer: on the reference
+ * machine an indirect jump that sees several targets, as on a thread that runs both MT-safe
+ * and MT-unsafe services, cost them about 1.5 ticks a call. Each handler starts on a cache
+ * line, like the entry point, so that where its few fetch blocks fall does not depend on the
+ * code the linker put before it.
+ */
+static always_inline int run_handler(struct slot *t, struct service *s, uint64_t prev,
+                                     enum run_mode mode, bool locked)
+{
+	if (locked && !svc_trylock(&s->lock)) {
+		unmark(t, prev);
+		return -EBUSY;
+	}
+	if (mode == RUN_OFF) {
+		s->callback(s->userdata);
+		/* Keep s live across the call: with three callee-saved registers to save, the
+		 * handler needs no stack adjustment to align the call (an explicit sub and add
+		 * of the stack pointer), which cost calls without statistics half a tick on the
+		 * reference machine. */
+		__asm__("" : : "r"(s));
+	} else if (mode == RUN_SAMPLED)
+		call_sampled(t, s, locked ? &s->lock : NULL);
+	else
+		call_stats(s, slot_counters(t, s));
+	if (locked)
+		svc_unlock(&s->lock);
+	unmark(t, prev);
+	return 0;
+}
+
+static __attribute__((noinline)) line_aligned int run_off(struct slot *t, struct service *s,
+                                                          uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_OFF, false);
+}
+
+static __attribute__((noinline)) line_aligned int run_off_locked(struct slot *t, struct service *s,
+                                                                 uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_OFF, true);
+}
+
+static line_aligned int run_every(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_EVERY, false);
+}
+
+static line_aligned int run_every_locked(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_EVERY, true);
+}
+
+static line_aligned int run_sampled(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_SAMPLED, false);
+}
+
+static line_aligned int run_sampled_locked(struct slot *t, struct service *s, uint64_t prev)
+{
+	return run_handler(t, s, prev, RUN_SAMPLED, true);
+}
+
+/*
+ * Point s->run at the handlers for flags @p f: ctl_lock held and @p f the flags just stored,
+ * or before the service is published. run_iter() takes the pointer for calls with
+ * statistics only. A runner may load the flags of one mode and the handler of the next (the
+ * two are separate loads): the call is then counted as the handler says, which is one of the
+ * two ways a call racing a change may be counted.
+ */
+static void set_handlers(struct service *s, uint32_t f)
+{
+	static const run_fn free_[] = {run_off, run_every, run_sampled};
+	static const run_fn locked[] = {run_off_locked, run_every_locked, run_sampled_locked};
+	enum run_mode mode = !(f & F_STATS) ? RUN_OFF : (f & F_SAMPLED) ? RUN_SAMPLED : RUN_EVERY;
+
+	atomic_store_explicit(&s->run[0], free_[mode], memory_order_relaxed);
+	atomic_store_explicit(&s->run[1], (f & F_MT_SAFE) ? free_[mode] : locked[mode],
+	                      memory_order_relaxed);
+}
+
 static always_inline int run_iter(struct slot *t, uint32_t id, bool serialize)
 {
 	struct service *s = &services[id];
 	uint64_t prev = atomic_load_explicit(&t->active, memory_order_relaxed);
 	uint32_t f;
-	int rc = 0;
 
 	mark_enter(t, prev | (UINT64_C(1) << id));
 	/* B1: pairs with D1 (run states, unregister) through A1/E1; its acquire side also
-	 * pairs with the flags store in dpk_service_register(): callback and userdata are set. */
+	 * pairs with the flags store in dpk_service_register(): callback, userdata and the
+	 * handlers are set. */
 	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
 	if (unlikely((f & F_RUNNABLE) != F_RUNNABLE)) {
-		rc = (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
-	} else if ((f & F_MT_SAFE) || !serialize) {
-		call_service(t, s, f, NULL);
-	} else if (svc_trylock(&s->lock)) {
-		call_service(t, s, f, &s->lock);
-		svc_unlock(&s->lock);
-	} else {
-		rc = -EBUSY;
+		unmark(t, prev);
+		return (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
 	}
-	/* C1: pairs with E1 in any_inside(): a quiescer that sees us gone sees our effects. */
-	atomic_store_explicit(&t->active, prev, memory_order_release);
-	return rc;
+	if (likely(!(f & F_STATS))) {
+		/* Bit arithmetic rather than &&, for one branch that MT-safe services skip. */
+		if (unlikely(serialize & ~(f >> __builtin_ctz(F_MT_SAFE)) & 1))
+			return run_off_locked(t, s, prev);
+		return run_off(t, s, prev);
+	}
+	return atomic_load_explicit(&s->run[serialize], memory_order_relaxed)(t, s, prev);
 }
 
 /* Call service @p s for a thread of shared_slot: every call with stats is timed. */
@@ -627,11 +748,11 @@ bool dpk_service_may_be_active(uint32_t id)
 static void totals_add(struct totals *sum, const struct counters *c)
 {
 	sum->idle += atomic_load_explicit(&c->idle, memory_order_relaxed);
+	sum->uidle += atomic_load_explicit(&c->uidle, memory_order_relaxed);
 	sum->timed += atomic_load_explicit(&c->timed, memory_order_relaxed);
 	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
 	sum->errors += atomic_load_explicit(&c->errors, memory_order_relaxed);
 	sum->cycles += atomic_load_explicit(&c->cycles, memory_order_relaxed);
-	sum->weights += atomic_load_explicit(&c->weights, memory_order_relaxed);
 }
 
 static void sum_service(uint32_t id, struct totals *sum)
@@ -656,16 +777,16 @@ static void sum_lcore(unsigned lcore, struct totals *sum)
 static void stats_since(const struct totals *now, const struct totals *base,
                         struct dpk_service_stats *out)
 {
-	uint64_t untimed = now->untimed - base->untimed;
+	uint64_t untimed = now->untimed - base->untimed, idle = now->idle - base->idle;
 
-	out->idle_calls = now->idle - base->idle;
+	out->idle_calls = idle + (now->uidle - base->uidle);
 	out->timed_calls = now->timed - base->timed;
-	out->calls = out->idle_calls + out->timed_calls + untimed;
+	out->calls = idle + out->timed_calls + untimed;
 	out->error_calls = now->errors - base->errors;
 	out->cycles = now->cycles - base->cycles;
-	/* Only sampled charged calls move these two, so a read racing the writers cannot
-	 * turn an exact figure into an "estimated" one. */
-	out->cycles_estimated = untimed != 0 || now->weights != base->weights;
+	/* Only calls the sampling left untimed move untimed, so a read racing the writers
+	 * cannot turn an exact figure into an "estimated" one. */
+	out->cycles_estimated = untimed != 0;
 }
 
 /* ---- Control helpers (ctl_lock held) ---- */
@@ -697,7 +818,9 @@ static void sampling_clear(struct counters *c)
 	uint64_t untimed = atomic_load_explicit(&c->untimed, memory_order_relaxed);
 
 	atomic_store_explicit(&c->next, 0, memory_order_relaxed);
-	atomic_store_explicit(&c->last, untimed, memory_order_relaxed);
+	atomic_store_explicit(&c->last,
+	                      untimed - atomic_load_explicit(&c->uidle, memory_order_relaxed),
+	                      memory_order_relaxed);
 }
 
 int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
@@ -747,6 +870,7 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 	s->userdata = spec->userdata;
 	atomic_store_explicit(&s->sample, 1, memory_order_relaxed);
 	atomic_store_explicit(&s->lock, 0, memory_order_relaxed);
+	set_handlers(s, (spec->capabilities & DPK_SERVICE_CAP_MT_SAFE) ? F_MT_SAFE : 0);
 	sum_service(i, &s->base);
 	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
 		sampling_clear(&lcore_slots[l].svc[i]);
@@ -875,6 +999,7 @@ static int flag_set(uint32_t id, uint32_t flag, bool on)
 			atomic_fetch_or_explicit(&s->flags, flag, memory_order_seq_cst);
 		else
 			atomic_fetch_and_explicit(&s->flags, ~flag, memory_order_seq_cst);
+		set_handlers(s, atomic_load_explicit(&s->flags, memory_order_relaxed));
 	}
 	pthread_mutex_unlock(&ctl_lock);
 	return s ? 0 : -EINVAL;
@@ -923,6 +1048,7 @@ int dpk_service_stats_sample_set(uint32_t id, uint32_t n)
 		} else {
 			atomic_fetch_and_explicit(&s->flags, ~F_SAMPLED, memory_order_seq_cst);
 		}
+		set_handlers(s, atomic_load_explicit(&s->flags, memory_order_relaxed));
 	}
 	pthread_mutex_unlock(&ctl_lock);
 	return s ? 0 : -EINVAL;
