@@ -49,10 +49,10 @@
  * N > 1, an untimed call adds a compare and a store before its callback, a test of the
  * result after it and one jump, and one call in N adds two TSC reads and the bookkeeping of
  * a timed call; the overhead per call is about (untimed cost) + (TSC pair + bookkeeping) / N.
- * The TSC pair, not the counting, sets how small N may be. On the reference machine (AMD
- * EPYC Zen 3 guest; dpk-bench run service --interleave, medians of 10-15 runs; a callback
- * that does nothing, MT-safe / MT-unsafe) a call without statistics costs 14-23 TSC ticks
- * and a TSC pair 58-60, and statistics cost:
+ * The TSC pair, not the counting, sets how small N may be. On the reference machine (two
+ * vCPUs of an AMD EPYC KVM guest; dpk-bench run service --interleave, medians of 10-15
+ * runs; a callback that does nothing, MT-safe / MT-unsafe) a call without statistics costs
+ * 14-23 TSC ticks and a TSC pair 58-60, and statistics cost:
  *
  *   N = 1      x3.8-4.2 / x3.2-3.3 of a call without statistics
  *   N = 16     x1.38-1.40 / x1.20-1.23: the timed calls alone average 60 / 16 = 3.7 ticks,
