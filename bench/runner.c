@@ -420,16 +420,25 @@ static uint64_t round_ops(uint64_t n, unsigned mult)
 	return n ? n : mult;
 }
 
+/* Which rounds were slow, when decided for a whole interleaved group. */
+struct slow_rounds {
+	const uint8_t *slow; /* slow[r] non-zero: round r is slow */
+	size_t n;
+};
+
 /* Summarise the kept samples of a set, filling the rejection counts. The slow-round rule
- * runs when @p slow_limit > 0 and the samples carry more than one round. */
+ * runs when @p slow_limit > 0 and the samples carry more than one round, with the rounds
+ * @p given marks when not NULL, else by the set's own round medians. */
 static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
-                              size_t *reject, struct dpk_summary *sum, double **keep_out,
-                              size_t *nkeep_out)
+                              const struct slow_rounds *given, size_t *reject,
+                              struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
 {
 	size_t counts[DPK_REJECT_COUNT] = {0};
 	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
 
-	if (slow_limit > 0)
+	if (slow_limit > 0 && given)
+		kept = dpk_stats_mark_slow(s, n, given->slow, given->n, counts);
+	else if (slow_limit > 0)
 		kept = dpk_stats_reject_slow(s, n, slow_limit, counts);
 	double *v = malloc((kept ? kept : 1) * sizeof(double));
 	size_t k = 0;
@@ -516,7 +525,8 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
-                          double sum_ops, struct dpk_bench_result *res)
+                          double sum_ops, const struct slow_rounds *given,
+                          struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
 
@@ -529,7 +539,7 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	res->samples = ns;
 	res->role[0].batch_ops = n;
 	res->role[0].samples = ns;
-	summarise_samples(samples, ns, true, r->opt.slow_limit, res->reject, &res->ticks,
+	summarise_samples(samples, ns, true, r->opt.slow_limit, given, res->reject, &res->ticks,
 	                  r->opt.raw ? &res->raw : NULL, &res->nraw);
 	res->role[0].kept = res->reject[0];
 	res->role[0].ticks = res->ticks;
@@ -573,7 +583,7 @@ static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
 			now = dpk_tsc();
 		} while (now - t_start < budget && ns < cap);
 	}
-	finish_single(r, run->c, samples, ns, n, sum_ticks, sum_ops, res);
+	finish_single(r, run->c, samples, ns, n, sum_ticks, sum_ops, NULL, res);
 	free(samples);
 }
 
@@ -794,12 +804,12 @@ out_wait:
 				res->mops += rr->mops;
 				batches[nb++] = rc->batch;
 			}
-			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, rej,
+			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, NULL, rej,
 			                  &rr->ticks, NULL, NULL);
 			rr->kept = rej[0];
 		}
 		res->samples = pooled_n;
-		summarise_samples(pooled, pooled_n, m->check_ctx, 0, res->reject, &res->ticks,
+		summarise_samples(pooled, pooled_n, m->check_ctx, 0, NULL, res->reject, &res->ticks,
 		                  r->opt.raw ? &res->raw : NULL, &res->nraw);
 		total_kept = res->reject[0];
 		for (unsigned i = 1; i < nb; i++)
@@ -949,6 +959,8 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	uint64_t *n = calloc(k, sizeof(*n)), t0 = dpk_tsc();
 	double *sum_ticks = calloc(k, sizeof(double)), *ratio = NULL;
 	bool ok = runs && samples && n && sum_ticks, *set_up = calloc(k, sizeof(bool));
+	uint8_t slow_part[DPK_BENCH_ROUNDS_MAX] = {0};
+	const struct slow_rounds parts = {slow_part, DPK_BENCH_ROUNDS_MAX};
 
 	for (unsigned i = 0; i < k; i++) {
 		result_init(&res[i], suites[i], cases[i], DPK_PLACE_SINGLE, repeat);
@@ -1009,10 +1021,19 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	}
 
 out_teardown:
+	/* One slow-round decision for the group, from the reference's own rounds: deciding per
+	 * member would keep each member's luckiest stretches and bias the paired ratios. */
+	if (res[0].status == DPK_RESULT_OK && r->opt.slow_limit > 0) {
+		dpk_stats_reject(samples[0], rounds, true, NULL);
+		dpk_stats_reject_slow(samples[0], rounds, r->opt.slow_limit, NULL);
+		for (size_t q = 0; q < rounds; q++)
+			if (samples[0][q].reject == DPK_REJECT_SLOW)
+				slow_part[samples[0][q].round] = 1;
+	}
 	for (unsigned i = 0; i < k; i++) {
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], samples[i], rounds, n[i], sum_ticks[i],
-			              (double)n[i] * (double)rounds, &res[i]);
+			              (double)n[i] * (double)rounds, &parts, &res[i]);
 		if (set_up[i] && cases[i]->teardown)
 			cases[i]->teardown(&runs[i]);
 		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_relaxed)) {
@@ -1189,7 +1210,8 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 	for (unsigned i = 0; i < k; i++) {
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
-			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, &res[i]);
+			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, NULL,
+			              &res[i]);
 		res[i].elapsed_s = (double)rc[i].spent / hz;
 		free(rc[i].samples);
 	}

@@ -276,3 +276,24 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 	free(scratch);
 	return kept_total;
 }
+
+size_t dpk_stats_mark_slow(struct dpk_sample *s, size_t n, const uint8_t *slow, size_t nrounds,
+                           size_t counts[DPK_REJECT_COUNT])
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; s && i < n; i++) {
+		if (s[i].reject != DPK_REJECT_NONE)
+			continue;
+		if (slow && s[i].round < nrounds && slow[s[i].round]) {
+			s[i].reject = DPK_REJECT_SLOW;
+			if (counts) {
+				counts[DPK_REJECT_NONE]--;
+				counts[DPK_REJECT_SLOW]++;
+			}
+		} else {
+			kept++;
+		}
+	}
+	return kept;
+}

@@ -78,6 +78,15 @@ size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
 size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
                              size_t counts[DPK_REJECT_COUNT]);
 
+/**
+ * Mark every kept sample of @p s (n of them) whose round r has r < @p nrounds and
+ * @p slow[r] non-zero as DPK_REJECT_SLOW: the slow-round rule with the rounds decided
+ * elsewhere (interleaved variants share the decision of their reference, so that no
+ * variant's figures are selected on its own outcome). Counts as dpk_stats_reject_slow().
+ */
+size_t dpk_stats_mark_slow(struct dpk_sample *s, size_t n, const uint8_t *slow, size_t nrounds,
+                           size_t counts[DPK_REJECT_COUNT]);
+
 /** Summary of the kept values. All zero when n == 0. */
 struct dpk_summary {
 	size_t n; /**< values summarised */

@@ -427,6 +427,27 @@ static void slow_rule_does_nothing_without_rounds_or_limit(void)
 	ASSERT_EQ_U(0, dpk_stats_reject_slow(s, 0, 0.05, counts));
 }
 
+static void slow_marks_given_rounds(void)
+{
+	enum { PER = 20, N = 3 * PER };
+	struct dpk_sample s[N];
+	size_t counts[DPK_REJECT_COUNT];
+	const uint8_t slow[2] = {0, 1}; /* round 1 slow; round 2 is past the table: kept */
+
+	round_of(s, 0, PER, 100.0);
+	round_of(s, 1, PER, 100.0); /* as fast as round 0: marked all the same */
+	round_of(s, 2, PER, 300.0);
+	s[PER + 3].cpu_end = 7;
+	ASSERT_EQ_U(N - 1, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ_U(2 * PER, dpk_stats_mark_slow(s, N, slow, 2, counts));
+	ASSERT_EQ_U(2 * PER, counts[DPK_REJECT_NONE]);
+	ASSERT_EQ_U(PER - 1, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ(DPK_REJECT_MIGRATION, s[PER + 3].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[PER].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[2 * PER].reject);
+	ASSERT_EQ_U(2 * PER, dpk_stats_mark_slow(s, N, NULL, 0, NULL));
+}
+
 static void reject_names(void)
 {
 	ASSERT_STREQ("none", dpk_reject_name(DPK_REJECT_NONE));
@@ -455,6 +476,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(slow_rounds_are_set_aside),
         DPK_TEST(slow_reference_needs_enough_samples),
         DPK_TEST(slow_rule_does_nothing_without_rounds_or_limit),
+        DPK_TEST(slow_marks_given_rounds),
         DPK_TEST(reject_names),
 };
 
