@@ -236,6 +236,99 @@ static void all_takes_one_worker_per_cpu(void)
 	dpk_bench_runner_fini(&runner);
 }
 
+/* Set-up log of the rounds tests: one letter per set-up, in order. */
+static char setup_log[64];
+static unsigned setups, teardowns;
+
+static int log_setup(struct dpk_bench_run *run)
+{
+	const char *letter = run->c->arg;
+
+	if (setups < sizeof(setup_log) - 1)
+		setup_log[setups] = letter[0];
+	setups++;
+	return letter[0] == 'X' ? -ENOMEM : 0;
+}
+
+static void log_teardown(struct dpk_bench_run *run)
+{
+	(void)run;
+	teardowns++;
+}
+
+#define LOGGED_CASE(letter)                                                                        \
+	{                                                                                          \
+		.name = "logged_" letter, .desc = "logs its set-ups", .kind = DPK_BENCH_SINGLE,    \
+		.unit = DPK_UNIT_ITERATION, .body = body_spin, .setup = log_setup,                 \
+		.teardown = log_teardown, .arg = letter                                            \
+	}
+
+static const struct dpk_bench_case c_log_a = LOGGED_CASE("A"), c_log_b = LOGGED_CASE("B"),
+                                   c_log_x = LOGGED_CASE("X");
+
+static void run_logged(const struct dpk_bench_case *const *cases, unsigned k, unsigned rounds,
+                       struct dpk_bench_result *res)
+{
+	const struct dpk_bench_suite *suites[4] = {&suite, &suite, &suite, &suite};
+
+	memset(setup_log, 0, sizeof(setup_log));
+	setups = teardowns = 0;
+	runner.opt.rounds = rounds;
+	dpk_bench_run_rounds(&runner, suites, cases, k, 0, res, NULL, NULL);
+}
+
+static void rounds_visit_cases_in_turn(void)
+{
+	const struct dpk_bench_case *cases[2] = {&c_log_a, &c_log_b};
+	struct dpk_bench_result res[2];
+
+	ASSERT_EQ(0, start("0"));
+	/* 20 ms a case: at most four slices of DPK_BENCH_SLICE_MIN_S, whatever is asked. */
+	run_logged(cases, 2, 40, res);
+	EXPECT_STREQ("ABBAABBA", setup_log);
+	EXPECT_EQ(8, teardowns);
+	for (unsigned i = 0; i < 2; i++) {
+		EXPECT_EQ(DPK_RESULT_OK, res[i].status);
+		EXPECT_GT(res[i].samples, 0);
+		EXPECT_EQ(res[i].samples, res[i].reject[0] + res[i].reject[DPK_REJECT_MIGRATION] +
+		                                  res[i].reject[DPK_REJECT_CTX_SWITCH] +
+		                                  res[i].reject[DPK_REJECT_GAP] +
+		                                  res[i].reject[DPK_REJECT_SLOW]);
+		EXPECT_GT_F(res[i].elapsed_s, 0.0);
+		dpk_bench_result_free(&res[i]);
+	}
+	/* One round: each case once, in order. */
+	run_logged(cases, 2, 1, res);
+	EXPECT_STREQ("AB", setup_log);
+	for (unsigned i = 0; i < 2; i++) {
+		EXPECT_EQ(DPK_RESULT_OK, res[i].status);
+		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]); /* one round: nothing to compare */
+		dpk_bench_result_free(&res[i]);
+	}
+	dpk_bench_runner_fini(&runner);
+}
+
+static void rounds_drop_only_the_failed_case(void)
+{
+	const struct dpk_bench_case *cases[3] = {&c_log_a, &c_log_x, &c_fail};
+	struct dpk_bench_result res[3];
+
+	ASSERT_EQ(0, start("0"));
+	atomic_store(&fail_calls, 0);
+	run_logged(cases, 3, 2, res);
+	/* X fails its set-up in round 0 and is not set up again; A runs both rounds. */
+	EXPECT_STREQ("AXA", setup_log);
+	EXPECT_EQ(DPK_RESULT_OK, res[0].status);
+	EXPECT_GT(res[0].samples, 0);
+	EXPECT_EQ(DPK_RESULT_FAILED, res[1].status);
+	EXPECT_STREQ("setup: Cannot allocate memory", res[1].reason);
+	EXPECT_EQ(DPK_RESULT_FAILED, res[2].status);
+	EXPECT_STREQ("invariant 42 broke", res[2].reason);
+	for (unsigned i = 0; i < 3; i++)
+		dpk_bench_result_free(&res[i]);
+	dpk_bench_runner_fini(&runner);
+}
+
 static void params_format(void)
 {
 	char buf[64];
@@ -256,6 +349,8 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(blocked_role_ends_on_stop),
         DPK_TEST(missing_placements_are_skipped),
         DPK_TEST(all_takes_one_worker_per_cpu),
+        DPK_TEST(rounds_visit_cases_in_turn),
+        DPK_TEST(rounds_drop_only_the_failed_case),
         DPK_TEST(params_format),
 };
 
