@@ -551,42 +551,6 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	res->role[0].mops = res->mops;
 }
 
-static void run_single(struct dpk_bench_runner *r, struct dpk_bench_run *run,
-                       struct dpk_bench_result *res)
-{
-	const uint64_t budget = (uint64_t)(r->opt.time_s * (double)r->clock.hz);
-	size_t cap = r->opt.max_samples, ns = 0;
-	struct dpk_sample *samples = calloc(cap ? cap : 1, sizeof(*samples));
-	double ticks, sum_ticks = 0, sum_ops = 0;
-	uint64_t n, t_start;
-
-	if (!samples) {
-		res->status = DPK_RESULT_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "out of memory");
-		return;
-	}
-	if (calibrate_single(r, run, &n)) {
-		/* Alone, a case's rounds are consecutive slices of its budget. */
-		const uint64_t slice = budget / rounds_of(r) + 1;
-
-		uint64_t now = t_start = dpk_tsc();
-		do {
-			uint16_t round = (uint16_t)((now - t_start) / slice);
-			if (time_batch(run, 0, n, r->clock.read_cost, &samples[ns], true, &ticks) <
-			            n ||
-			    atomic_load(&run->failed))
-				break;
-			samples[ns].round = round;
-			sum_ticks += ticks;
-			sum_ops += (double)n;
-			ns++;
-			now = dpk_tsc();
-		} while (now - t_start < budget && ns < cap);
-	}
-	finish_single(r, run->c, samples, ns, n, sum_ticks, sum_ops, NULL, res);
-	free(samples);
-}
-
 /* ---- multi-lcore ------------------------------------------------------------------ */
 
 enum { PHASE_START, PHASE_WARM, PHASE_MEASURE };
@@ -872,11 +836,17 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
                         const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
                         struct dpk_bench_result *res)
 {
-	struct dpk_bench_run *run = calloc(1, sizeof(*run));
 	unsigned lcores[DPK_BENCH_ROLES_MAX], nroles = 0;
 	uint64_t t0 = dpk_tsc();
+	struct dpk_bench_run *run;
 	char why[160];
 
+	/* A single-lcore case alone runs as a suite of one, in rounds like any other. */
+	if (c->kind == DPK_BENCH_SINGLE) {
+		dpk_bench_run_rounds(r, &s, &c, 1, repeat, res, NULL, NULL);
+		return;
+	}
+	run = calloc(1, sizeof(*run));
 	result_init(res, s, c, p, repeat);
 	if (!run) {
 		res->status = DPK_RESULT_FAILED;
@@ -886,8 +856,7 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 	run_init(run, c, p, 0);
 
 	switch (c->kind) {
-	case DPK_BENCH_SINGLE:
-		nroles = 1;
+	case DPK_BENCH_SINGLE: /* run above */
 		break;
 	case DPK_BENCH_PAIR:
 		if (!dpk_bench_placement_available(r, p, &lcores[0], &lcores[1], why,
@@ -919,10 +888,7 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 			goto out;
 		}
 	}
-	if (c->kind == DPK_BENCH_SINGLE)
-		run_single(r, run, res);
-	else
-		run_multi(r, run, lcores, nroles, res);
+	run_multi(r, run, lcores, nroles, res);
 	if (c->teardown)
 		c->teardown(run);
 	if (atomic_load_explicit(&run->failed, memory_order_relaxed)) {

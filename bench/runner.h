@@ -137,7 +137,8 @@ void dpk_bench_runner_fini(struct dpk_bench_runner *r);
 bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_placement p,
                                    unsigned *a, unsigned *b, char *why, size_t whylen);
 
-/** Run case @p c of @p s on placement @p p; fills @p res (free with _result_free). */
+/** Run case @p c of @p s on placement @p p; fills @p res (free with _result_free). A
+ * single-lcore case runs as dpk_bench_run_rounds() with k = 1. */
 void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
                         const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
                         struct dpk_bench_result *res);
