@@ -237,43 +237,47 @@ static bool range_median(const struct dpk_sample *s, size_t n, double *scratch, 
 size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
                              size_t counts[DPK_REJECT_COUNT])
 {
-	size_t kept_total = 0, rounds = 0, k;
-	double best = INFINITY, *scratch, med;
+	size_t kept_total = 0, rounds = 0, nslow = 0, q = 0, k;
+	double best = INFINITY, *scratch, *med;
+	uint8_t *slow;
 
 	for (size_t i = 0; s && i < n; i++) {
 		kept_total += s[i].reject == DPK_REJECT_NONE;
 		rounds += i == 0 || s[i].round != s[i - 1].round;
+		if ((size_t)s[i].round + 1 > nslow)
+			nslow = (size_t)s[i].round + 1;
 	}
-	if (!s || limit <= 0 || rounds < 2 || !(scratch = malloc(n * sizeof(*scratch))))
+	if (!s || limit <= 0 || rounds < 2)
 		return kept_total;
+	scratch = malloc(n * sizeof(*scratch));
+	med = malloc(rounds * sizeof(*med));
+	slow = calloc(nslow, 1);
+	if (!scratch || !med || !slow)
+		goto out;
 
-	/* The reference: the fastest round with enough kept samples for a steady median. */
-	for (size_t a = 0, b; a < n; a = b) {
+	/* Each round's median once (NaN when nothing in it is kept); the reference is the
+	 * fastest round with enough kept samples for a steady median. */
+	for (size_t a = 0, b; a < n; a = b, q++) {
 		for (b = a + 1; b < n && s[b].round == s[a].round; b++)
 			;
-		if (range_median(s + a, b - a, scratch, &k, &med) && k >= DPK_SLOW_MIN_SAMPLES &&
-		    med < best)
-			best = med;
+		if (!range_median(s + a, b - a, scratch, &k, &med[q]))
+			med[q] = NAN;
+		else if (k >= DPK_SLOW_MIN_SAMPLES && med[q] < best)
+			best = med[q];
 	}
 	if (isfinite(best) && best > 0) {
-		double cut = best * (1.0 + limit);
-
-		for (size_t a = 0, b; a < n; a = b) {
+		q = 0;
+		for (size_t a = 0, b; a < n; a = b, q++) {
 			for (b = a + 1; b < n && s[b].round == s[a].round; b++)
 				;
-			if (!range_median(s + a, b - a, scratch, &k, &med) || med <= cut)
-				continue;
-			for (size_t i = a; i < b; i++)
-				if (s[i].reject == DPK_REJECT_NONE)
-					s[i].reject = DPK_REJECT_SLOW;
-			kept_total -= k;
-			if (counts) {
-				counts[DPK_REJECT_NONE] -= k;
-				counts[DPK_REJECT_SLOW] += k;
-			}
+			slow[s[a].round] = med[q] > best * (1.0 + limit);
 		}
+		kept_total = dpk_stats_mark_slow(s, n, slow, nslow, counts);
 	}
+out:
 	free(scratch);
+	free(med);
+	free(slow);
 	return kept_total;
 }
 
