@@ -452,13 +452,22 @@ static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, do
 	for (size_t i = 0; i < n; i++)
 		if (s[i].reject == DPK_REJECT_NONE)
 			v[k++] = s[i].ticks_per_op;
-	dpk_stats_summarise(v, k, sum);
 	if (keep_out) {
+		/* The raw samples stay in the order they were taken (a drift over the run shows
+		 * in them); the summary sorts a copy. */
+		double *sorted = malloc((k ? k : 1) * sizeof(double));
+
 		*keep_out = v;
 		*nkeep_out = k;
-	} else {
-		free(v);
+		if (!sorted) {
+			memset(sum, 0, sizeof(*sum));
+			return;
+		}
+		memcpy(sorted, v, k * sizeof(double));
+		v = sorted;
 	}
+	dpk_stats_summarise(v, k, sum);
+	free(v);
 }
 
 /*

@@ -147,6 +147,55 @@ static void single_case_gives_samples(void)
 	dpk_bench_runner_fini(&runner);
 }
 
+/* Six times dearer for its first 100 ms, then cheap: a drift the raw samples must show. */
+static uint64_t ramp_start;
+
+static uint64_t body_ramp_down(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	uint64_t now = dpk_tsc();
+
+	if (!ramp_start)
+		ramp_start = now;
+	body_spin(run, role, now - ramp_start < dpk_tsc_hz() / 10 ? 6 * n : n);
+	return n;
+}
+
+static const struct dpk_bench_case c_ramp = {.name = "ramp",
+                                             .desc = "dearer at first",
+                                             .kind = DPK_BENCH_SINGLE,
+                                             .unit = DPK_UNIT_ITERATION,
+                                             .body = body_ramp_down};
+
+static double median_of(const double *v, size_t n)
+{
+	double *c = malloc(n * sizeof(*c));
+	double m;
+
+	memcpy(c, v, n * sizeof(*c));
+	dpk_stats_sort(c, n);
+	m = c[n / 2];
+	free(c);
+	return m;
+}
+
+static void raw_samples_keep_their_order(void)
+{
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+	runner.opt.time_s = 0.3; /* the dear phase ends well inside the timed part */
+	runner.opt.slow_limit = 0;
+	ramp_start = 0;
+	dpk_bench_run_case(&runner, &suite, &c_ramp, DPK_PLACE_SINGLE, 0, &res);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_GT(res.nraw, 100);
+	/* Taken first, the dear samples come first; sorted they would come last. */
+	size_t tenth = res.nraw / 10;
+	EXPECT_GT_F(median_of(res.raw, tenth), 2 * median_of(res.raw + res.nraw - tenth, tenth));
+	dpk_bench_result_free(&res);
+	dpk_bench_runner_fini(&runner);
+}
+
 static void invariant_failure_is_reported(void)
 {
 	struct dpk_bench_result res;
@@ -344,6 +393,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(clock_check_is_sane),
         DPK_TEST(default_spec_has_oversub_worker),
         DPK_TEST(single_case_gives_samples),
+        DPK_TEST(raw_samples_keep_their_order),
         DPK_TEST(invariant_failure_is_reported),
         DPK_TEST(pair_case_counts_only_counted_role),
         DPK_TEST(blocked_role_ends_on_stop),
