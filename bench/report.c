@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <dpk/cycles.h>
 
 #include "json.h"
 #include "report.h"
+#include "witness.h"
 
 #ifndef DPK_BUILD_TYPE
 #define DPK_BUILD_TYPE "unknown"
@@ -47,6 +49,40 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	        (unsigned long long)k->granularity, (unsigned long long)k->min_delta);
 	fprintf(f, "  %-24s %.0f ticks one lcore, %.0f ticks multi-lcore\n", "sample length",
 	        k->target_single, k->target_multi);
+	fprintf(f, "  %-24s %.2f ticks per enqueue+dequeue pair (fastest of 16 readings)\n",
+	        "speed witness", k->witness);
+}
+
+/* The median of the witness log's readings, NaN when there are none. */
+static double witness_p50(const struct dpk_bench_witness_log *w)
+{
+	double *c, m;
+
+	if (!w->n || !(c = malloc(w->n * sizeof(*c))))
+		return NAN;
+	memcpy(c, w->v, w->n * sizeof(*c));
+	dpk_stats_sort(c, w->n);
+	m = w->n % 2 ? c[w->n / 2] : (c[w->n / 2 - 1] + c[w->n / 2]) / 2;
+	free(c);
+	return m;
+}
+
+void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r)
+{
+	const struct dpk_bench_witness_log *w = &r->witness;
+
+	if (!w->n)
+		return;
+	fprintf(f,
+	        "speed witness: fastest %.2f ticks, median %.2f; %zu of %zu slices slow (over "
+	        "+%.0f%%)%s; %u rounds, %u of them extra\n",
+	        w->best, witness_p50(w), w->slow, w->n, DPK_WITNESS_LIMIT * 100.0,
+	        r->opt.slow_limit > 0 ? ", their samples set aside" : "", w->rounds, w->extra);
+	if (w->no_fast_cases)
+		fprintf(f,
+		        "speed witness: %u case runs met no fast phase and kept their slow slices; "
+		        "their figures are slowed\n",
+		        w->no_fast_cases);
 }
 
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
@@ -213,6 +249,18 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_uint(&j, "min_delta_ticks", k->min_delta);
 	dpk_json_double(&j, "sample_target_ticks_single", k->target_single);
 	dpk_json_double(&j, "sample_target_ticks_multi", k->target_multi);
+	dpk_json_double(&j, "witness_ticks", k->witness);
+	dpk_json_object_end(&j);
+
+	dpk_json_object_begin(&j, "witness");
+	dpk_json_double(&j, "best_ticks", r->witness.n ? r->witness.best : k->witness);
+	dpk_json_double(&j, "p50_ticks", witness_p50(&r->witness));
+	dpk_json_double(&j, "limit", DPK_WITNESS_LIMIT);
+	dpk_json_uint(&j, "slices", r->witness.n);
+	dpk_json_uint(&j, "slow_slices", r->witness.slow);
+	dpk_json_uint(&j, "rounds", r->witness.rounds);
+	dpk_json_uint(&j, "extra_rounds", r->witness.extra);
+	dpk_json_uint(&j, "no_fast_cases", r->witness.no_fast_cases);
 	dpk_json_object_end(&j);
 
 	dpk_json_array_begin(&j, "environment");

@@ -40,6 +40,9 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 /** Print the lcores used and the placements skipped. */
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m);
 
+/** One line on what the speed witness saw over the run's rounds; nothing if no rounds ran. */
+void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r);
+
 /** Print a suite's heading and the column names. */
 void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
                              const struct dpk_bench_clock *k);

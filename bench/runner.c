@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <dpk/cycles.h>
 
 #include "runner.h"
+#include "witness.h"
 
 /* Samples are at least this many times the read cost and the tick step, so each of the
  * two stays under 1% of a sample. */
@@ -218,6 +220,15 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 	k->target_multi = k->target_single;
 	if (k->target_multi < MULTI_MIN_NS / ns_per_tick)
 		k->target_multi = MULTI_MIN_NS / ns_per_tick;
+
+	/* The witness's first readings: the fastest stands for the machine's speed until a
+	 * faster one comes along. */
+	k->witness = INFINITY;
+	for (unsigned i = 0; i < 16; i++) {
+		double w = dpk_bench_witness();
+		if (w < k->witness)
+			k->witness = w;
+	}
 }
 
 /* ---- lcores and placements ------------------------------------------------------ */
@@ -295,6 +306,8 @@ int dpk_bench_runner_init(struct dpk_bench_runner *r, const struct dpk_bench_opt
 			}
 	}
 	dpk_bench_clock_check(&r->clock);
+	r->witness.best = r->clock.witness;
+	r->witness_read = dpk_bench_witness;
 	return 0;
 }
 
@@ -302,6 +315,8 @@ void dpk_bench_runner_fini(struct dpk_bench_runner *r)
 {
 	dpk_lcore_fini();
 	r->nworkers = 0;
+	free(r->witness.v);
+	memset(&r->witness, 0, sizeof(r->witness));
 }
 
 static bool machine_has_smt(const struct dpk_topo *t)
@@ -426,16 +441,20 @@ struct slow_rounds {
 	size_t n;
 };
 
-/* Summarise the kept samples of a set, filling the rejection counts. The slow-round rule
- * runs when @p slow_limit > 0 and the samples carry more than one round, with the rounds
- * @p given marks when not NULL, else by the set's own round medians. */
+/* Summarise the kept samples of a set, filling the rejection counts. With @p slow_limit > 0
+ * the rounds @p witnessed marks (when not NULL) are set aside first, then the slow-round
+ * rule runs on what is left: with the rounds @p given marks when not NULL, else by the
+ * set's own round medians. */
 static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
-                              const struct slow_rounds *given, size_t *reject,
-                              struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
+                              const struct slow_rounds *witnessed, const struct slow_rounds *given,
+                              size_t *reject, struct dpk_summary *sum, double **keep_out,
+                              size_t *nkeep_out)
 {
 	size_t counts[DPK_REJECT_COUNT] = {0};
 	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
 
+	if (slow_limit > 0 && witnessed)
+		kept = dpk_stats_mark_slow(s, n, witnessed->slow, witnessed->n, counts);
 	if (slow_limit > 0 && given)
 		kept = dpk_stats_mark_slow(s, n, given->slow, given->n, counts);
 	else if (slow_limit > 0)
@@ -534,8 +553,8 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
-                          double sum_ops, const struct slow_rounds *given,
-                          struct dpk_bench_result *res)
+                          double sum_ops, const struct slow_rounds *witnessed,
+                          const struct slow_rounds *given, struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
 
@@ -548,8 +567,8 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	res->samples = ns;
 	res->role[0].batch_ops = n;
 	res->role[0].samples = ns;
-	summarise_samples(samples, ns, true, r->opt.slow_limit, given, res->reject, &res->ticks,
-	                  r->opt.raw ? &res->raw : NULL, &res->nraw);
+	summarise_samples(samples, ns, true, r->opt.slow_limit, witnessed, given, res->reject,
+	                  &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw);
 	res->role[0].kept = res->reject[0];
 	res->role[0].ticks = res->ticks;
 	res->role[0].ops = (uint64_t)sum_ops;
@@ -777,13 +796,13 @@ out_wait:
 				res->mops += rr->mops;
 				batches[nb++] = rc->batch;
 			}
-			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, NULL, rej,
-			                  &rr->ticks, NULL, NULL);
+			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, NULL, NULL,
+			                  rej, &rr->ticks, NULL, NULL);
 			rr->kept = rej[0];
 		}
 		res->samples = pooled_n;
-		summarise_samples(pooled, pooled_n, m->check_ctx, 0, NULL, res->reject, &res->ticks,
-		                  r->opt.raw ? &res->raw : NULL, &res->nraw);
+		summarise_samples(pooled, pooled_n, m->check_ctx, 0, NULL, NULL, res->reject,
+		                  &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw);
 		total_kept = res->reject[0];
 		for (unsigned i = 1; i < nb; i++)
 			for (unsigned j = i; j > 0 && batches[j - 1] > batches[j]; j--) {
@@ -1008,7 +1027,7 @@ out_teardown:
 	for (unsigned i = 0; i < k; i++) {
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], samples[i], rounds, n[i], sum_ticks[i],
-			              (double)n[i] * (double)rounds, &parts, &res[i]);
+			              (double)n[i] * (double)rounds, NULL, &parts, &res[i]);
 		if (set_up[i] && cases[i]->teardown)
 			cases[i]->teardown(&runs[i]);
 		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_relaxed)) {
@@ -1084,6 +1103,7 @@ struct round_case {
 	uint64_t n;       /* batch size, from the first slice's calibration */
 	uint64_t spent;   /* ticks of its slices, set-up and tear-down included */
 	double sum_ticks; /* ticks of its kept and rejected batches */
+	double *wit;      /* per round: the slower witness reading around its slice, NaN: none */
 	bool live;
 };
 
@@ -1119,6 +1139,10 @@ static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, u
 			return false;
 		}
 	}
+	/* The first reading comes before the warm-up, which then undoes what the witness did
+	 * to the caches and predictors; the second right after the timed batches. */
+	double (*read_witness)(void) = r->witness_read ? r->witness_read : dpk_bench_witness;
+	double wit_before = read_witness();
 	ok = q == 0 ? calibrate_single(r, run, &rc->n) : rewarm(run, rc->n, warm);
 	now = start = dpk_tsc();
 	while (ok && rc->ns < cap && (now == start || now - start < slice)) {
@@ -1134,6 +1158,10 @@ static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, u
 		rc->ns++;
 		now = dpk_tsc();
 	}
+	if (ok) {
+		double wit_after = read_witness();
+		rc->wit[q] = wit_after > wit_before ? wit_after : wit_before;
+	}
 	if (rc->c->teardown)
 		rc->c->teardown(run);
 	if (atomic_load_explicit(&run->failed, memory_order_relaxed)) {
@@ -1147,48 +1175,127 @@ static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, u
 	return ok && rc->ns < cap;
 }
 
+/* Note witness reading @p w of one slice in the run's log; false when out of memory. */
+static bool witness_note(struct dpk_bench_witness_log *log, double w)
+{
+	if (log->n == log->cap) {
+		size_t cap = log->cap ? 2 * log->cap : 256;
+		double *v = realloc(log->v, cap * sizeof(*v));
+
+		if (!v)
+			return false;
+		log->v = v;
+		log->cap = cap;
+	}
+	log->v[log->n++] = w;
+	if (w < log->best)
+		log->best = w;
+	return true;
+}
+
+static bool witness_fast(double w, double best)
+{
+	return w <= best * (1.0 + DPK_WITNESS_LIMIT);
+}
+
+/* Whether a live case still has fewer than @p want slices the witness calls fast. */
+static bool short_of_fast(const struct round_case *rc, unsigned k, unsigned played, unsigned want,
+                          double best)
+{
+	for (unsigned i = 0; i < k; i++) {
+		unsigned fast = 0;
+
+		if (!rc[i].live)
+			continue;
+		for (unsigned q = 0; q < played; q++)
+			fast += witness_fast(rc[i].wit[q], best); /* NaN: not fast */
+		if (fast < want)
+			return true;
+	}
+	return false;
+}
+
 void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
                           const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
                           struct dpk_bench_result *res, dpk_bench_round_fn progress, void *ctx)
 {
 	const double hz = (double)r->clock.hz;
 	const unsigned rounds = rounds_of(r);
+	/* Rounds that replace slow ones: only with the slow rules on, at most as many again. */
+	const unsigned most = r->opt.slow_limit > 0 ? 2 * rounds : rounds;
 	const uint64_t slice = (uint64_t)(r->opt.time_s * hz / rounds) + 1;
 	const uint64_t warm = (uint64_t)(r->opt.warmup_s * hz / rounds);
 	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
 	struct round_case *rc = calloc(k ? k : 1, sizeof(*rc));
+	struct dpk_bench_witness_log *log = &r->witness;
+	unsigned q;
 
 	for (unsigned i = 0; i < k; i++) {
 		result_init(&res[i], suites[i], cases[i], DPK_PLACE_SINGLE, repeat);
 		if (rc) {
 			rc[i].c = cases[i];
 			rc[i].samples = calloc(cap, sizeof(struct dpk_sample));
-			rc[i].live = rc[i].samples != NULL;
+			rc[i].wit = malloc(most * sizeof(double));
+			rc[i].live = rc[i].samples && rc[i].wit;
+			for (unsigned j = 0; rc[i].wit && j < most; j++)
+				rc[i].wit[j] = NAN;
 		}
-		if (!rc || !rc[i].samples) {
+		if (!rc || !rc[i].live) {
 			res[i].status = DPK_RESULT_FAILED;
 			snprintf(res[i].reason, sizeof(res[i].reason), "out of memory");
 		}
 	}
 	if (!rc)
 		return;
-	/* Each round visits the cases in turn, starting one case later every round. */
-	for (unsigned q = 0; q < rounds; q++) {
+	if (!(log->best > 0)) /* a runner set up by hand: no clock-check reading */
+		log->best = INFINITY;
+	/* Each round visits the cases in turn, starting one case later every round. Past the
+	 * planned rounds, more run while some case lacks fast slices. */
+	for (q = 0; q < most; q++) {
+		if (q >= rounds && !short_of_fast(rc, k, q, rounds, log->best))
+			break;
 		if (progress)
 			progress(ctx, q, rounds);
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (q + j) % k;
-			if (rc[i].live)
-				rc[i].live = run_slice(r, &rc[i], q, slice, warm, cap, &res[i]);
+			if (!rc[i].live)
+				continue;
+			rc[i].live = run_slice(r, &rc[i], q, slice, warm, cap, &res[i]);
+			/* Out of memory for the log: the case ends with what it has. */
+			if (!isnan(rc[i].wit[q]) && !witness_note(log, rc[i].wit[q]))
+				rc[i].live = false;
 		}
 	}
+	log->rounds += q;
+	log->extra += q > rounds ? q - rounds : 0;
+	/* Judged by the run's fastest reading so far, which may have come after the slice. */
+	log->slow = 0;
+	for (size_t x = 0; x < log->n; x++)
+		log->slow += !witness_fast(log->v[x], log->best);
 	for (unsigned i = 0; i < k; i++) {
+		uint8_t *slow = calloc(q ? q : 1, 1);
+		struct slow_rounds witnessed = {slow, q};
+		unsigned fast = 0;
+
+		for (unsigned x = 0; slow && x < q; x++) {
+			slow[x] = !isnan(rc[i].wit[x]) && !witness_fast(rc[i].wit[x], log->best);
+			fast += witness_fast(rc[i].wit[x], log->best);
+		}
+		/* A case that never met a fast phase keeps its slices: slow figures, counted
+		 * and reported as such, rather than none. */
+		if (res[i].status == DPK_RESULT_OK && fast == 0 && r->opt.slow_limit > 0) {
+			log->no_fast_cases++;
+			free(slow);
+			slow = NULL;
+		}
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
-			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, NULL,
-			              &res[i]);
+			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns,
+			              slow ? &witnessed : NULL, NULL, &res[i]);
 		res[i].elapsed_s = (double)rc[i].spent / hz;
+		free(slow);
 		free(rc[i].samples);
+		free(rc[i].wit);
 	}
 	free(rc);
 }

@@ -48,6 +48,7 @@ struct dpk_bench_clock {
 	uint64_t min_delta;   /**< smallest non-zero consecutive delta */
 	double target_single; /**< sample length for single-lcore cases, ticks */
 	double target_multi;  /**< sample length for multi-lcore cases, ticks */
+	double witness;       /**< fastest of 16 speed-witness readings (witness.h), ticks */
 };
 
 /** Measure the clock; sample targets keep read cost and granularity under 1% each. */
@@ -102,6 +103,17 @@ struct dpk_bench_result {
 	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
 };
 
+/** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
+struct dpk_bench_witness_log {
+	double best; /**< fastest reading, the clock check's included; ticks */
+	double *v;   /**< each slice's reading (the slower of before and after) */
+	size_t n, cap;
+	size_t slow;     /**< slices over best * (1 + DPK_WITNESS_LIMIT), by the final best */
+	unsigned rounds; /**< rounds run */
+	unsigned extra;  /**< of them beyond opt.rounds, to replace slow ones */
+	unsigned no_fast_cases; /**< cases without one fast slice: their slow ones were kept */
+};
+
 /** The engine's state for a run. */
 struct dpk_bench_runner {
 	struct dpk_bench_options opt;
@@ -113,6 +125,8 @@ struct dpk_bench_runner {
 	unsigned worker_cpu[DPK_LCORE_MAX]; /**< their single CPU, or DPK_CPU_MAX if several */
 	bool all_member[DPK_LCORE_MAX];     /**< worker takes part in "all" (one per CPU set) */
 	struct dpk_cpuset cpus_used;
+	struct dpk_bench_witness_log witness;
+	double (*witness_read)(void); /**< dpk_bench_witness; tests put scripted readings here */
 };
 
 /**
@@ -153,8 +167,18 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
  * batches, tear down. Each case's samples so span the whole stretch of the k cases instead
  * of one block of it, and the slow-round rule (dpk_stats_reject_slow) can tell a slow
  * phase of the machine from the case's own cost. The number of rounds is opt.rounds, fewer
- * if slices would be shorter than DPK_BENCH_SLICE_MIN_S. Fills res[0..k-1]; @p progress
- * may be NULL.
+ * if slices would be shorter than DPK_BENCH_SLICE_MIN_S.
+ *
+ * The speed witness (witness.h) is read before and after every slice. With the slow-round
+ * rule on (opt.slow_limit > 0), a slice whose slower reading is over the run's fastest by
+ * more than DPK_WITNESS_LIMIT is slow: its samples are set aside as DPK_REJECT_SLOW before
+ * the rule looks at the case's own round medians, and while some case has fewer fast
+ * slices than the planned rounds, more rounds run, up to twice the planned number. A slow
+ * phase of a few seconds so costs time, not figures. A case left without one fast slice
+ * keeps all of its slices (r->witness.no_fast_cases counts it). The readings go to
+ * r->witness.
+ * Fills res[0..k-1]; @p progress may be NULL (it is told the planned number of rounds;
+ * extra rounds come after it).
  */
 void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
                           const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "dpk_test.h"
 #include "runner.h"
+#include "witness.h"
 
 static struct dpk_bench_runner runner;
 
@@ -315,11 +317,27 @@ static void log_teardown(struct dpk_bench_run *run)
 static const struct dpk_bench_case c_log_a = LOGGED_CASE("A"), c_log_b = LOGGED_CASE("B"),
                                    c_log_x = LOGGED_CASE("X");
 
+/* Scripted witness readings: 10 (fast) or 20 (slow, over the 20% limit), by call number. */
+static unsigned wit_calls, wit_slow_calls;
+
+static double wit_script(void)
+{
+	return wit_calls++ < wit_slow_calls ? 20.0 : 10.0;
+}
+
+/* Run @p cases in @p rounds rounds, the witness reading slow for its first @p slow_calls
+ * readings and fast after them (0: always fast, so no round is added). */
 static void run_logged(const struct dpk_bench_case *const *cases, unsigned k, unsigned rounds,
-                       struct dpk_bench_result *res)
+                       unsigned slow_calls, struct dpk_bench_result *res)
 {
 	const struct dpk_bench_suite *suites[4] = {&suite, &suite, &suite, &suite};
 
+	runner.witness_read = wit_script;
+	free(runner.witness.v);
+	memset(&runner.witness, 0, sizeof(runner.witness));
+	runner.witness.best = 10.0;
+	wit_calls = 0;
+	wit_slow_calls = slow_calls;
 	memset(setup_log, 0, sizeof(setup_log));
 	setups = teardowns = 0;
 	runner.opt.rounds = rounds;
@@ -333,7 +351,7 @@ static void rounds_visit_cases_in_turn(void)
 
 	ASSERT_EQ(0, start("0"));
 	/* 20 ms a case: at most four slices of DPK_BENCH_SLICE_MIN_S, whatever is asked. */
-	run_logged(cases, 2, 40, res);
+	run_logged(cases, 2, 40, 0, res);
 	EXPECT_STREQ("ABBAABBA", setup_log);
 	EXPECT_EQ(8, teardowns);
 	for (unsigned i = 0; i < 2; i++) {
@@ -347,7 +365,7 @@ static void rounds_visit_cases_in_turn(void)
 		dpk_bench_result_free(&res[i]);
 	}
 	/* One round: each case once, in order. */
-	run_logged(cases, 2, 1, res);
+	run_logged(cases, 2, 1, 0, res);
 	EXPECT_STREQ("AB", setup_log);
 	for (unsigned i = 0; i < 2; i++) {
 		EXPECT_EQ(DPK_RESULT_OK, res[i].status);
@@ -364,7 +382,7 @@ static void rounds_drop_only_the_failed_case(void)
 
 	ASSERT_EQ(0, start("0"));
 	atomic_store(&fail_calls, 0);
-	run_logged(cases, 3, 2, res);
+	run_logged(cases, 3, 2, 0, res);
 	/* X fails its set-up in round 0 and is not set up again; A runs both rounds. */
 	EXPECT_STREQ("AXA", setup_log);
 	EXPECT_EQ(DPK_RESULT_OK, res[0].status);
@@ -375,6 +393,105 @@ static void rounds_drop_only_the_failed_case(void)
 	EXPECT_STREQ("invariant 42 broke", res[2].reason);
 	for (unsigned i = 0; i < 3; i++)
 		dpk_bench_result_free(&res[i]);
+	dpk_bench_runner_fini(&runner);
+}
+
+static void run_witnessed(unsigned slow_calls, double slow_limit, struct dpk_bench_result *res)
+{
+	const struct dpk_bench_case *cases[2] = {&c_log_a, &c_log_b};
+
+	runner.opt.slow_limit = slow_limit;
+	run_logged(cases, 2, 4, slow_calls, res);
+}
+
+static size_t total_samples(const struct dpk_bench_result *r)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < DPK_REJECT_COUNT; i++)
+		n += r->reject[i];
+	return n;
+}
+
+/* The run's witness log: rounds run, of them extra, slow slices, cases with no fast one. */
+static void expect_witness_log(unsigned rounds, unsigned extra, size_t slow, unsigned no_fast)
+{
+	EXPECT_EQ(rounds, runner.witness.rounds);
+	EXPECT_EQ(extra, runner.witness.extra);
+	EXPECT_EQ(slow, runner.witness.slow);
+	EXPECT_EQ(no_fast, runner.witness.no_fast_cases);
+	EXPECT_TRUE(runner.witness.best == 10.0);
+}
+
+static void witness_slow_slices_are_replaced(void)
+{
+	struct dpk_bench_result res[2];
+
+	ASSERT_EQ(0, start("0"));
+	/* 20 ms a case, 4 slices of 5 ms. Two readings a slice, two cases: the first 16
+	 * readings cover the 4 planned rounds, all slow; 4 extra rounds replace them. */
+	run_witnessed(16, 0.05, res);
+	EXPECT_STREQ("ABBAABBAABBAABBA", setup_log);
+	EXPECT_EQ(16, runner.witness.n);
+	expect_witness_log(8, 4, 8, 0);
+	for (unsigned i = 0; i < 2; i++) {
+		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
+		EXPECT_GT(res[i].reject[0], 0);
+		/* Half the slices were slow: their samples went, at least. */
+		EXPECT_GT(res[i].reject[DPK_REJECT_SLOW], 0);
+		EXPECT_EQ(res[i].samples, total_samples(&res[i]));
+		dpk_bench_result_free(&res[i]);
+	}
+	dpk_bench_runner_fini(&runner);
+}
+
+static void witness_always_slow_keeps_the_slices(void)
+{
+	struct dpk_bench_result res[2];
+
+	ASSERT_EQ(0, start("0"));
+	/* Never fast: twice the planned rounds, then each case keeps its slow slices. */
+	run_witnessed(1000, 0.05, res);
+	EXPECT_EQ(16, setups);
+	expect_witness_log(8, 4, 16, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
+		EXPECT_GT(res[i].reject[0], 0);
+		EXPECT_GT_F(res[i].ticks.p50, 0.0);
+		dpk_bench_result_free(&res[i]);
+	}
+	dpk_bench_runner_fini(&runner);
+}
+
+static void witness_rules_off_with_slow_limit_0(void)
+{
+	struct dpk_bench_result res[2];
+
+	ASSERT_EQ(0, start("0"));
+	/* The slow rules off: the planned rounds only, every sample kept as far as speed
+	 * goes, the readings still logged. */
+	run_witnessed(1000, 0, res);
+	EXPECT_STREQ("ABBAABBA", setup_log);
+	expect_witness_log(4, 0, 8, 0);
+	for (unsigned i = 0; i < 2; i++) {
+		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
+		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
+		dpk_bench_result_free(&res[i]);
+	}
+	dpk_bench_runner_fini(&runner);
+}
+
+static void witness_reads_the_machine(void)
+{
+	double w = dpk_bench_witness();
+
+	EXPECT_TRUE(isfinite(w));
+	EXPECT_GT_F(w, 0.0);
+	ASSERT_EQ(0, start("0"));
+	EXPECT_TRUE(isfinite(runner.clock.witness));
+	EXPECT_GT_F(runner.clock.witness, 0.0);
+	EXPECT_TRUE(runner.clock.witness == runner.witness.best);
+	EXPECT_TRUE(runner.witness_read == dpk_bench_witness);
 	dpk_bench_runner_fini(&runner);
 }
 
@@ -401,6 +518,10 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(all_takes_one_worker_per_cpu),
         DPK_TEST(rounds_visit_cases_in_turn),
         DPK_TEST(rounds_drop_only_the_failed_case),
+        DPK_TEST(witness_reads_the_machine),
+        DPK_TEST(witness_slow_slices_are_replaced),
+        DPK_TEST(witness_always_slow_keeps_the_slices),
+        DPK_TEST(witness_rules_off_with_slow_limit_0),
         DPK_TEST(params_format),
 };
 

@@ -11,13 +11,16 @@ import sys
 
 NUM = (int, float)
 TOP = {"schema": str, "schema_version": int, "started": str, "wall_s": NUM,
-       "command": str, "options": dict, "clock": dict, "environment": list,
-       "lcores": dict, "results": list}
+       "command": str, "options": dict, "clock": dict, "witness": dict,
+       "environment": list, "lcores": dict, "results": list}
 OPTIONS = {"time_s": NUM, "warmup_s": NUM, "rounds": int, "slow_limit": NUM, "repeat": int,
            "lcores": str, "raw": bool, "placements": list}
 CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks": NUM,
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
-         "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM}
+         "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
+         "witness_ticks": NUM}
+WITNESS = {"best_ticks": NUM, "limit": NUM, "slices": int, "slow_slices": int, "rounds": int,
+           "extra_rounds": int, "no_fast_cases": int}
 ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
 RESULT = {"suite": str, "case": str, "params": dict, "placement": str, "repeat": int,
           "description": str, "unit": str, "status": str, "elapsed_s": NUM}
@@ -68,6 +71,19 @@ def main():
       (_ for _ in ()).throw(AssertionError("schema")))
     t("options", lambda: need(doc["options"], OPTIONS, "options"))
     t("clock", lambda: need(doc["clock"], CLOCK, "clock"))
+
+    def witness():
+        w = doc["witness"]
+        need(w, WITNESS, "witness")
+        assert 0 < w["best_ticks"] <= doc["clock"]["witness_ticks"], w
+        assert w["slow_slices"] <= w["slices"], w
+        assert w["extra_rounds"] <= w["rounds"], w
+        # p50_ticks is null only when no slice ran in rounds
+        if w["slices"]:
+            assert isinstance(w["p50_ticks"], NUM) and w["p50_ticks"] >= w["best_ticks"], w
+        else:
+            assert w["p50_ticks"] is None, w
+    t("speed witness", witness)
 
     def env():
         assert doc["environment"], "empty environment"

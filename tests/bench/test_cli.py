@@ -88,6 +88,9 @@ def _():
         assert doc["options"]["rounds"] == 8 and doc["options"]["slow_limit"] == 0
         for r in doc["results"]:
             assert r["status"] == "ok" and r["rejected"]["slow"] == 0, r
+        # The witness was read around each of the 2 x 8 slices; no round was added.
+        w = doc["witness"]
+        assert w["rounds"] == 8 and w["extra_rounds"] == 0 and w["slices"] == 16, w
         rc, _, err = run("run", "floor/tsc_read", "--time", "40ms", "--warmup", "4ms",
                          "--rounds", "8", "--slow-limit", "2.5%", "--json", j, "--quiet")
         assert rc == 0, err

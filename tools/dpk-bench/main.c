@@ -116,7 +116,11 @@ static void round_progress(void *ctx, unsigned round, unsigned rounds)
 {
 	const char *what = ctx;
 
-	fprintf(stderr, "\r\033[K%s, round %u of %u", what, round + 1, rounds);
+	if (round < rounds)
+		fprintf(stderr, "\r\033[K%s, round %u of %u", what, round + 1, rounds);
+	else
+		fprintf(stderr, "\r\033[K%s, extra round %u (slow slices to replace)", what,
+		        round + 1 - rounds);
 	fflush(stderr);
 }
 
@@ -429,9 +433,11 @@ int main(int argc, char **argv)
 	}
 	free(leader);
 	meta.wall_s = (double)(dpk_tsc() - t0) / (double)runner.clock.hz;
-	if (!cli.quiet)
+	if (!cli.quiet) {
 		printf("\n%zu case runs in %.1f s%s\n", nres, meta.wall_s,
 		       failed ? "; some FAILED their invariants" : "");
+		dpk_report_witness(stdout, &runner);
+	}
 
 	rc = failed ? 1 : 0;
 	if (json) {
