@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "witness.h"
 
 const char *dpk_cmp_verdict_name(enum dpk_cmp_verdict v)
 {
@@ -409,6 +410,13 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 		     (b->tsc_hz / a->tsc_hz - 1.0) * 100.0, a->tsc_hz / 1e6, b->tsc_hz / 1e6);
 	else if (isfinite(a->tsc_hz) != isfinite(b->tsc_hz))
 		warn(r, "TSC frequency is known in only one file");
+	if (isfinite(a->witness) && isfinite(b->witness) &&
+	    fabs(b->witness / a->witness - 1.0) > DPK_WITNESS_LIMIT)
+		warn(r,
+		     "speed witness differs: fastest reading base %.2f ticks, new %.2f (x%.2f); "
+		     "the machine was slower during the %s run, and its figures with it",
+		     a->witness, b->witness, b->witness / a->witness,
+		     b->witness > a->witness ? "new" : "base");
 	env_differs(r, a, b, "compiler", "compiler");
 	env_differs(r, a, b, "cflags", "compiler flags");
 	env_differs(r, a, b, "build_type", "build type");

@@ -253,6 +253,12 @@ static void load_meta(struct dpk_results *r)
 			r->tsc_hz = w->num;
 		r->tsc_source = str_or(v, "tsc_source", "");
 	}
+	r->witness = NAN;
+	if ((v = dpk_jv_get(d, "witness")) && v->type == DPK_JV_OBJECT) {
+		w = dpk_jv_get(v, "best_ticks");
+		if (w && w->type == DPK_JV_NUMBER && w->num > 0)
+			r->witness = w->num;
+	}
 	if ((v = dpk_jv_get(d, "options")) && v->type == DPK_JV_OBJECT) {
 		w = dpk_jv_get(v, "raw");
 		r->raw = w && w->type == DPK_JV_BOOL && w->b;
@@ -305,6 +311,7 @@ int dpk_results_load(const char *path, struct dpk_results *r, char *err, size_t 
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	r->tsc_hz = NAN;
+	r->witness = NAN;
 	rc = dpk_jv_parse_file(path, &r->doc, err, errlen);
 	if (rc)
 		return rc;

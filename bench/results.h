@@ -49,7 +49,8 @@ struct dpk_results {
 	const char *path; /**< as given to dpk_results_load */
 	struct dpk_jv doc;
 	const char *started, *command;
-	double tsc_hz; /**< NaN when absent */
+	double tsc_hz;  /**< NaN when absent */
+	double witness; /**< the speed witness's fastest reading, ticks; NaN when absent */
 	const char *tsc_source;
 	struct dpk_res_env *env;
 	size_t nenv;

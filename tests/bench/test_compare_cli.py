@@ -324,6 +324,44 @@ def _():
         expect_bad(["spread", one], "1 run found")
 
 
+def with_witness(d, name, src, best):
+    """A copy of fixture @src whose run says its speed witness read @best at fastest."""
+    doc = json.load(open(f(src)))
+    doc["witness"] = {"best_ticks": best, "p50_ticks": best * 1.1, "limit": 0.2,
+                      "slices": 80, "slow_slices": 0, "rounds": 40, "extra_rounds": 0,
+                      "no_fast_cases": 0}
+    path = os.path.join(d, name)
+    json.dump(doc, open(path, "w"))
+    return path
+
+
+@case("spread and compare: a file whose speed witness read slow is named")
+def _():
+    # Files from before the witness: nothing said about it.
+    rc, out, _ = run("spread", f("base.json"), f("new.json"), "--limit", "999")
+    assert rc == 0 and "speed witness" not in out, out
+    with tempfile.TemporaryDirectory() as d:
+        a = with_witness(d, "a.json", "base.json", 10.0)
+        b = with_witness(d, "b.json", "new.json", 16.0)
+        c = with_witness(d, "c.json", "new.json", 11.5)
+        rc, out, err = run("spread", a, b, "--limit", "999")
+        assert rc == 0, (rc, err)
+        assert "fastest reading of each file (ticks): 10.00 16.00" in out, out
+        assert f"{b}: witness x1.60 of the fastest file's, and its figures" in out, out
+        assert a + ":" not in out, out
+        # 15% apart: within the witness's limit, no warning.
+        rc, out, _ = run("spread", a, c, "--limit", "999")
+        assert rc == 0 and "10.00 11.50" in out and "slower" not in out, out
+        rc, out, err = run("compare", a, b)
+        assert "speed witness differs: fastest reading base 10.00 ticks, new 16.00 (x1.60)" \
+            in out + err, out + err
+        assert "slower during the new run" in out + err, out + err
+        rc, out, err = run("compare", b, a)
+        assert "slower during the base run" in out + err, out + err
+        rc, out, err = run("compare", a, c)
+        assert "speed witness" not in out + err, out + err
+
+
 def main():
     print("TAP version 13")
     print(f"1..{len(results)}")

@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "html.h"
 #include "results.h"
+#include "witness.h"
 
 #define PATTERNS_MAX 64
 #define FILES_MAX    64
@@ -443,6 +444,36 @@ static int cmp_dbl(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+/* The speed witness's fastest reading of each file, and a warning naming the files whose
+ * machine was slower than the fastest file's by more than DPK_WITNESS_LIMIT. */
+static void witness_lines(const struct spread_run *runs, unsigned nruns)
+{
+	double best = INFINITY;
+	bool any = false;
+
+	for (unsigned q = 0; q < nruns; q++)
+		if (isfinite(runs[q].file->witness) && runs[q].file->witness < best)
+			best = runs[q].file->witness;
+	if (!isfinite(best))
+		return;
+	printf("speed witness, fastest reading of each file (ticks):");
+	for (unsigned q = 0; q < nruns; q++)
+		if (q == 0 || runs[q].file != runs[q - 1].file)
+			printf(" %.2f", runs[q].file->witness);
+	printf("\n");
+	for (unsigned q = 0; q < nruns; q++) {
+		const struct dpk_results *f = runs[q].file;
+		if ((q > 0 && f == runs[q - 1].file) || !isfinite(f->witness) ||
+		    f->witness <= best * (1.0 + DPK_WITNESS_LIMIT))
+			continue;
+		if (!any)
+			printf("warning: the machine was slower through part of these runs:\n");
+		any = true;
+		printf("  %s: witness x%.2f of the fastest file's, and its figures slowed too\n",
+		       f->path, f->witness / best);
+	}
+}
+
 /* Print the spread table of @p runs; returns the exit status (0 or 1). */
 static int spread_print(const struct args *a, const struct spread_run *runs, unsigned nruns)
 {
@@ -509,6 +540,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 	       worst * 100.0, worst_id, ncases - over, a->limit * 100.0, over);
 	if (partial)
 		printf("%zu more cases did not run ok in every run and are left out\n", partial);
+	witness_lines(runs, nruns);
 	free(spreads);
 	return over ? 1 : 0;
 }
