@@ -80,8 +80,8 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r)
 	        r->opt.slow_limit > 0 ? ", their samples set aside" : "", w->rounds, w->extra);
 	if (w->no_fast_cases)
 		fprintf(f,
-		        "speed witness: %u case runs met no fast phase and kept their slow slices; "
-		        "their figures are slowed\n",
+		        "speed witness: %u case runs met no fast phase and kept their slow slices "
+		        "(marked in the table); their figures may be slowed\n",
 		        w->no_fast_cases);
 }
 
@@ -159,6 +159,8 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		        res->reject[DPK_REJECT_SLOW]);
 	else if (rejected)
 		fprintf(f, " (%zu rejected)", rejected);
+	if (res->witness_slices && !res->witness_fast)
+		fprintf(f, " [every slice met a slow phase]");
 	fprintf(f, "\n");
 	if (res->interleaved) {
 		if (res->ref_case == res->c && res->ref_suite == res->suite)
@@ -327,6 +329,10 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			json_summary(&j, "ticks", &x->ticks, 1.0);
 			json_summary(&j, "ns", &x->ticks, ns_per_tick);
 			dpk_json_double(&j, "mops", x->mops);
+			if (x->witness_slices) {
+				dpk_json_uint(&j, "witness_slices", x->witness_slices);
+				dpk_json_uint(&j, "witness_fast_slices", x->witness_fast);
+			}
 			if (x->interleaved) {
 				char ref[160];
 				snprintf(ref, sizeof(ref), "%s/%s", x->ref_suite->name,

@@ -1275,12 +1275,18 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 	for (unsigned i = 0; i < k; i++) {
 		uint8_t *slow = calloc(q ? q : 1, 1);
 		struct slow_rounds witnessed = {slow, q};
-		unsigned fast = 0;
+		unsigned fast = 0, played = 0;
 
-		for (unsigned x = 0; slow && x < q; x++) {
-			slow[x] = !isnan(rc[i].wit[x]) && !witness_fast(rc[i].wit[x], log->best);
-			fast += witness_fast(rc[i].wit[x], log->best);
+		for (unsigned x = 0; x < q; x++) {
+			bool is_fast = witness_fast(rc[i].wit[x], log->best); /* NaN: not fast */
+
+			played += !isnan(rc[i].wit[x]);
+			fast += is_fast;
+			if (slow)
+				slow[x] = !isnan(rc[i].wit[x]) && !is_fast;
 		}
+		res[i].witness_slices = played;
+		res[i].witness_fast = fast;
 		/* A case that never met a fast phase keeps its slices: slow figures, counted
 		 * and reported as such, rather than none. */
 		if (res[i].status == DPK_RESULT_OK && fast == 0 && r->opt.slow_limit > 0) {

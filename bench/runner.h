@@ -101,6 +101,9 @@ struct dpk_bench_result {
 	unsigned group_size;
 	size_t pair_rounds;            /**< rounds with both samples kept */
 	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
+	/* Run in rounds (dpk_bench_run_rounds): its slices, and of them those the speed
+	 * witness found fast (both 0 otherwise). No fast slice: the slow ones were kept. */
+	unsigned witness_slices, witness_fast;
 };
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */

@@ -113,6 +113,9 @@ def main():
             assert r["lcores"], where
             for lc in r["lcores"]:
                 need(lc, LCORE, where + " lcore")
+            if "witness_slices" in r:  # single-lcore cases run in rounds
+                assert r["placement"] == "single", where
+                assert 0 <= r["witness_fast_slices"] <= r["witness_slices"], where
     t("every result", results)
 
     def suites_ok():

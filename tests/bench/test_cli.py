@@ -91,6 +91,8 @@ def _():
         # The witness was read around each of the 2 x 8 slices; no round was added.
         w = doc["witness"]
         assert w["rounds"] == 8 and w["extra_rounds"] == 0 and w["slices"] == 16, w
+        for r in doc["results"]:
+            assert r["witness_slices"] == 8 and 0 <= r["witness_fast_slices"] <= 8, r
         rc, _, err = run("run", "floor/tsc_read", "--time", "40ms", "--warmup", "4ms",
                          "--rounds", "8", "--slow-limit", "2.5%", "--json", j, "--quiet")
         assert rc == 0, err
