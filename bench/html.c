@@ -171,9 +171,9 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 		fprintf(f, "<th><span class=\"sw\" style=\"background:%s\"></span>%s</th>",
 		        file_color[i], nf == 2 ? file_name[i] : "results");
 	fputs("</tr>\n", f);
-	static const char *const rows[] = {"file",    "started",    "command", "dpkit",
-	                                   "CPU",     "TSC",        "lcores",  "placements",
-	                                   "results", "raw samples"};
+	static const char *const rows[] = {"file",    "started",     "command",      "dpkit",
+	                                   "CPU",     "TSC",         "lcores",       "placements",
+	                                   "results", "raw samples", "speed witness"};
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		fprintf(f, "<tr><th>%s</th>", rows[k]);
 		for (size_t i = 0; i < nf; i++) {
@@ -228,6 +228,12 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 				        nraw == 0     ? "not recorded (run with --raw)"
 				        : nraw == nok ? "recorded"
 				                      : "recorded for some results");
+				break;
+			case 10:
+				if (isfinite(x->witness))
+					fprintf(f, "fastest reading %.2f ticks", x->witness);
+				else
+					fputs("not in this file", f);
 				break;
 			}
 			fputs("</td>", f);
