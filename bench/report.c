@@ -75,9 +75,9 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r)
 		return;
 	fprintf(f,
 	        "speed witness: fastest %.2f ticks, median %.2f; %zu of %zu slices slow (over "
-	        "+%.0f%%)%s; %u rounds, %u of them extra\n",
-	        w->best, witness_p50(w), w->slow, w->n, DPK_WITNESS_LIMIT * 100.0,
-	        r->opt.slow_limit > 0 ? ", their samples set aside" : "", w->rounds, w->extra);
+	        "+%.0f%%), %zu of them set aside; %u rounds, %u of them extra\n",
+	        w->best, witness_p50(w), w->slow, w->n, DPK_WITNESS_LIMIT * 100.0, w->set_aside,
+	        w->rounds, w->extra);
 	if (w->no_fast_cases)
 		fprintf(f,
 		        "speed witness: %u case runs met no fast phase and kept their slow slices "
@@ -260,6 +260,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_double(&j, "limit", DPK_WITNESS_LIMIT);
 	dpk_json_uint(&j, "slices", r->witness.n);
 	dpk_json_uint(&j, "slow_slices", r->witness.slow);
+	dpk_json_uint(&j, "set_aside_slices", r->witness.set_aside);
 	dpk_json_uint(&j, "rounds", r->witness.rounds);
 	dpk_json_uint(&j, "extra_rounds", r->witness.extra);
 	dpk_json_uint(&j, "no_fast_cases", r->witness.no_fast_cases);

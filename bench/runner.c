@@ -4,6 +4,7 @@
  * shares (batch sizing, warm-up, fenced samples, rejection, bounded multi-lcore runs).
  */
 #define _GNU_SOURCE
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -1095,6 +1096,8 @@ static bool rewarm(struct dpk_bench_run *run, uint64_t n, uint64_t warm)
 	return true;
 }
 
+static_assert(2 * DPK_BENCH_ROUNDS_MAX <= UINT16_MAX + 1, "a sample's round is 16 bits");
+
 /* One case of dpk_bench_run_rounds(). */
 struct round_case {
 	const struct dpk_bench_case *c;
@@ -1158,10 +1161,8 @@ static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, u
 		rc->ns++;
 		now = dpk_tsc();
 	}
-	if (ok) {
-		double wit_after = read_witness();
-		rc->wit[q] = wit_after > wit_before ? wit_after : wit_before;
-	}
+	double wit_after = read_witness();
+	rc->wit[q] = wit_after > wit_before ? wit_after : wit_before;
 	if (rc->c->teardown)
 		rc->c->teardown(run);
 	if (atomic_load_explicit(&run->failed, memory_order_relaxed)) {
@@ -1268,10 +1269,9 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 	}
 	log->rounds += q;
 	log->extra += q > rounds ? q - rounds : 0;
-	/* Judged by the run's fastest reading so far, which may have come after the slice. */
-	log->slow = 0;
-	for (size_t x = 0; x < log->n; x++)
-		log->slow += !witness_fast(log->v[x], log->best);
+	/* The slices are judged now, by the fastest reading so far (this call's included),
+	 * and the log counts them as judged: a faster reading later does not judge them
+	 * again. */
 	for (unsigned i = 0; i < k; i++) {
 		uint8_t *slow = calloc(q ? q : 1, 1);
 		struct slow_rounds witnessed = {slow, q};
@@ -1287,13 +1287,17 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		}
 		res[i].witness_slices = played;
 		res[i].witness_fast = fast;
+		log->slow += played - fast;
 		/* A case that never met a fast phase keeps its slices: slow figures, counted
 		 * and reported as such, rather than none. */
-		if (res[i].status == DPK_RESULT_OK && fast == 0 && r->opt.slow_limit > 0) {
+		if (res[i].status == DPK_RESULT_OK && played && fast == 0 &&
+		    r->opt.slow_limit > 0) {
 			log->no_fast_cases++;
 			free(slow);
 			slow = NULL;
 		}
+		if (res[i].status == DPK_RESULT_OK && slow && r->opt.slow_limit > 0)
+			log->set_aside += played - fast;
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
 			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns,

@@ -111,10 +111,12 @@ struct dpk_bench_witness_log {
 	double best; /**< fastest reading, the clock check's included; ticks */
 	double *v;   /**< each slice's reading (the slower of before and after) */
 	size_t n, cap;
-	size_t slow;     /**< slices over best * (1 + DPK_WITNESS_LIMIT), by the final best */
-	unsigned rounds; /**< rounds run */
-	unsigned extra;  /**< of them beyond opt.rounds, to replace slow ones */
-	unsigned no_fast_cases; /**< cases without one fast slice: their slow ones were kept */
+	size_t slow;            /**< slices over best * (1 + DPK_WITNESS_LIMIT), best as it was when
+	                             their call of dpk_bench_run_rounds ended */
+	size_t set_aside;       /**< of them, those whose samples were set aside */
+	unsigned rounds;        /**< rounds run, over every call */
+	unsigned extra;         /**< of them beyond the planned rounds, to replace slow ones */
+	unsigned no_fast_cases; /**< case runs without one fast slice: their slow ones were kept */
 };
 
 /** The engine's state for a run. */
@@ -172,14 +174,16 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
  * phase of the machine from the case's own cost. The number of rounds is opt.rounds, fewer
  * if slices would be shorter than DPK_BENCH_SLICE_MIN_S.
  *
- * The speed witness (witness.h) is read before and after every slice. With the slow-round
- * rule on (opt.slow_limit > 0), a slice whose slower reading is over the run's fastest by
- * more than DPK_WITNESS_LIMIT is slow: its samples are set aside as DPK_REJECT_SLOW before
- * the rule looks at the case's own round medians, and while some case has fewer fast
- * slices than the planned rounds, more rounds run, up to twice the planned number. A slow
- * phase of a few seconds so costs time, not figures. A case left without one fast slice
- * keeps all of its slices (r->witness.no_fast_cases counts it). The readings go to
- * r->witness.
+ * The speed witness (witness.h) is read before and after every slice. A slice whose slower
+ * reading is over the fastest reading so far (r->witness.best, the clock check's included)
+ * by more than DPK_WITNESS_LIMIT is slow. With the slow-round rule on (opt.slow_limit > 0)
+ * its samples are set aside as DPK_REJECT_SLOW before the rule looks at the case's own
+ * round medians, and while some case has fewer fast slices than the planned rounds, more
+ * rounds run, up to twice the planned number. A slow phase of a few seconds so costs time,
+ * not figures. A case left without one fast slice keeps all of its slices
+ * (r->witness.no_fast_cases counts it). The slices are judged when the last round ends, by
+ * the fastest reading up to then; a later call does not judge them again. The readings and
+ * counts add up in r->witness over calls.
  * Fills res[0..k-1]; @p progress may be NULL (it is told the planned number of rounds;
  * extra rounds come after it).
  */

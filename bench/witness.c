@@ -2,10 +2,11 @@
 /*
  * witness.c - the speed witness: a private single-threaded queue timed in fixed bursts.
  *
- * Only the calling thread touches the queue, so plain loads and stores suffice; the empty
- * asm statements with a memory clobber keep every slot store and load in the code (the
- * compiler would otherwise see that each value read back is the one just written), and
- * the out-of-line calls keep the call, return and branch traffic of a real queue call.
+ * Only the calling thread touches the queue, so plain loads and stores suffice. The calls
+ * stay out of line (noinline, and noipa where GCC has it), so they keep the call, return
+ * and branch traffic of a real queue call and the compiler cannot see that each value read
+ * back is the one just written; the empty asm statements with a memory clobber keep the
+ * slot store and load in place even if it could.
  */
 #include <stdint.h>
 #include <stdlib.h>

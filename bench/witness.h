@@ -18,7 +18,7 @@
 #define DPK_WITNESS_TIMINGS 15u
 
 /**
- * A slice is slow when a reading next to it is over the run's fastest reading by more than
+ * A slice is slow when a reading next to it is over the fastest reading so far by more than
  * this fraction. The slow phases seen are 40% and more; readings in a steady phase vary
  * by about 5% (the counter's coarse step is about 1% of a timing).
  */

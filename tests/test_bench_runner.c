@@ -149,16 +149,20 @@ static void single_case_gives_samples(void)
 	dpk_bench_runner_fini(&runner);
 }
 
-/* Six times dearer for its first 100 ms, then cheap: a drift the raw samples must show. */
-static uint64_t ramp_start;
+/* Six times the work per operation in its first four slices (set-ups), then one: a drift
+ * the raw samples must show. */
+static unsigned ramp_setups;
+
+static int ramp_setup(struct dpk_bench_run *run)
+{
+	(void)run;
+	ramp_setups++;
+	return 0;
+}
 
 static uint64_t body_ramp_down(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
-	uint64_t now = dpk_tsc();
-
-	if (!ramp_start)
-		ramp_start = now;
-	body_spin(run, role, now - ramp_start < dpk_tsc_hz() / 10 ? 6 * n : n);
+	body_spin(run, role, ramp_setups <= 4 ? 6 * n : n);
 	return n;
 }
 
@@ -166,6 +170,7 @@ static const struct dpk_bench_case c_ramp = {.name = "ramp",
                                              .desc = "dearer at first",
                                              .kind = DPK_BENCH_SINGLE,
                                              .unit = DPK_UNIT_ITERATION,
+                                             .setup = ramp_setup,
                                              .body = body_ramp_down};
 
 static double median_of(const double *v, size_t n)
@@ -185,15 +190,18 @@ static void raw_samples_keep_their_order(void)
 	struct dpk_bench_result res;
 
 	ASSERT_EQ(0, start("0"));
-	runner.opt.time_s = 0.3; /* the dear phase ends well inside the timed part */
+	runner.opt.time_s = 0.04; /* 8 slices: 4 dear, then 4 cheap */
 	runner.opt.slow_limit = 0;
-	ramp_start = 0;
+	ramp_setups = 0;
 	dpk_bench_run_case(&runner, &suite, &c_ramp, DPK_PLACE_SINGLE, 0, &res);
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_EQ(8, ramp_setups);
 	ASSERT_GT(res.nraw, 100);
-	/* Taken first, the dear samples come first; sorted they would come last. */
-	size_t tenth = res.nraw / 10;
-	EXPECT_GT_F(median_of(res.raw, tenth), 2 * median_of(res.raw + res.nraw - tenth, tenth));
+	/* The slices last alike, and a dear sample is six times longer: about a seventh of
+	 * the samples are dear, and taken first they come first; sorted they would come last.
+	 * The twentieth at each end is well inside its phase. */
+	size_t part = res.nraw / 20;
+	EXPECT_GT_F(median_of(res.raw, part), 2 * median_of(res.raw + res.nraw - part, part));
 	dpk_bench_result_free(&res);
 	dpk_bench_runner_fini(&runner);
 }
@@ -413,14 +421,25 @@ static size_t total_samples(const struct dpk_bench_result *r)
 	return n;
 }
 
-/* The run's witness log: rounds run, of them extra, slow slices, cases with no fast one. */
-static void expect_witness_log(unsigned rounds, unsigned extra, size_t slow, unsigned no_fast)
+/* The run's witness log: rounds run, of them extra, slow slices, of them set aside, cases
+ * with no fast one. */
+static void expect_witness_log(unsigned rounds, unsigned extra, size_t slow, size_t set_aside,
+                               unsigned no_fast)
 {
 	EXPECT_EQ(rounds, runner.witness.rounds);
 	EXPECT_EQ(extra, runner.witness.extra);
 	EXPECT_EQ(slow, runner.witness.slow);
+	EXPECT_EQ(set_aside, runner.witness.set_aside);
 	EXPECT_EQ(no_fast, runner.witness.no_fast_cases);
 	EXPECT_TRUE(runner.witness.best == 10.0);
+}
+
+/* A result's slices and fast slices as the witness counted them. */
+static void expect_witness_slices(const struct dpk_bench_result *res, unsigned slices,
+                                  unsigned fast)
+{
+	EXPECT_EQ(slices, res->witness_slices);
+	EXPECT_EQ(fast, res->witness_fast);
 }
 
 static void witness_slow_slices_are_replaced(void)
@@ -429,15 +448,17 @@ static void witness_slow_slices_are_replaced(void)
 
 	ASSERT_EQ(0, start("0"));
 	/* 20 ms a case, 4 slices of 5 ms. Two readings a slice, two cases: the first 16
-	 * readings cover the 4 planned rounds, all slow; 4 extra rounds replace them. */
-	run_witnessed(16, 0.05, res);
+	 * readings cover the 4 planned rounds, all slow; 4 extra rounds replace them. A slow
+	 * limit of 1000% keeps the case's own round rule from setting anything aside: what
+	 * goes, the witness sent. */
+	run_witnessed(16, 10.0, res);
 	EXPECT_STREQ("ABBAABBAABBAABBA", setup_log);
 	EXPECT_EQ(16, runner.witness.n);
-	expect_witness_log(8, 4, 8, 0);
+	expect_witness_log(8, 4, 8, 8, 0);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
+		expect_witness_slices(&res[i], 8, 4);
 		EXPECT_GT(res[i].reject[0], 0);
-		/* Half the slices were slow: their samples went, at least. */
 		EXPECT_GT(res[i].reject[DPK_REJECT_SLOW], 0);
 		EXPECT_EQ(res[i].samples, total_samples(&res[i]));
 		dpk_bench_result_free(&res[i]);
@@ -451,11 +472,13 @@ static void witness_always_slow_keeps_the_slices(void)
 
 	ASSERT_EQ(0, start("0"));
 	/* Never fast: twice the planned rounds, then each case keeps its slow slices. */
-	run_witnessed(1000, 0.05, res);
+	run_witnessed(1000, 10.0, res);
 	EXPECT_EQ(16, setups);
-	expect_witness_log(8, 4, 16, 2);
+	expect_witness_log(8, 4, 16, 0, 2);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
+		expect_witness_slices(&res[i], 8, 0);
+		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
 		EXPECT_GT(res[i].reject[0], 0);
 		EXPECT_GT_F(res[i].ticks.p50, 0.0);
 		dpk_bench_result_free(&res[i]);
@@ -472,10 +495,44 @@ static void witness_rules_off_with_slow_limit_0(void)
 	 * goes, the readings still logged. */
 	run_witnessed(1000, 0, res);
 	EXPECT_STREQ("ABBAABBA", setup_log);
-	expect_witness_log(4, 0, 8, 0);
+	expect_witness_log(4, 0, 8, 0, 0);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
+		expect_witness_slices(&res[i], 4, 0);
 		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
+		dpk_bench_result_free(&res[i]);
+	}
+	dpk_bench_runner_fini(&runner);
+}
+
+static void witness_judges_each_call_once(void)
+{
+	const struct dpk_bench_suite *suites[2] = {&suite, &suite};
+	const struct dpk_bench_case *cases[2] = {&c_log_a, &c_log_b};
+	struct dpk_bench_result res[2];
+
+	ASSERT_EQ(0, start("0"));
+	/* The first call reads 20 throughout against a best of 20: all fast. The second
+	 * reads 10: the best drops, and the first call's slices stay judged as they were. */
+	run_witnessed(0, 10.0, res);
+	for (unsigned i = 0; i < 2; i++)
+		dpk_bench_result_free(&res[i]);
+	free(runner.witness.v);
+	memset(&runner.witness, 0, sizeof(runner.witness));
+	runner.witness.best = 20.0;
+	wit_calls = 0;
+	wit_slow_calls = 16;
+	dpk_bench_run_rounds(&runner, suites, cases, 2, 0, res, NULL, NULL);
+	EXPECT_EQ(0, runner.witness.slow);
+	for (unsigned i = 0; i < 2; i++) {
+		expect_witness_slices(&res[i], 4, 4);
+		dpk_bench_result_free(&res[i]);
+	}
+	dpk_bench_run_rounds(&runner, suites, cases, 2, 1, res, NULL, NULL);
+	EXPECT_EQ(16, runner.witness.n); /* slices: 2 cases x 4 rounds x 2 calls */
+	expect_witness_log(8, 0, 0, 0, 0);
+	for (unsigned i = 0; i < 2; i++) {
+		expect_witness_slices(&res[i], 4, 4);
 		dpk_bench_result_free(&res[i]);
 	}
 	dpk_bench_runner_fini(&runner);
@@ -522,6 +579,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(witness_slow_slices_are_replaced),
         DPK_TEST(witness_always_slow_keeps_the_slices),
         DPK_TEST(witness_rules_off_with_slow_limit_0),
+        DPK_TEST(witness_judges_each_call_once),
         DPK_TEST(params_format),
 };
 

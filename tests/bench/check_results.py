@@ -19,8 +19,8 @@ CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
          "witness_ticks": NUM}
-WITNESS = {"best_ticks": NUM, "limit": NUM, "slices": int, "slow_slices": int, "rounds": int,
-           "extra_rounds": int, "no_fast_cases": int}
+WITNESS = {"best_ticks": NUM, "limit": NUM, "slices": int, "slow_slices": int,
+           "set_aside_slices": int, "rounds": int, "extra_rounds": int, "no_fast_cases": int}
 ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
 RESULT = {"suite": str, "case": str, "params": dict, "placement": str, "repeat": int,
           "description": str, "unit": str, "status": str, "elapsed_s": NUM}
@@ -76,7 +76,7 @@ def main():
         w = doc["witness"]
         need(w, WITNESS, "witness")
         assert 0 < w["best_ticks"] <= doc["clock"]["witness_ticks"], w
-        assert w["slow_slices"] <= w["slices"], w
+        assert w["set_aside_slices"] <= w["slow_slices"] <= w["slices"], w
         assert w["extra_rounds"] <= w["rounds"], w
         # p50_ticks is null only when no slice ran in rounds
         if w["slices"]:

@@ -328,7 +328,8 @@ def with_witness(d, name, src, best):
     """A copy of fixture @src whose run says its speed witness read @best at fastest."""
     doc = json.load(open(f(src)))
     doc["witness"] = {"best_ticks": best, "p50_ticks": best * 1.1, "limit": 0.2,
-                      "slices": 80, "slow_slices": 0, "rounds": 40, "extra_rounds": 0,
+                      "slices": 80, "slow_slices": 0, "set_aside_slices": 0, "rounds": 40,
+                      "extra_rounds": 0,
                       "no_fast_cases": 0}
     path = os.path.join(d, name)
     json.dump(doc, open(path, "w"))
@@ -360,6 +361,13 @@ def _():
         assert "slower during the base run" in out + err, out + err
         rc, out, err = run("compare", a, c)
         assert "speed witness" not in out + err, out + err
+        # Judged the same way both ways round: 12.3 against 10 is over the limit.
+        e = with_witness(d, "e.json", "base.json", 12.3)
+        rc, out, err = run("compare", e, a)
+        assert "new 10.00 (x0.81)" in out + err, out + err
+        # A file from before the witness shows as "-".
+        rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
+        assert "fastest reading of each file (ticks): 10.00 -" in out, out
 
 
 def main():

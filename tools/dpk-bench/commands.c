@@ -458,8 +458,10 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns)
 		return;
 	printf("speed witness, fastest reading of each file (ticks):");
 	for (unsigned q = 0; q < nruns; q++)
-		if (q == 0 || runs[q].file != runs[q - 1].file)
+		if ((q == 0 || runs[q].file != runs[q - 1].file) && isfinite(runs[q].file->witness))
 			printf(" %.2f", runs[q].file->witness);
+		else if (q == 0 || runs[q].file != runs[q - 1].file)
+			printf(" -");
 	printf("\n");
 	for (unsigned q = 0; q < nruns; q++) {
 		const struct dpk_results *f = runs[q].file;
