@@ -417,6 +417,16 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 		     "the machine was slower during the %s run, and its figures with it",
 		     a->witness, b->witness, b->witness / a->witness,
 		     b->witness > a->witness ? "new" : "base");
+	if (a->witness_no_fast)
+		warn(r,
+		     "base: %u case runs met no fast phase of the machine (speed witness); "
+		     "their figures may be slowed",
+		     a->witness_no_fast);
+	if (b->witness_no_fast)
+		warn(r,
+		     "new: %u case runs met no fast phase of the machine (speed witness); "
+		     "their figures may be slowed",
+		     b->witness_no_fast);
 	env_differs(r, a, b, "compiler", "compiler");
 	env_differs(r, a, b, "cflags", "compiler flags");
 	env_differs(r, a, b, "build_type", "build type");

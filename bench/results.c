@@ -191,6 +191,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 
 	e->ok = strcmp(e->status, "ok") == 0;
 	e->kept = e->samples = e->batch_ops = e->mops = NAN;
+	e->witness_slices = e->witness_fast = NAN;
 	{
 		struct dpk_res_summary nan = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		e->ticks = e->ns = nan;
@@ -200,7 +201,9 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	if ((rc = number(c, o, path, "kept", true, &e->kept)) ||
 	    (rc = number(c, o, path, "samples", true, &e->samples)) ||
 	    (rc = number(c, o, path, "batch_ops", true, &e->batch_ops)) ||
-	    (rc = number(c, o, path, "mops", true, &e->mops)))
+	    (rc = number(c, o, path, "mops", true, &e->mops)) ||
+	    (rc = number(c, o, path, "witness_slices", true, &e->witness_slices)) ||
+	    (rc = number(c, o, path, "witness_fast_slices", true, &e->witness_fast)))
 		return rc;
 	if (!(v = member(c, o, path, "ticks", DPK_JV_OBJECT, false, &rc)))
 		return rc;
@@ -258,6 +261,9 @@ static void load_meta(struct dpk_results *r)
 		w = dpk_jv_get(v, "best_ticks");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0)
 			r->witness = w->num;
+		w = dpk_jv_get(v, "no_fast_cases");
+		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && w->num < 1e9)
+			r->witness_no_fast = (unsigned)w->num;
 	}
 	if ((v = dpk_jv_get(d, "options")) && v->type == DPK_JV_OBJECT) {
 		w = dpk_jv_get(v, "raw");

@@ -324,13 +324,20 @@ def _():
         expect_bad(["spread", one], "1 run found")
 
 
-def with_witness(d, name, src, best):
-    """A copy of fixture @src whose run says its speed witness read @best at fastest."""
+def with_witness(d, name, src, best, no_fast=(), one_repeat=False):
+    """A copy of fixture @src whose run says its speed witness read @best at fastest, and
+    that the cases of its first repeat named in @no_fast met no fast slice; @one_repeat
+    keeps only that repeat (so every case is in every run of a spread)."""
     doc = json.load(open(f(src)))
+    if one_repeat:
+        doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
     doc["witness"] = {"best_ticks": best, "p50_ticks": best * 1.1, "limit": 0.2,
                       "slices": 80, "slow_slices": 0, "set_aside_slices": 0, "rounds": 40,
-                      "extra_rounds": 0,
-                      "no_fast_cases": 0}
+                      "extra_rounds": 0, "no_fast_cases": len(no_fast)}
+    for r in doc["results"]:
+        if r["status"] == "ok" and r["placement"] == "single" and r["repeat"] == 0:
+            r["witness_slices"] = 40
+            r["witness_fast_slices"] = 0 if r["case"] in no_fast else 40
     path = os.path.join(d, name)
     json.dump(doc, open(path, "w"))
     return path
@@ -365,6 +372,16 @@ def _():
         e = with_witness(d, "e.json", "base.json", 12.3)
         rc, out, err = run("compare", e, a)
         assert "new 10.00 (x0.81)" in out + err, out + err
+        # Cases that met no fast slice: their medians marked, the file named, compare warns.
+        g = with_witness(d, "g.json", "new.json", 10.0, no_fast=["shift10"], one_repeat=True)
+        h = with_witness(d, "h.json", "new.json", 10.0, one_repeat=True)
+        rc, out, err = run("spread", h, g, "--limit", "999")
+        assert f"{g}: 1 case runs met no fast phase (their medians marked !)" in out, out
+        marked = [l for l in out.splitlines() if l.endswith("%") and "!" in l]
+        assert len(marked) == 1 and "synth/shift10/" in marked[0], out
+        assert h + ":" not in out, out
+        rc, out, err = run("compare", a, g)
+        assert "new: 1 case runs met no fast phase" in out + err, out + err
         # A file from before the witness shows as "-".
         rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
         assert "fastest reading of each file (ticks): 10.00 -" in out, out

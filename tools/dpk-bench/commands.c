@@ -427,14 +427,18 @@ struct spread_run {
 	unsigned repeat;
 };
 
-/* The median of case @p id in run @p run, or NaN when it did not run ok there. */
-static double run_p50(const struct spread_run *run, const char *id)
+/* The median of case @p id in run @p run, or NaN when it did not run ok there; @p no_fast
+ * tells whether the speed witness found none of its slices fast. */
+static double run_p50(const struct spread_run *run, const char *id, bool *no_fast)
 {
 	for (size_t i = 0; i < run->file->n; i++) {
 		const struct dpk_res_entry *e = &run->file->e[i];
-		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0)
+		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0) {
+			*no_fast = e->witness_slices > 0 && e->witness_fast == 0;
 			return e->ticks.p50;
+		}
 	}
+	*no_fast = false;
 	return NAN;
 }
 
@@ -465,14 +469,20 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns)
 	printf("\n");
 	for (unsigned q = 0; q < nruns; q++) {
 		const struct dpk_results *f = runs[q].file;
-		if ((q > 0 && f == runs[q - 1].file) || !isfinite(f->witness) ||
-		    f->witness <= best * (1.0 + DPK_WITNESS_LIMIT))
+		bool slower = isfinite(f->witness) && f->witness > best * (1.0 + DPK_WITNESS_LIMIT);
+
+		if ((q > 0 && f == runs[q - 1].file) || (!slower && !f->witness_no_fast))
 			continue;
 		if (!any)
 			printf("warning: the machine was slower through part of these runs:\n");
 		any = true;
-		printf("  %s: witness x%.2f of the fastest file's, and its figures slowed too\n",
-		       f->path, f->witness / best);
+		if (slower)
+			printf("  %s: witness x%.2f of the fastest file's, and its figures slowed "
+			       "too\n",
+			       f->path, f->witness / best);
+		if (f->witness_no_fast)
+			printf("  %s: %u case runs met no fast phase (their medians marked !)\n",
+			       f->path, f->witness_no_fast);
 	}
 }
 
@@ -482,6 +492,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 	const struct dpk_results *first = runs[0].file;
 	double *spreads = calloc(first->n ? first->n : 1, sizeof(double));
 	double v[FILES_MAX * 8];
+	bool no_fast[FILES_MAX * 8];
 	size_t ncases = 0, over = 0, partial = 0;
 	const char *worst_id = NULL;
 	double worst = 0;
@@ -502,7 +513,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		    !dpk_results_selected(a->patterns, a->npatterns, e))
 			continue;
 		for (unsigned q = 0; q < nruns; q++) {
-			v[q] = run_p50(&runs[q], e->id);
+			v[q] = run_p50(&runs[q], e->id, &no_fast[q]);
 			all &= isfinite(v[q]) && v[q] > 0;
 		}
 		if (!all) {
@@ -514,7 +525,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 			lo = v[q] < lo ? v[q] : lo;
 			hi = v[q] > hi ? v[q] : hi;
 			if (nruns <= 8)
-				printf(" %8.2f", v[q]);
+				printf(no_fast[q] ? " %7.2f!" : " %8.2f", v[q]);
 		}
 		if (nruns > 8)
 			printf(" min %8.2f max %8.2f", lo, hi);
