@@ -17,9 +17,6 @@
 #ifndef DPK_BUILD_TYPE
 #define DPK_BUILD_TYPE "unknown"
 #endif
-#ifndef DPK_GIT_REV
-#define DPK_GIT_REV "unknown"
-#endif
 
 /* "SUITE/CASE/esize:8/n:32/placement:single" */
 static void bench_name(const struct dpk_bench_result *x, char *buf, size_t len)
@@ -159,7 +156,7 @@ static void json_context(struct dpk_json *j, const struct dpk_bench_meta *m,
 	dpk_json_bool(j, "cpu_scaling_enabled", gov && gov->verdict == DPK_VERDICT_DEGRADED);
 	json_caches(j);
 	json_loadavg(j);
-	snprintf(buf, sizeof(buf), "dpkit %s (git %s)", dpk_version(), DPK_GIT_REV);
+	snprintf(buf, sizeof(buf), "dpkit %s (git %s)", dpk_version(), dpk_bench_git_rev);
 	dpk_json_string(j, "library_version", buf);
 	dpk_json_string(j, "library_build_type", is_release(DPK_BUILD_TYPE) ? "release" : "debug");
 	dpk_json_int(j, "json_schema_version", 1);

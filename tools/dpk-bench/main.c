@@ -23,9 +23,6 @@
 #ifndef DPK_BUILD_TYPE
 #define DPK_BUILD_TYPE "unknown"
 #endif
-#ifndef DPK_GIT_REV
-#define DPK_GIT_REV "unknown"
-#endif
 
 #if defined(__clang__)
 #define COMPILER "clang " __clang_version__
@@ -50,7 +47,7 @@ static void collect_env(const struct dpk_bench_clock *k, const struct dpk_cpuset
 	        .cflags = DPK_BUILD_CFLAGS,
 	        .build_type = DPK_BUILD_TYPE,
 	        .version = dpk_version(),
-	        .git_rev = DPK_GIT_REV,
+	        .git_rev = dpk_bench_git_rev,
 	        .tsc_hz = k->hz,
 	        .tsc_source = k->source,
 	};
@@ -215,7 +212,8 @@ int main(int argc, char **argv)
 		fputs(dpk_cli_usage, stdout);
 		return 0;
 	case CLI_VERSION:
-		printf("dpk-bench %s (git %s, %s)\n", dpk_version(), DPK_GIT_REV, DPK_BUILD_TYPE);
+		printf("dpk-bench %s (git %s, %s)\n", dpk_version(), dpk_bench_git_rev,
+		       DPK_BUILD_TYPE);
 		return 0;
 	case CLI_LIST:
 		if (dpk_cli_check_patterns(&cli, err, sizeof(err)))
@@ -323,7 +321,7 @@ int main(int argc, char **argv)
 
 	if (!cli.quiet) {
 		double est = (double)nplan * cli.opt.repeat * (cli.opt.time_s + cli.opt.warmup_s);
-		printf("dpk-bench %s (git %s, %s build)\n", dpk_version(), DPK_GIT_REV,
+		printf("dpk-bench %s (git %s, %s build)\n", dpk_version(), dpk_bench_git_rev,
 		       DPK_BUILD_TYPE);
 		dpk_report_env(stdout, &env, &runner.clock);
 		dpk_report_placements(stdout, &meta);
