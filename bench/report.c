@@ -400,7 +400,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 	fprintf(f, "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
 	           "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,batch_ops,"
 	           "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
-	           "p50_ns,mops,sample_index,sample_ticks\n");
+	           "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_slices\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct dpk_bench_result *x = &res[i];
 		const struct dpk_summary *t = &x->ticks;
@@ -414,14 +414,18 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 		if (x->status == DPK_RESULT_OK)
 			fprintf(f,
 			        ",%zu,%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
-			        "%.5f,%.4f,%.4f,,\n",
+			        "%.5f,%.4f,%.4f,,,",
 			        x->samples, x->reject[0], x->reject[DPK_REJECT_MIGRATION],
 			        x->reject[DPK_REJECT_CTX_SWITCH], x->reject[DPK_REJECT_GAP],
 			        x->reject[DPK_REJECT_SLOW], (unsigned long long)x->batch_ops,
 			        t->min, t->p50, t->p90, t->p99, t->max, t->mean, t->stddev, t->cv,
 			        t->p50 * ns_per_tick, x->mops);
 		else
-			fprintf(f, ",,,,,,,,,,,,,,,,,,,\n");
+			fprintf(f, ",,,,,,,,,,,,,,,,,,,");
+		if (x->status == DPK_RESULT_OK && x->witness_slices)
+			fprintf(f, "%u,%u\n", x->witness_slices, x->witness_fast);
+		else
+			fprintf(f, ",\n");
 		if (raw && x->raw) {
 			for (size_t q = 0; q < x->nraw; q++) {
 				fprintf(f, "sample,%s,%s,", x->suite->name, x->c->name);
@@ -429,7 +433,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement),
 				        x->repeat);
 				csv_str(f, dpk_bench_unit_name(x->c->unit));
-				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f\n", q, x->raw[q]);
+				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f,,\n", q, x->raw[q]);
 			}
 		}
 	}

@@ -149,14 +149,20 @@ def _():
         if res["status"] != "ok":
             continue
         assert int(r[col["kept"]]) == res["kept"]
+        if "witness_slices" in res:
+            assert (int(r[col["witness_slices"]]), int(r[col["witness_fast_slices"]])) == \
+                (res["witness_slices"], res["witness_fast_slices"]), res["case"]
+        else:
+            assert r[col["witness_slices"]] == r[col["witness_fast_slices"]] == "", r
         assert abs(float(r[col["p50_ticks"]]) - res["ticks"]["p50"]) < 1e-3 + 1e-6 * res["ticks"]["p50"]
         mine = [s for s in samples if (s[col["suite"]], s[col["case"]], s[col["placement"]],
                                        int(s[col["repeat"]])) ==
                 (res["suite"], res["case"], res["placement"], res["repeat"])]
         assert len(mine) == res["kept"] == len(res["raw_ticks"]), res["case"]
         assert [int(s[col["sample_index"]]) for s in mine] == list(range(len(mine)))
-        got = sorted(float(s[col["sample_ticks"]]) for s in mine)
-        want = sorted(res["raw_ticks"])
+        # The same samples in the same order (the order they were taken).
+        got = [float(s[col["sample_ticks"]]) for s in mine]
+        want = res["raw_ticks"]
         assert all(abs(x - y) < 1e-3 + 1e-6 * y for x, y in zip(got, want)), res["case"]
     # Without --raw there are no sample rows.
     run(*RUN, "--csv", c)
