@@ -102,6 +102,19 @@ def _():
         assert r["kept"] + sum(r["rejected"].values()) == r["samples"]
 
 
+@case("the plan bounds the run time, extra rounds included")
+def _():
+    rc, out, err = run("run", "floor/tsc_read", "floor/tsc_pair", "--time", "20ms",
+                       "--warmup", "5ms")
+    assert rc == 0, err
+    # Two single-lcore cases of 25 ms: 0.05 s, and as much again for extra rounds.
+    assert "2 case runs x 1, at least 0.1 s (up to 0.1 s more if slow phases" in out, out
+    assert "speed witness: fastest" in out, out
+    rc, out, err = run("run", "floor/tsc_read", "--time", "20ms", "--slow-limit", "0")
+    assert rc == 0, err
+    assert "at least 0.1 s\n" in out and "up to" not in out, out
+
+
 @case("bad --placement names the token")
 def _():
     expect_bad(["run", "floor", "--placement", "single,smtt"], "unknown placement 'smtt'")
