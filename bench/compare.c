@@ -417,16 +417,16 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 		     "the machine was slower during the %s run, and its figures with it",
 		     a->witness, b->witness, b->witness / a->witness,
 		     b->witness > a->witness ? "new" : "base");
-	if (a->witness_no_fast)
+	if (a->witness_slow_only)
 		warn(r,
-		     "base: %u case runs met no fast phase of the machine (speed witness); "
-		     "their figures may be slowed",
-		     a->witness_no_fast);
-	if (b->witness_no_fast)
+		     "base: %u case runs kept only slices the speed witness found slow; their "
+		     "figures may be slowed",
+		     a->witness_slow_only);
+	if (b->witness_slow_only)
 		warn(r,
-		     "new: %u case runs met no fast phase of the machine (speed witness); "
-		     "their figures may be slowed",
-		     b->witness_no_fast);
+		     "new: %u case runs kept only slices the speed witness found slow; their "
+		     "figures may be slowed",
+		     b->witness_slow_only);
 	env_differs(r, a, b, "compiler", "compiler");
 	env_differs(r, a, b, "cflags", "compiler flags");
 	env_differs(r, a, b, "build_type", "build type");

@@ -67,9 +67,11 @@ static double witness_p50(const struct dpk_bench_witness_log *w)
 	return m;
 }
 
-void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r)
+void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
+                        const struct dpk_bench_result *res, size_t n)
 {
 	const struct dpk_bench_witness_log *w = &r->witness;
+	unsigned late = 0;
 
 	if (!w->n)
 		return;
@@ -78,11 +80,33 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r)
 	        "+%.0f%%), %zu of them set aside; %u rounds, %u of them extra\n",
 	        w->best, witness_p50(w), w->slow, w->n, DPK_WITNESS_LIMIT * 100.0, w->set_aside,
 	        w->rounds, w->extra);
-	if (w->no_fast_cases)
-		fprintf(f,
-		        "speed witness: %u case runs met no fast phase and kept their slow slices "
-		        "(marked in the table); their figures may be slowed\n",
-		        w->no_fast_cases);
+	if (!w->slow_only_cases)
+		return;
+	fprintf(f,
+	        "speed witness: %u case runs kept only slices the fastest reading finds slow; "
+	        "their figures may be slowed\n",
+	        w->slow_only_cases);
+	/* Those met no fast slice when judged are marked in the table; the others were
+	 * judged before a faster reading came along. */
+	for (size_t i = 0; i < n; i++) {
+		char params[64];
+
+		if (!res[i].witness_slow_only || res[i].witness_fast == 0)
+			continue;
+		if (late++ == 0)
+			fprintf(f, "  judged before the fastest reading came:");
+		if (late > 8)
+			continue;
+		fprintf(f, " %s/%s", res[i].suite->name, res[i].c->name);
+		if (dpk_bench_params_str(res[i].c, params, sizeof(params))[0])
+			fprintf(f, " (%s)", params);
+		if (r->opt.repeat > 1)
+			fprintf(f, " [repeat %u]", res[i].repeat + 1);
+	}
+	if (late > 8)
+		fprintf(f, " and %u more", late - 8);
+	if (late)
+		fprintf(f, "\n");
 }
 
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
@@ -263,7 +287,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_uint(&j, "set_aside_slices", r->witness.set_aside);
 	dpk_json_uint(&j, "rounds", r->witness.rounds);
 	dpk_json_uint(&j, "extra_rounds", r->witness.extra);
-	dpk_json_uint(&j, "no_fast_cases", r->witness.no_fast_cases);
+	dpk_json_uint(&j, "slow_only_cases", r->witness.slow_only_cases);
 	dpk_json_object_end(&j);
 
 	dpk_json_array_begin(&j, "environment");
@@ -333,6 +357,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			if (x->witness_slices) {
 				dpk_json_uint(&j, "witness_slices", x->witness_slices);
 				dpk_json_uint(&j, "witness_fast_slices", x->witness_fast);
+				dpk_json_bool(&j, "witness_slow_only", x->witness_slow_only);
 			}
 			if (x->interleaved) {
 				char ref[160];

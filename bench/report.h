@@ -45,7 +45,8 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m);
 
 /** One line on what the speed witness saw over the run's rounds; nothing if no rounds ran. */
-void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r);
+void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
+                        const struct dpk_bench_result *res, size_t n);
 
 /** Print a suite's heading and the column names. */
 void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,

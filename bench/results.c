@@ -205,6 +205,8 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	    (rc = number(c, o, path, "witness_slices", true, &e->witness_slices)) ||
 	    (rc = number(c, o, path, "witness_fast_slices", true, &e->witness_fast)))
 		return rc;
+	v = dpk_jv_get(o, "witness_slow_only");
+	e->witness_slow_only = v && v->type == DPK_JV_BOOL && v->b;
 	if (!(v = member(c, o, path, "ticks", DPK_JV_OBJECT, false, &rc)))
 		return rc;
 	snprintf(sub, sizeof(sub), "%s.ticks", path);
@@ -261,9 +263,9 @@ static void load_meta(struct dpk_results *r)
 		w = dpk_jv_get(v, "best_ticks");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0)
 			r->witness = w->num;
-		w = dpk_jv_get(v, "no_fast_cases");
+		w = dpk_jv_get(v, "slow_only_cases");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && w->num < 1e9)
-			r->witness_no_fast = (unsigned)w->num;
+			r->witness_slow_only = (unsigned)w->num;
 	}
 	if ((v = dpk_jv_get(d, "options")) && v->type == DPK_JV_OBJECT) {
 		w = dpk_jv_get(v, "raw");

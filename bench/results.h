@@ -34,7 +34,8 @@ struct dpk_res_entry {
 	bool ok;                               /**< status "ok" */
 	double kept, samples, batch_ops, mops; /**< NaN when absent */
 	double witness_slices, witness_fast;   /**< its slices and fast ones; NaN when absent */
-	unsigned nroles;                       /**< lcores listed for the result (0 when absent) */
+	bool witness_slow_only; /**< every kept slice slow by the run's fastest reading */
+	unsigned nroles;        /**< lcores listed for the result (0 when absent) */
 	struct dpk_res_summary ticks, ns;
 	double *raw; /**< raw_ticks sorted ascending, or NULL when not recorded */
 	size_t nraw;
@@ -52,7 +53,7 @@ struct dpk_results {
 	const char *started, *command;
 	double tsc_hz;  /**< NaN when absent */
 	double witness; /**< the speed witness's fastest reading, ticks; NaN when absent */
-	unsigned witness_no_fast; /**< case runs that met no fast slice (0 when absent) */
+	unsigned witness_slow_only; /**< results with witness_slow_only (0 when absent) */
 	const char *tsc_source;
 	struct dpk_res_env *env;
 	size_t nenv;

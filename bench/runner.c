@@ -1199,6 +1199,21 @@ static bool witness_fast(double w, double best)
 	return w <= best * (1.0 + DPK_WITNESS_LIMIT);
 }
 
+unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,
+                                  size_t n)
+{
+	unsigned count = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		res[i].witness_slow_only =
+		        res[i].status == DPK_RESULT_OK && res[i].witness_slices > 0 &&
+		        !witness_fast(res[i].witness_kept_fastest, r->witness.best);
+		count += res[i].witness_slow_only;
+	}
+	r->witness.slow_only_cases = count;
+	return count;
+}
+
 /* Whether a live case still has fewer than @p want slices the witness calls fast. */
 static bool short_of_fast(const struct round_case *rc, unsigned k, unsigned played, unsigned want,
                           double best)
@@ -1287,6 +1302,7 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		}
 		res[i].witness_slices = played;
 		res[i].witness_fast = fast;
+		res[i].witness_kept_fastest = NAN;
 		log->slow += played - fast;
 		/* A case that never met a fast phase keeps its slices: slow figures, counted
 		 * and reported as such, rather than none. */
@@ -1298,6 +1314,15 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		}
 		if (res[i].status == DPK_RESULT_OK && slow && r->opt.slow_limit > 0)
 			log->set_aside += played - fast;
+		/* The fastest reading among the slices whose samples stay. */
+		for (unsigned x = 0; x < q; x++) {
+			double w = rc[i].wit[x];
+			bool kept = !(slow && r->opt.slow_limit > 0 && slow[x]);
+
+			if (!isnan(w) && kept &&
+			    (isnan(res[i].witness_kept_fastest) || w < res[i].witness_kept_fastest))
+				res[i].witness_kept_fastest = w;
+		}
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
 			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns,

@@ -104,6 +104,10 @@ struct dpk_bench_result {
 	/* Run in rounds (dpk_bench_run_rounds): its slices, and of them those the speed
 	 * witness found fast (both 0 otherwise). No fast slice: the slow ones were kept. */
 	unsigned witness_slices, witness_fast;
+	double witness_kept_fastest; /**< fastest reading around a slice whose samples were
+	                                  kept (NaN: none) */
+	bool witness_slow_only;      /**< by the run's final fastest reading, every kept slice was
+	                                  slow (set by dpk_bench_witness_finish) */
 };
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
@@ -117,6 +121,7 @@ struct dpk_bench_witness_log {
 	unsigned rounds;        /**< rounds run, over every call */
 	unsigned extra;         /**< of them beyond the planned rounds, to replace slow ones */
 	unsigned no_fast_cases; /**< case runs without one fast slice: their slow ones were kept */
+	unsigned slow_only_cases; /**< results with witness_slow_only (dpk_bench_witness_finish) */
 };
 
 /** The engine's state for a run. */
@@ -190,6 +195,15 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
 void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
                           const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
                           struct dpk_bench_result *res, dpk_bench_round_fn progress, void *ctx);
+
+/**
+ * Judge the results of a run once more, by the run's final fastest witness reading: set
+ * witness_slow_only on each result run in rounds whose kept slices are all slow by it
+ * (those without a fast slice when judged, and those judged before a faster reading came
+ * along), and count them in r->witness.slow_only_cases, which is returned.
+ */
+unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,
+                                  size_t n);
 
 /**
  * Run the @p k single-lcore cases cases[i] of suites[i] interleaved: each is calibrated

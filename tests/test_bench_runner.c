@@ -475,7 +475,10 @@ static void witness_always_slow_keeps_the_slices(void)
 	run_witnessed(1000, 10.0, res);
 	EXPECT_EQ(16, setups);
 	expect_witness_log(8, 4, 16, 0, 2);
+	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 2));
+	EXPECT_EQ(2, runner.witness.slow_only_cases);
 	for (unsigned i = 0; i < 2; i++) {
+		EXPECT_TRUE(res[i].witness_slow_only);
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
 		expect_witness_slices(&res[i], 8, 0);
 		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
@@ -509,11 +512,12 @@ static void witness_judges_each_call_once(void)
 {
 	const struct dpk_bench_suite *suites[2] = {&suite, &suite};
 	const struct dpk_bench_case *cases[2] = {&c_log_a, &c_log_b};
-	struct dpk_bench_result res[2];
+	struct dpk_bench_result res[4];
 
 	ASSERT_EQ(0, start("0"));
 	/* The first call reads 20 throughout against a best of 20: all fast. The second
-	 * reads 10: the best drops, and the first call's slices stay judged as they were. */
+	 * reads 10: the best drops, and the first call's slices stay judged as they were;
+	 * judged once more at the end of the run, the first call's results are slow only. */
 	run_witnessed(0, 10.0, res);
 	for (unsigned i = 0; i < 2; i++)
 		dpk_bench_result_free(&res[i]);
@@ -524,15 +528,13 @@ static void witness_judges_each_call_once(void)
 	wit_slow_calls = 16;
 	dpk_bench_run_rounds(&runner, suites, cases, 2, 0, res, NULL, NULL);
 	EXPECT_EQ(0, runner.witness.slow);
-	for (unsigned i = 0; i < 2; i++) {
-		expect_witness_slices(&res[i], 4, 4);
-		dpk_bench_result_free(&res[i]);
-	}
-	dpk_bench_run_rounds(&runner, suites, cases, 2, 1, res, NULL, NULL);
+	dpk_bench_run_rounds(&runner, suites, cases, 2, 1, res + 2, NULL, NULL);
 	EXPECT_EQ(16, runner.witness.n); /* slices: 2 cases x 4 rounds x 2 calls */
 	expect_witness_log(8, 0, 0, 0, 0);
-	for (unsigned i = 0; i < 2; i++) {
+	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 4));
+	for (unsigned i = 0; i < 4; i++) {
 		expect_witness_slices(&res[i], 4, 4);
+		EXPECT_TRUE(res[i].witness_slow_only == (i < 2));
 		dpk_bench_result_free(&res[i]);
 	}
 	dpk_bench_runner_fini(&runner);

@@ -20,7 +20,7 @@ CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
          "witness_ticks": NUM}
 WITNESS = {"best_ticks": NUM, "limit": NUM, "slices": int, "slow_slices": int,
-           "set_aside_slices": int, "rounds": int, "extra_rounds": int, "no_fast_cases": int}
+           "set_aside_slices": int, "rounds": int, "extra_rounds": int, "slow_only_cases": int}
 ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
 RESULT = {"suite": str, "case": str, "params": dict, "placement": str, "repeat": int,
           "description": str, "unit": str, "status": str, "elapsed_s": NUM}
@@ -77,6 +77,8 @@ def main():
         need(w, WITNESS, "witness")
         assert 0 < w["best_ticks"] <= doc["clock"]["witness_ticks"], w
         assert w["set_aside_slices"] <= w["slow_slices"] <= w["slices"], w
+        flagged = sum(1 for r in doc["results"] if r.get("witness_slow_only"))
+        assert flagged == w["slow_only_cases"], (flagged, w)
         assert w["extra_rounds"] <= w["rounds"], w
         # p50_ticks is null only when no slice ran in rounds
         if w["slices"]:
@@ -116,6 +118,7 @@ def main():
             if "witness_slices" in r:  # single-lcore cases run in rounds
                 assert r["placement"] == "single", where
                 assert 0 <= r["witness_fast_slices"] <= r["witness_slices"], where
+                assert isinstance(r["witness_slow_only"], bool), where
     t("every result", results)
 
     def suites_ok():

@@ -333,11 +333,12 @@ def with_witness(d, name, src, best, no_fast=(), one_repeat=False):
         doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
     doc["witness"] = {"best_ticks": best, "p50_ticks": best * 1.1, "limit": 0.2,
                       "slices": 80, "slow_slices": 0, "set_aside_slices": 0, "rounds": 40,
-                      "extra_rounds": 0, "no_fast_cases": len(no_fast)}
+                      "extra_rounds": 0, "slow_only_cases": len(no_fast)}
     for r in doc["results"]:
         if r["status"] == "ok" and r["placement"] == "single" and r["repeat"] == 0:
             r["witness_slices"] = 40
             r["witness_fast_slices"] = 0 if r["case"] in no_fast else 40
+            r["witness_slow_only"] = r["case"] in no_fast
     path = os.path.join(d, name)
     json.dump(doc, open(path, "w"))
     return path
@@ -376,12 +377,13 @@ def _():
         g = with_witness(d, "g.json", "new.json", 10.0, no_fast=["shift10"], one_repeat=True)
         h = with_witness(d, "h.json", "new.json", 10.0, one_repeat=True)
         rc, out, err = run("spread", h, g, "--limit", "999")
-        assert f"{g}: 1 case runs met no fast phase (their medians marked !)" in out, out
+        assert f"{g}: 1 case runs kept only slow slices (their medians marked !)" in out, out
         marked = [l for l in out.splitlines() if l.endswith("%") and "!" in l]
         assert len(marked) == 1 and "synth/shift10/" in marked[0], out
         assert h + ":" not in out, out
         rc, out, err = run("compare", a, g)
-        assert "new: 1 case runs met no fast phase" in out + err, out + err
+        assert "new: 1 case runs kept only slices the speed witness found slow" in out + err, \
+            out + err
         # A file from before the witness shows as "-".
         rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
         assert "fastest reading of each file (ticks): 10.00 -" in out, out

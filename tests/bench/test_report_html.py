@@ -105,7 +105,7 @@ def main():
         wide["witness"] = {"best_ticks": 11.5, "p50_ticks": 12.0, "limit": 0.2, "slices": 8,
                            "slow_slices": 0, "set_aside_slices": 0, "rounds": 4,
                            "extra_rounds": 0,
-                           "no_fast_cases": 0}
+                           "slow_only_cases": 0}
         path = os.path.join(d, "wide.json")
         json.dump(wide, open(path, "w"))
         url = report(os.path.join(d, "one.html"), path)

@@ -428,13 +428,13 @@ struct spread_run {
 };
 
 /* The median of case @p id in run @p run, or NaN when it did not run ok there; @p no_fast
- * tells whether the speed witness found none of its slices fast. */
+ * tells whether all its kept slices were slow by the run's fastest witness reading. */
 static double run_p50(const struct spread_run *run, const char *id, bool *no_fast)
 {
 	for (size_t i = 0; i < run->file->n; i++) {
 		const struct dpk_res_entry *e = &run->file->e[i];
 		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0) {
-			*no_fast = e->witness_slices > 0 && e->witness_fast == 0;
+			*no_fast = e->witness_slow_only;
 			return e->ticks.p50;
 		}
 	}
@@ -471,7 +471,7 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns)
 		const struct dpk_results *f = runs[q].file;
 		bool slower = isfinite(f->witness) && f->witness > best * (1.0 + DPK_WITNESS_LIMIT);
 
-		if ((q > 0 && f == runs[q - 1].file) || (!slower && !f->witness_no_fast))
+		if ((q > 0 && f == runs[q - 1].file) || (!slower && !f->witness_slow_only))
 			continue;
 		if (!any)
 			printf("warning: the machine was slower through part of these runs:\n");
@@ -480,9 +480,10 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns)
 			printf("  %s: witness x%.2f of the fastest file's, and its figures slowed "
 			       "too\n",
 			       f->path, f->witness / best);
-		if (f->witness_no_fast)
-			printf("  %s: %u case runs met no fast phase (their medians marked !)\n",
-			       f->path, f->witness_no_fast);
+		if (f->witness_slow_only)
+			printf("  %s: %u case runs kept only slow slices (their medians marked "
+			       "!)\n",
+			       f->path, f->witness_slow_only);
 	}
 }
 

@@ -446,10 +446,11 @@ int main(int argc, char **argv)
 	}
 	free(leader);
 	meta.wall_s = (double)(dpk_tsc() - t0) / (double)runner.clock.hz;
+	dpk_bench_witness_finish(&runner, res, nres);
 	if (!cli.quiet) {
 		printf("\n%zu case runs in %.1f s%s\n", nres, meta.wall_s,
 		       failed ? "; some FAILED their invariants" : "");
-		dpk_report_witness(stdout, &runner);
+		dpk_report_witness(stdout, &runner, res, nres);
 	}
 
 	rc = failed ? 1 : 0;
