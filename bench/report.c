@@ -446,7 +446,8 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 			        t->min, t->p50, t->p90, t->p99, t->max, t->mean, t->stddev, t->cv,
 			        t->p50 * ns_per_tick, x->mops);
 		else
-			fprintf(f, ",,,,,,,,,,,,,,,,,,,");
+			fprintf(f,
+			        ",,,,,,,,,,,,,,,,,,,,"); /* 19 empty fields, then the witness's */
 		if (x->status == DPK_RESULT_OK && x->witness_slices)
 			fprintf(f, "%u,%u\n", x->witness_slices, x->witness_fast);
 		else

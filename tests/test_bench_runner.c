@@ -15,6 +15,7 @@
 #include <dpk/cycles.h>
 
 #include "dpk_test.h"
+#include "report.h"
 #include "runner.h"
 #include "witness.h"
 
@@ -554,6 +555,47 @@ static void witness_reads_the_machine(void)
 	dpk_bench_runner_fini(&runner);
 }
 
+/* Every CSV row has the header's number of fields, whatever became of the result. */
+static void csv_rows_have_one_width(void)
+{
+	struct dpk_bench_result res[4];
+	struct dpk_bench_meta meta = {.runner = &runner};
+	enum dpk_bench_status other[3] = {DPK_RESULT_FAILED, DPK_RESULT_SKIPPED, DPK_RESULT_EMPTY};
+	char line[1024];
+	long fields = -1;
+	unsigned rows = 0;
+	FILE *f = tmpfile();
+
+	ASSERT_NOT_NULL(f);
+	ASSERT_EQ(0, start("0"));
+	dpk_bench_run_case(&runner, &suite, &c_single, DPK_PLACE_SINGLE, 0, &res[0]);
+	ASSERT_EQ(DPK_RESULT_OK, res[0].status);
+	for (unsigned i = 0; i < 3; i++) {
+		memset(&res[i + 1], 0, sizeof(res[i + 1]));
+		res[i + 1].suite = &suite;
+		res[i + 1].c = &c_pair;
+		res[i + 1].placement = DPK_PLACE_CORE;
+		res[i + 1].status = other[i];
+	}
+	ASSERT_EQ(0, dpk_report_csv(f, &meta, res, 4, true));
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		long n = 1;
+
+		for (const char *c = line; *c; c++)
+			n += *c == ',';
+		if (fields < 0)
+			fields = n;
+		EXPECT_EQ(fields, n);
+		rows++;
+	}
+	EXPECT_EQ(1 + 4 + res[0].nraw, rows); /* header, four results, the raw samples */
+	fclose(f);
+	for (unsigned i = 0; i < 4; i++)
+		dpk_bench_result_free(&res[i]);
+	dpk_bench_runner_fini(&runner);
+}
+
 static void params_format(void)
 {
 	char buf[64];
@@ -582,6 +624,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(witness_always_slow_keeps_the_slices),
         DPK_TEST(witness_rules_off_with_slow_limit_0),
         DPK_TEST(witness_judges_each_call_once),
+        DPK_TEST(csv_rows_have_one_width),
         DPK_TEST(params_format),
 };
 

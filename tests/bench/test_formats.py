@@ -167,6 +167,8 @@ def _():
     # Without --raw there are no sample rows.
     run(*RUN, "--csv", c)
     assert not [r for r in csv.reader(open(c)) if r and r[0] == "sample"]
+    rows = list(csv.reader(open(c)))
+    assert all(len(r) == len(rows[0]) for r in rows), "rows of different widths"
 
 
 def main():
