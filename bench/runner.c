@@ -840,6 +840,7 @@ static void result_init(struct dpk_bench_result *res, const struct dpk_bench_sui
 	res->placement = p;
 	res->repeat = repeat;
 	res->status = DPK_RESULT_OK;
+	res->witness_kept_fastest = NAN;
 }
 
 /* A run of case @p c on placement @p p, nothing failed or stopped yet. */
@@ -1314,19 +1315,21 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		}
 		if (res[i].status == DPK_RESULT_OK && slow && r->opt.slow_limit > 0)
 			log->set_aside += played - fast;
-		/* The fastest reading among the slices whose samples stay. */
-		for (unsigned x = 0; x < q; x++) {
-			double w = rc[i].wit[x];
-			bool kept = !(slow && r->opt.slow_limit > 0 && slow[x]);
-
-			if (!isnan(w) && kept &&
-			    (isnan(res[i].witness_kept_fastest) || w < res[i].witness_kept_fastest))
-				res[i].witness_kept_fastest = w;
-		}
-		if (res[i].status == DPK_RESULT_OK)
+		if (res[i].status == DPK_RESULT_OK) {
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
 			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns,
 			              slow ? &witnessed : NULL, NULL, &res[i]);
+			/* The fastest reading around a slice that still has a kept sample, after
+			 * both the witness and the slow-round rule have had their say. */
+			for (size_t x = 0; x < rc[i].ns; x++) {
+				const struct dpk_sample *sm = &rc[i].samples[x];
+				double w = rc[i].wit[sm->round];
+
+				if (sm->reject == DPK_REJECT_NONE && !isnan(w) &&
+				    !(w >= res[i].witness_kept_fastest))
+					res[i].witness_kept_fastest = w;
+			}
+		}
 		res[i].elapsed_s = (double)rc[i].spent / hz;
 		free(slow);
 		free(rc[i].samples);

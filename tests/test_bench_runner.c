@@ -559,6 +559,53 @@ static void witness_judges_each_call_once(void)
 	stop();
 }
 
+/* Readings from a table, by call number; past its end, its last value. */
+static const double *wit_values;
+static unsigned wit_nvalues;
+
+static double wit_table(void)
+{
+	unsigned i = wit_calls++;
+
+	return wit_values[i < wit_nvalues ? i : wit_nvalues - 1];
+}
+
+static void witness_final_judgement_counts_kept_slices_only(void)
+{
+	/* 8 slices of the ramp case: the first four dear (the slow-round rule sets them
+	 * aside) with the fastest readings, 14; the cheap four read 15. Then one slice of
+	 * another case reads 12. Judged once more by 12, the ramp's kept slices (15) are
+	 * slow; its dear slices' 14 must not count, for their samples went. */
+	static const double table[] = {14, 14, 14, 14, 14, 14, 14, 14, 15,
+	                               15, 15, 15, 15, 15, 15, 15, 12};
+	const struct dpk_bench_suite *suites[1] = {&suite};
+	const struct dpk_bench_case *cases[1] = {&c_log_a};
+	struct dpk_bench_result res[2];
+
+	ASSERT_EQ(0, start("0"));
+	runner.witness_read = wit_table;
+	wit_values = table;
+	wit_nvalues = sizeof(table) / sizeof(table[0]);
+	wit_calls = 0;
+	runner.witness.best = 20.0;
+	runner.opt.time_s = 0.04;
+	ramp_setups = 0;
+	dpk_bench_run_case(&runner, &suite, &c_ramp, DPK_PLACE_SINGLE, 0, &res[0]);
+	ASSERT_EQ(DPK_RESULT_OK, res[0].status);
+	expect_witness_slices(&res[0], 8, 8);
+	EXPECT_GT(res[0].reject[DPK_REJECT_SLOW], 0); /* the dear slices went */
+	EXPECT_TRUE(res[0].witness_kept_fastest == 15.0);
+	runner.opt.time_s = 0.005;
+	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res[1], NULL, NULL);
+	EXPECT_TRUE(runner.witness.best == 12.0);
+	EXPECT_EQ(1, dpk_bench_witness_finish(&runner, res, 2));
+	EXPECT_TRUE(res[0].witness_slow_only);
+	EXPECT_FALSE(res[1].witness_slow_only);
+	for (unsigned i = 0; i < 2; i++)
+		dpk_bench_result_free(&res[i]);
+	stop();
+}
+
 static void witness_reads_the_machine(void)
 {
 	double w = dpk_bench_witness();
@@ -642,6 +689,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(witness_always_slow_keeps_the_slices),
         DPK_TEST(witness_rules_off_with_slow_limit_0),
         DPK_TEST(witness_judges_each_call_once),
+        DPK_TEST(witness_final_judgement_counts_kept_slices_only),
         DPK_TEST(csv_rows_have_one_width),
         DPK_TEST(params_format),
 };
