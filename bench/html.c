@@ -234,6 +234,9 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 					fprintf(f, "fastest reading %.2f ticks", x->witness);
 				else
 					fputs("not in this file", f);
+				if (x->witness_slow_only)
+					fprintf(f, "; %u results kept only slow slices",
+					        x->witness_slow_only);
 				break;
 			}
 			fputs("</td>", f);

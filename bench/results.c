@@ -206,7 +206,10 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	    (rc = number(c, o, path, "witness_fast_slices", true, &e->witness_fast)))
 		return rc;
 	v = dpk_jv_get(o, "witness_slow_only");
-	e->witness_slow_only = v && v->type == DPK_JV_BOOL && v->b;
+	if (v && v->type == DPK_JV_BOOL)
+		e->witness_slow_only = v->b;
+	else /* written before the final judgement: no fast slice is the same verdict */
+		e->witness_slow_only = e->witness_slices > 0 && e->witness_fast == 0;
 	if (!(v = member(c, o, path, "ticks", DPK_JV_OBJECT, false, &rc)))
 		return rc;
 	snprintf(sub, sizeof(sub), "%s.ticks", path);

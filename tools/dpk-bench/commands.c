@@ -449,8 +449,9 @@ static int cmp_dbl(const void *pa, const void *pb)
 }
 
 /* The speed witness's fastest reading of each file, and a warning naming the files whose
- * machine was slower than the fastest file's by more than DPK_WITNESS_LIMIT. */
-static void witness_lines(const struct spread_run *runs, unsigned nruns)
+ * machine was slower than the fastest file's by more than DPK_WITNESS_LIMIT, or with
+ * medians in the table that kept only slow slices (@p flagged, per run). */
+static void witness_lines(const struct spread_run *runs, unsigned nruns, const unsigned *flagged)
 {
 	double best = INFINITY;
 	bool any = false;
@@ -470,8 +471,13 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns)
 	for (unsigned q = 0; q < nruns; q++) {
 		const struct dpk_results *f = runs[q].file;
 		bool slower = isfinite(f->witness) && f->witness > best * (1.0 + DPK_WITNESS_LIMIT);
+		unsigned marked = 0;
 
-		if ((q > 0 && f == runs[q - 1].file) || (!slower && !f->witness_slow_only))
+		if (q > 0 && f == runs[q - 1].file)
+			continue;
+		for (unsigned x = q; x < nruns && runs[x].file == f; x++)
+			marked += flagged[x];
+		if (!slower && !marked)
 			continue;
 		if (!any)
 			printf("warning: the machine was slower through part of these runs:\n");
@@ -480,11 +486,18 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns)
 			printf("  %s: witness x%.2f of the fastest file's, and its figures slowed "
 			       "too\n",
 			       f->path, f->witness / best);
-		if (f->witness_slow_only)
-			printf("  %s: %u case runs kept only slow slices (their medians marked "
-			       "!)\n",
-			       f->path, f->witness_slow_only);
+		if (marked)
+			printf("  %s: %u of the medians above kept only slow slices (marked !)\n",
+			       f->path, marked);
 	}
+}
+
+static bool any_of(const bool *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (b[i])
+			return true;
+	return false;
 }
 
 /* Print the spread table of @p runs; returns the exit status (0 or 1). */
@@ -494,6 +507,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 	double *spreads = calloc(first->n ? first->n : 1, sizeof(double));
 	double v[FILES_MAX * 8];
 	bool no_fast[FILES_MAX * 8];
+	unsigned flagged[FILES_MAX * 8] = {0};
 	size_t ncases = 0, over = 0, partial = 0;
 	const char *worst_id = NULL;
 	double worst = 0;
@@ -528,8 +542,11 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 			if (nruns <= 8)
 				printf(no_fast[q] ? " %7.2f!" : " %8.2f", v[q]);
 		}
+		for (unsigned q = 0; q < nruns; q++)
+			flagged[q] += no_fast[q];
 		if (nruns > 8)
-			printf(" min %8.2f max %8.2f", lo, hi);
+			printf(" min %8.2f max %8.2f%s", lo, hi,
+			       any_of(no_fast, nruns) ? " !" : "");
 		sp = (hi - lo) / lo;
 		printf("  %6.1f%%%s\n", sp * 100.0, sp >= a->limit ? " *" : "");
 		spreads[ncases++] = sp;
@@ -554,7 +571,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 	       worst * 100.0, worst_id, ncases - over, a->limit * 100.0, over);
 	if (partial)
 		printf("%zu more cases did not run ok in every run and are left out\n", partial);
-	witness_lines(runs, nruns);
+	witness_lines(runs, nruns, flagged);
 	free(spreads);
 	return over ? 1 : 0;
 }

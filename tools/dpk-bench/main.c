@@ -334,12 +334,13 @@ int main(int argc, char **argv)
 		dpk_report_placements(stdout, &meta);
 		double more = (double)nsingle * cli.opt.repeat * per;
 
-		printf("plan\n  %zu case runs x %u, at least %.*f s", nplan, cli.opt.repeat,
-		       est < 10 ? 1 : 0, est);
+		printf("plan\n  %zu case runs x %u: %.*f s of warm-up and measurement", nplan,
+		       cli.opt.repeat, est < 10 ? 2 : 0, est);
 		if (cli.opt.slow_limit > 0 && nsingle)
-			printf(" (up to %.*f s more if slow phases of the machine add every extra "
-			       "round)",
-			       more < 10 ? 1 : 0, more);
+			printf(", up to %.*f s more if slow phases of the machine add every extra "
+			       "round",
+			       more < 10 ? 2 : 0, more);
+		printf(" (set-ups and witness readings come on top)");
 		printf("\n");
 	}
 	progress = !cli.quiet && isatty(STDERR_FILENO);
