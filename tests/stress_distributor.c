@@ -27,6 +27,7 @@
 #include <dpk/packet.h>
 
 #include "dpk_test.h"
+#include "dpk_test_lcore.h"
 
 #define FLOWS      1000u
 #define HOT_FLOWS  8u
@@ -257,26 +258,6 @@ static struct dpk_packet_pool *make_pool(void)
 	return dpk_packet_pool_create(&prm);
 }
 
-/* However a case ends, its lcores are stopped, so the next case can start its own. */
-static void stop_lcores(void)
-{
-	(void)dpk_lcore_wait_all();
-	(void)dpk_lcore_fini();
-}
-
-/* Seven lcores on two CPUs (or on one when there is only one). */
-static void start_lcores(void)
-{
-	int rc = dpk_lcore_init("(0-6)@(0-1)");
-
-	if (rc == -ENODEV)
-		rc = dpk_lcore_init("(0-6)@0");
-	if (rc == -ENODEV)
-		DPK_SKIP("CPU 0 is not available");
-	ASSERT_EQ(0, rc);
-	dpk_test_on_end(stop_lcores);
-}
-
 static void stress(enum dpk_distributor_mode mode)
 {
 	static struct run r;
@@ -298,7 +279,7 @@ static void stress(enum dpk_distributor_mode mode)
 	ASSERT_NOT_NULL(r.pp);
 	r.d = dpk_distributor_create(WORKERS, mode);
 	ASSERT_NOT_NULL(r.d);
-	start_lcores();
+	dpk_test_start_lcores("(0-6)@(0-1)", "(0-6)@0"); /* 7 lcores on 2 CPUs, or on 1 */
 	r.nworkers = dpk_lcore_count() - 1;
 	ASSERT_LE(r.nworkers, WORKERS);
 	ASSERT_EQ(0, dpk_lcore_launch_all(worker_main, &r, false));

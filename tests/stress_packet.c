@@ -18,6 +18,7 @@
 #include <dpk/ring.h>
 
 #include "dpk_test.h"
+#include "dpk_test_lcore.h"
 
 #define COUNT     1024u
 #define BUF       512u
@@ -224,25 +225,6 @@ static int lcore_main(void *arg)
 	return 0;
 }
 
-/* However a case ends, its lcores are stopped, so the next case can start its own. */
-static void stop_lcores(void)
-{
-	(void)dpk_lcore_wait_all();
-	(void)dpk_lcore_fini();
-}
-
-static void start_lcores(void)
-{
-	int rc = dpk_lcore_init("(0-3)@0,(4-7)@1");
-
-	if (rc == -ENODEV)
-		rc = dpk_lcore_init("(0-7)@0");
-	if (rc == -ENODEV)
-		DPK_SKIP("CPU 0 is not available");
-	ASSERT_EQ(0, rc);
-	dpk_test_on_end(stop_lcores);
-}
-
 static void run(unsigned cache_size)
 {
 	struct dpk_packet_pool_params prm;
@@ -261,7 +243,7 @@ static void run(unsigned cache_size)
 	r->pp = dpk_packet_pool_create(&prm);
 	ASSERT_NOT_NULL(r->pp);
 	r->seed = dpk_test_seed();
-	start_lcores();
+	dpk_test_start_lcores("(0-3)@0,(4-7)@1", "(0-7)@0"); /* 8 lcores on 2 CPUs, or on 1 */
 	DPK_LCORE_FOREACH(id)
 	{
 		r->ids[r->n++] = id;

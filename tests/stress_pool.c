@@ -16,6 +16,7 @@
 #include <dpk/ring.h>
 
 #include "dpk_test.h"
+#include "dpk_test_lcore.h"
 
 #define COUNT      768u /* small enough that holders and caches run it dry */
 #define OBJ_SIZE   64u
@@ -155,26 +156,6 @@ static void fill_free(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
 	*(uint64_t *)obj = FREE_STAMP;
 }
 
-/* However a case ends, its lcores are stopped, so the next case can start its own. */
-static void stop_lcores(void)
-{
-	(void)dpk_lcore_wait_all();
-	(void)dpk_lcore_fini();
-}
-
-/* 8 lcores on 2 CPUs, or on one when the machine has only one. */
-static void start_lcores(void)
-{
-	int rc = dpk_lcore_init("(0-3)@0,(4-7)@1");
-
-	if (rc == -ENODEV)
-		rc = dpk_lcore_init("(0-7)@0");
-	if (rc == -ENODEV)
-		DPK_SKIP("CPU 0 is not available");
-	ASSERT_EQ(0, rc);
-	dpk_test_on_end(stop_lcores);
-}
-
 /* After a run: every object back exactly once, and the counts agree. */
 static void check_all_back(struct run *r)
 {
@@ -224,7 +205,7 @@ static void run_mixed(unsigned cache_size, unsigned flags)
 	ASSERT_NOT_NULL(r->p);
 	dpk_pool_obj_iter(r->p, fill_free, NULL);
 	r->seed = dpk_test_seed();
-	start_lcores();
+	dpk_test_start_lcores("(0-3)@0,(4-7)@1", "(0-7)@0"); /* 8 lcores on 2 CPUs, or on 1 */
 	r->deadline_ms = dpk_test_now_ms() + dpk_test_stress_ms(400);
 
 	/* Two plain threads: one with a user cache, one on the ring. */
@@ -334,7 +315,7 @@ static void run_spsc(unsigned cache_size)
 	s.link = dpk_ring_create(sizeof(void *), 1024, DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ);
 	ASSERT_NOT_NULL(s.link);
 	atomic_init(&s.done, false);
-	start_lcores();
+	dpk_test_start_lcores("(0-3)@0,(4-7)@1", "(0-7)@0"); /* 8 lcores on 2 CPUs, or on 1 */
 	/* The last worker: on the other CPU when there are two. */
 	worker = DPK_LCORE_ANY;
 	DPK_LCORE_FOREACH_WORKER(id)

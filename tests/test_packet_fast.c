@@ -14,6 +14,7 @@
 #include <dpk/packet.h>
 
 #include "dpk_test.h"
+#include "dpk_test_lcore.h"
 
 #define BUF   512u
 #define HEAD  64u
@@ -59,15 +60,6 @@ static unsigned in_use(struct dpk_packet_pool *pp)
 }
 
 /* Make the caller lcore @p spec's main lcore; ends the case (skipped) without the CPU. */
-static void become_lcore(const char *spec)
-{
-	int rc = dpk_lcore_init(spec);
-
-	if (rc == -ENODEV)
-		DPK_SKIP("a CPU of the lcore spec is not available");
-	ASSERT_EQ(0, rc);
-}
-
 /* The state alloc promises, whatever the buffer went through before. */
 static void expect_fresh(struct dpk_packet_pool *pp, struct dpk_packet *pkt, uint32_t len)
 {
@@ -92,7 +84,7 @@ static void inline_paths_use_the_lcore_cache(void)
 	struct dpk_packet *pkts[3 * CACHE], *again;
 	unsigned n;
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(COUNT, CACHE, 0);
 	ASSERT_NOT_NULL(pp);
 	pkts[0] = dpk_packet_alloc(pp, 10);
@@ -138,7 +130,7 @@ static void errors_on_an_lcore(void)
 	struct dpk_packet_pool *pp;
 	struct dpk_packet *pkts[16], *pkt;
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(16, CACHE, 0);
 	ASSERT_NOT_NULL(pp);
 	errno = 0;
@@ -182,7 +174,7 @@ static void referenced_buffers_come_back_fresh(void)
 	struct dpk_packet *pkt, *st, *ref, *ref2, *again;
 	unsigned n;
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(COUNT, CACHE, 0);
 	ASSERT_NOT_NULL(pp);
 	for (unsigned round = 0; round < 4; round++) {
@@ -262,7 +254,7 @@ static void debug_pool_with_caches_is_checked(void)
 	struct dpk_pool_audit_report r;
 	struct dpk_packet *a, *b;
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(COUNT, CACHE, DPK_POOL_F_DEBUG);
 	ASSERT_NOT_NULL(pp);
 	a = dpk_packet_alloc(pp, 10);
@@ -291,7 +283,7 @@ static void pool_without_caches_on_an_lcore(void)
 	struct dpk_packet_pool *pp;
 	struct dpk_packet *pkts[8];
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(8, 0, 0);
 	ASSERT_NOT_NULL(pp);
 	ASSERT_NULL(own_cache(pp));
@@ -324,7 +316,7 @@ static void frees_follow_the_lcore_id(void)
 	unsigned n0, n1, avail;
 	int rc;
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(COUNT, CACHE, 0);
 	ASSERT_NOT_NULL(pp);
 	c0 = dpk_pool_default_cache(pool_of(pp), 0);
@@ -408,7 +400,7 @@ static void pools_created_where_the_last_one_was(void)
 	unsigned same = 0, count;
 	void *last;
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(COUNT, CACHE, 0);
 	ASSERT_NOT_NULL(pp);
 	for (unsigned i = 0; i < sizeof(next) / sizeof(next[0]); i++) {
@@ -475,7 +467,7 @@ static void frees_on_a_thread_that_is_not_an_lcore(void)
 	pthread_t th;
 	unsigned n, avail;
 
-	become_lcore("0");
+	dpk_test_start_lcores("0", NULL);
 	pp = make(COUNT, CACHE, 0);
 	ASSERT_NOT_NULL(pp);
 	t.pp = pp;
@@ -525,13 +517,8 @@ static void references_freed_on_another_lcore(void)
 	struct remote_arg a;
 	struct dpk_packet *pkt, *ref;
 	unsigned worker;
-	int rc = dpk_lcore_init("0-1");
 
-	if (rc == -ENODEV)
-		rc = dpk_lcore_init("(0-1)@0");
-	if (rc == -ENODEV)
-		DPK_SKIP("CPU 0 is not available");
-	ASSERT_EQ(0, rc);
+	dpk_test_start_lcores("0-1", "(0-1)@0");
 	worker = dpk_lcore_id() == 0 ? 1 : 0;
 	pp = make(COUNT, CACHE, 0);
 	ASSERT_NOT_NULL(pp);

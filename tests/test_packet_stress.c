@@ -22,6 +22,7 @@
 #include <dpk/ring.h>
 
 #include "dpk_test.h"
+#include "dpk_test_lcore.h"
 
 #define COUNT     2048u
 #define BUF       256u
@@ -200,13 +201,8 @@ static void inline_paths_across_lcores(void)
 	struct dpk_pool_audit_report rep;
 	struct run *r;
 	unsigned id;
-	int rc = dpk_lcore_init("(0-3)@0,(4-7)@1");
 
-	if (rc == -ENODEV)
-		rc = dpk_lcore_init("(0-7)@0");
-	if (rc == -ENODEV)
-		DPK_SKIP("CPU 0 is not available");
-	ASSERT_EQ(0, rc);
+	dpk_test_start_lcores("(0-3)@0,(4-7)@1", "(0-7)@0"); /* 8 lcores on 2 CPUs, or on 1 */
 	r = calloc(1, sizeof(*r));
 	ASSERT_NOT_NULL(r);
 	dpk_packet_pool_params_init(&prm);
