@@ -62,7 +62,7 @@ static double witness_p50(const struct dpk_bench_witness_log *w)
 		return NAN;
 	memcpy(c, w->v, w->n * sizeof(*c));
 	dpk_stats_sort(c, w->n);
-	m = w->n % 2 ? c[w->n / 2] : (c[w->n / 2 - 1] + c[w->n / 2]) / 2;
+	m = dpk_stats_quantile(c, w->n, 0.5);
 	free(c);
 	return m;
 }

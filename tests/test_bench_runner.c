@@ -196,7 +196,7 @@ static double median_of(const double *v, size_t n)
 
 	memcpy(c, v, n * sizeof(*c));
 	dpk_stats_sort(c, n);
-	m = c[n / 2];
+	m = dpk_stats_quantile(c, n, 0.5);
 	free(c);
 	return m;
 }

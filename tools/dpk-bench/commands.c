@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "html.h"
 #include "results.h"
+#include "stats.h"
 #include "witness.h"
 
 #define PATTERNS_MAX 64
@@ -442,12 +443,6 @@ static double run_p50(const struct spread_run *run, const char *id, bool *no_fas
 	return NAN;
 }
 
-static int cmp_dbl(const void *pa, const void *pb)
-{
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
-}
-
 /* The speed witness's fastest reading of each file, and a warning naming the files whose
  * machine was slower than the fastest file's by more than DPK_WITNESS_LIMIT, or with
  * medians in the table that kept only slow slices (@p flagged, per run). */
@@ -562,13 +557,11 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		free(spreads);
 		return 2;
 	}
-	qsort(spreads, ncases, sizeof(double), cmp_dbl);
+	dpk_stats_sort(spreads, ncases);
 	printf("\n%zu cases in %u runs: median spread %.1f%%, largest %.1f%% (%s); %zu under "
 	       "%.3g%%, %zu at or over it\n",
-	       ncases, nruns,
-	       100.0 * (ncases % 2 ? spreads[ncases / 2]
-	                           : (spreads[ncases / 2 - 1] + spreads[ncases / 2]) / 2),
-	       worst * 100.0, worst_id, ncases - over, a->limit * 100.0, over);
+	       ncases, nruns, 100.0 * dpk_stats_quantile(spreads, ncases, 0.5), worst * 100.0,
+	       worst_id, ncases - over, a->limit * 100.0, over);
 	if (partial)
 		printf("%zu more cases did not run ok in every run and are left out\n", partial);
 	witness_lines(runs, nruns, flagged);
