@@ -1303,17 +1303,15 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		}
 		res[i].witness_slices = played;
 		res[i].witness_fast = fast;
-		res[i].witness_kept_fastest = NAN;
 		log->slow += played - fast;
-		/* A case that never met a fast phase keeps its slices: slow figures, counted
-		 * and reported as such, rather than none. */
-		if (res[i].status == DPK_RESULT_OK && played && fast == 0 &&
-		    r->opt.slow_limit > 0) {
-			log->no_fast_cases++;
+		/* Slow slices' samples are set aside, unless the slow rules are off or the case
+		 * met no fast phase at all: then it keeps its slow slices rather than none (its
+		 * witness_fast of 0 says so). */
+		if (r->opt.slow_limit <= 0 || (played && fast == 0)) {
 			free(slow);
 			slow = NULL;
 		}
-		if (res[i].status == DPK_RESULT_OK && slow && r->opt.slow_limit > 0)
+		if (res[i].status == DPK_RESULT_OK && slow)
 			log->set_aside += played - fast;
 		if (res[i].status == DPK_RESULT_OK) {
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,

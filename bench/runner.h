@@ -115,12 +115,11 @@ struct dpk_bench_witness_log {
 	double best; /**< fastest reading, the clock check's included; ticks */
 	double *v;   /**< each slice's reading (the slower of before and after) */
 	size_t n, cap;
-	size_t slow;            /**< slices over best * (1 + DPK_WITNESS_LIMIT), best as it was when
-	                             their call of dpk_bench_run_rounds ended */
-	size_t set_aside;       /**< of them, those whose samples were set aside */
-	unsigned rounds;        /**< rounds run, over every call */
-	unsigned extra;         /**< of them beyond the planned rounds, to replace slow ones */
-	unsigned no_fast_cases; /**< case runs without one fast slice: their slow ones were kept */
+	size_t slow;      /**< slices over best * (1 + DPK_WITNESS_LIMIT), best as it was when
+	                       their call of dpk_bench_run_rounds ended */
+	size_t set_aside; /**< of them, those whose samples were set aside */
+	unsigned rounds;  /**< rounds run, over every call */
+	unsigned extra;   /**< of them beyond the planned rounds, to replace slow ones */
 	unsigned slow_only_cases; /**< results with witness_slow_only (dpk_bench_witness_finish) */
 };
 
@@ -185,8 +184,8 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
  * its samples are set aside as DPK_REJECT_SLOW before the rule looks at the case's own
  * round medians, and while some case has fewer fast slices than the planned rounds, more
  * rounds run, up to twice the planned number. A slow phase of a few seconds so costs time,
- * not figures. A case left without one fast slice keeps all of its slices
- * (r->witness.no_fast_cases counts it). The slices are judged when the last round ends, by
+ * not figures. A case left without one fast slice keeps all of its slices (its
+ * witness_fast is 0). The slices are judged when the last round ends, by
  * the fastest reading up to then; a later call does not judge them again. The readings and
  * counts add up in r->witness over calls.
  * Fills res[0..k-1]; @p progress may be NULL (it is told the planned number of rounds;

@@ -440,16 +440,13 @@ static size_t total_samples(const struct dpk_bench_result *r)
 	return n;
 }
 
-/* The run's witness log: rounds run, of them extra, slow slices, of them set aside, cases
- * with no fast one. */
-static void expect_witness_log(unsigned rounds, unsigned extra, size_t slow, size_t set_aside,
-                               unsigned no_fast)
+/* The run's witness log: rounds run, of them extra, slow slices, of them set aside. */
+static void expect_witness_log(unsigned rounds, unsigned extra, size_t slow, size_t set_aside)
 {
 	EXPECT_EQ(rounds, runner.witness.rounds);
 	EXPECT_EQ(extra, runner.witness.extra);
 	EXPECT_EQ(slow, runner.witness.slow);
 	EXPECT_EQ(set_aside, runner.witness.set_aside);
-	EXPECT_EQ(no_fast, runner.witness.no_fast_cases);
 	EXPECT_TRUE(runner.witness.best == 10.0);
 }
 
@@ -473,7 +470,7 @@ static void witness_slow_slices_are_replaced(void)
 	run_witnessed(16, 10.0, res);
 	EXPECT_STREQ("ABBAABBAABBAABBA", setup_log);
 	EXPECT_EQ(16, runner.witness.n);
-	expect_witness_log(8, 4, 8, 8, 0);
+	expect_witness_log(8, 4, 8, 8);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
 		expect_witness_slices(&res[i], 8, 4);
@@ -493,7 +490,7 @@ static void witness_always_slow_keeps_the_slices(void)
 	/* Never fast: twice the planned rounds, then each case keeps its slow slices. */
 	run_witnessed(1000, 10.0, res);
 	EXPECT_EQ(16, setups);
-	expect_witness_log(8, 4, 16, 0, 2);
+	expect_witness_log(8, 4, 16, 0);
 	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 2));
 	EXPECT_EQ(2, runner.witness.slow_only_cases);
 	for (unsigned i = 0; i < 2; i++) {
@@ -517,7 +514,7 @@ static void witness_rules_off_with_slow_limit_0(void)
 	 * goes, the readings still logged. */
 	run_witnessed(1000, 0, res);
 	EXPECT_STREQ("ABBAABBA", setup_log);
-	expect_witness_log(4, 0, 8, 0, 0);
+	expect_witness_log(4, 0, 8, 0);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
 		expect_witness_slices(&res[i], 4, 0);
@@ -549,7 +546,7 @@ static void witness_judges_each_call_once(void)
 	EXPECT_EQ(0, runner.witness.slow);
 	dpk_bench_run_rounds(&runner, suites, cases, 2, 1, res + 2, NULL, NULL);
 	EXPECT_EQ(16, runner.witness.n); /* slices: 2 cases x 4 rounds x 2 calls */
-	expect_witness_log(8, 0, 0, 0, 0);
+	expect_witness_log(8, 0, 0, 0);
 	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 4));
 	for (unsigned i = 0; i < 4; i++) {
 		expect_witness_slices(&res[i], 4, 4);

@@ -163,7 +163,7 @@ def _():
                 (res["suite"], res["case"], res["placement"], res["repeat"])]
         assert len(mine) == res["kept"] == len(res["raw_ticks"]), res["case"]
         assert [int(s[col["sample_index"]]) for s in mine] == list(range(len(mine)))
-        # The same samples in the same order (the order they were taken).
+        # The same samples, in the same order as raw_ticks.
         got = [float(s[col["sample_ticks"]]) for s in mine]
         want = res["raw_ticks"]
         assert all(abs(x - y) < 1e-3 + 1e-6 * y for x, y in zip(got, want)), res["case"]
