@@ -340,8 +340,7 @@ int main(int argc, char **argv)
 			printf(", up to %.*f s more if slow phases of the machine add every extra "
 			       "round",
 			       more < 10 ? 2 : 0, more);
-		printf(" (set-ups and witness readings come on top)");
-		printf("\n");
+		printf(" (set-ups and witness readings come on top)\n");
 	}
 	progress = !cli.quiet && isatty(STDERR_FILENO);
 	fflush(stdout);
