@@ -76,17 +76,18 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 	if (!w->n)
 		return;
 	fprintf(f,
-	        "speed witness: fastest %.2f ticks, median %.2f; %zu of %zu slices slow (over "
-	        "+%.0f%%), %zu of them set aside; %u rounds, %u of them extra\n",
-	        w->best, witness_p50(w), w->slow, w->n, DPK_WITNESS_LIMIT * 100.0, w->set_aside,
-	        w->rounds, w->extra);
+	        "speed witness: fastest reading %.2f ticks, median %.2f; %zu of %zu samples next "
+	        "to a slow timing (over +%.0f%%), %zu of them set aside; %u rounds, %u of them "
+	        "extra\n",
+	        w->best, witness_p50(w), w->slow, w->samples, DPK_WITNESS_LIMIT * 100.0,
+	        w->set_aside, w->rounds, w->extra);
 	if (!w->slow_only_cases)
 		return;
 	fprintf(f,
-	        "speed witness: %u case runs kept only slices the fastest reading finds slow; "
+	        "speed witness: %u case runs kept only samples the fastest reading finds slow; "
 	        "their figures may be slowed\n",
 	        w->slow_only_cases);
-	/* Those met no fast slice when judged are marked in the table; the others were
+	/* Those with no fast sample when judged are marked in the table; the others were
 	 * judged before a faster reading came along. */
 	for (size_t i = 0; i < n; i++) {
 		char params[64];
@@ -179,12 +180,12 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
 	        a[2], a[3], a[4], t->cv * 100.0, a[5], mops, res->reject[0]);
 	if (rejected && res->reject[DPK_REJECT_SLOW])
-		fprintf(f, " (%zu rejected, %zu of them in slow rounds)", rejected,
+		fprintf(f, " (%zu rejected, %zu of them slow)", rejected,
 		        res->reject[DPK_REJECT_SLOW]);
 	else if (rejected)
 		fprintf(f, " (%zu rejected)", rejected);
 	if (res->witness_slices && !res->witness_fast)
-		fprintf(f, " [every slice met a slow phase]");
+		fprintf(f, " [no sample at full speed]");
 	fprintf(f, "\n");
 	if (res->interleaved) {
 		if (res->ref_case == res->c && res->ref_suite == res->suite)
@@ -282,9 +283,10 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_double(&j, "best_ticks", r->witness.n ? r->witness.best : k->witness);
 	dpk_json_double(&j, "p50_ticks", witness_p50(&r->witness));
 	dpk_json_double(&j, "limit", DPK_WITNESS_LIMIT);
-	dpk_json_uint(&j, "slices", r->witness.n);
-	dpk_json_uint(&j, "slow_slices", r->witness.slow);
-	dpk_json_uint(&j, "set_aside_slices", r->witness.set_aside);
+	dpk_json_uint(&j, "readings", r->witness.n);
+	dpk_json_uint(&j, "samples", r->witness.samples);
+	dpk_json_uint(&j, "slow_samples", r->witness.slow);
+	dpk_json_uint(&j, "set_aside_samples", r->witness.set_aside);
 	dpk_json_uint(&j, "rounds", r->witness.rounds);
 	dpk_json_uint(&j, "extra_rounds", r->witness.extra);
 	dpk_json_uint(&j, "slow_only_cases", r->witness.slow_only_cases);
@@ -356,7 +358,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			dpk_json_double(&j, "mops", x->mops);
 			if (x->witness_slices) {
 				dpk_json_uint(&j, "witness_slices", x->witness_slices);
-				dpk_json_uint(&j, "witness_fast_slices", x->witness_fast);
+				dpk_json_uint(&j, "witness_fast_samples", x->witness_fast);
 				dpk_json_bool(&j, "witness_slow_only", x->witness_slow_only);
 			}
 			if (x->interleaved) {
@@ -425,7 +427,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 	fprintf(f, "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
 	           "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,batch_ops,"
 	           "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
-	           "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_slices,"
+	           "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_samples,"
 	           "witness_slow_only\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct dpk_bench_result *x = &res[i];
@@ -450,7 +452,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 			fprintf(f,
 			        ",,,,,,,,,,,,,,,,,,,,"); /* 19 empty fields, then the witness's */
 		if (x->status == DPK_RESULT_OK && x->witness_slices)
-			fprintf(f, "%u,%u,%d\n", x->witness_slices, x->witness_fast,
+			fprintf(f, "%u,%zu,%d\n", x->witness_slices, x->witness_fast,
 			        x->witness_slow_only);
 		else
 			fprintf(f, ",,\n");

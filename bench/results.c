@@ -203,12 +203,12 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	    (rc = number(c, o, path, "batch_ops", true, &e->batch_ops)) ||
 	    (rc = number(c, o, path, "mops", true, &e->mops)) ||
 	    (rc = number(c, o, path, "witness_slices", true, &e->witness_slices)) ||
-	    (rc = number(c, o, path, "witness_fast_slices", true, &e->witness_fast)))
+	    (rc = number(c, o, path, "witness_fast_samples", true, &e->witness_fast)))
 		return rc;
 	v = dpk_jv_get(o, "witness_slow_only");
 	if (v && v->type == DPK_JV_BOOL)
 		e->witness_slow_only = v->b;
-	else /* written before the final judgement: no fast slice is the same verdict */
+	else /* written before the final judgement: no fast sample is the same verdict */
 		e->witness_slow_only = e->witness_slices > 0 && e->witness_fast == 0;
 	if (!(v = member(c, o, path, "ticks", DPK_JV_OBJECT, false, &rc)))
 		return rc;

@@ -33,8 +33,8 @@ struct dpk_res_entry {
 	unsigned repeat;
 	bool ok;                               /**< status "ok" */
 	double kept, samples, batch_ops, mops; /**< NaN when absent */
-	double witness_slices, witness_fast;   /**< its slices and fast ones; NaN when absent */
-	bool witness_slow_only; /**< every kept slice slow by the run's fastest reading */
+	double witness_slices, witness_fast;   /**< its slices and fast samples; NaN when absent */
+	bool witness_slow_only; /**< every kept sample slow by the run's fastest reading */
 	unsigned nroles;        /**< lcores listed for the result (0 when absent) */
 	struct dpk_res_summary ticks, ns;
 	double *raw; /**< raw_ticks sorted ascending, or NULL when not recorded */

@@ -308,7 +308,7 @@ int dpk_bench_runner_init(struct dpk_bench_runner *r, const struct dpk_bench_opt
 	}
 	dpk_bench_clock_check(&r->clock);
 	r->witness.best = r->clock.witness;
-	r->witness_read = dpk_bench_witness;
+	r->witness_time = dpk_bench_witness_timing;
 	return 0;
 }
 
@@ -424,6 +424,7 @@ static uint64_t time_batch(struct dpk_bench_run *run, unsigned role, uint64_t n,
 		s->cpu_end = c1;
 		s->ivcsw = want_ctx ? ivcsw_now() - cs0 : 0;
 		s->reject = DPK_REJECT_NONE;
+		s->wit = 0;
 	}
 	return done;
 }
@@ -443,19 +444,19 @@ struct slow_rounds {
 };
 
 /* Summarise the kept samples of a set, filling the rejection counts. With @p slow_limit > 0
- * the rounds @p witnessed marks (when not NULL) are set aside first, then the slow-round
- * rule runs on what is left: with the rounds @p given marks when not NULL, else by the
- * set's own round medians. */
+ * the samples whose witness timing is over @p wit_limit are set aside first, then the
+ * slow-round rule runs on what is left: with the rounds @p given marks when not NULL, else
+ * by the set's own round medians. */
 static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
-                              const struct slow_rounds *witnessed, const struct slow_rounds *given,
+                              double wit_limit, const struct slow_rounds *given,
                               size_t *reject, struct dpk_summary *sum, double **keep_out,
                               size_t *nkeep_out)
 {
 	size_t counts[DPK_REJECT_COUNT] = {0};
 	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
 
-	if (slow_limit > 0 && witnessed)
-		kept = dpk_stats_mark_slow(s, n, witnessed->slow, witnessed->n, counts);
+	if (slow_limit > 0)
+		kept = dpk_stats_mark_witness(s, n, wit_limit, counts);
 	if (slow_limit > 0 && given)
 		kept = dpk_stats_mark_slow(s, n, given->slow, given->n, counts);
 	else if (slow_limit > 0)
@@ -554,8 +555,8 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
-                          double sum_ops, const struct slow_rounds *witnessed,
-                          const struct slow_rounds *given, struct dpk_bench_result *res)
+                          double sum_ops, double wit_limit, const struct slow_rounds *given,
+                          struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
 
@@ -568,7 +569,7 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	res->samples = ns;
 	res->role[0].batch_ops = n;
 	res->role[0].samples = ns;
-	summarise_samples(samples, ns, true, r->opt.slow_limit, witnessed, given, res->reject,
+	summarise_samples(samples, ns, true, r->opt.slow_limit, wit_limit, given, res->reject,
 	                  &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw);
 	res->role[0].kept = res->reject[0];
 	res->role[0].ticks = res->ticks;
@@ -797,12 +798,12 @@ out_wait:
 				res->mops += rr->mops;
 				batches[nb++] = rc->batch;
 			}
-			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, NULL, NULL,
+			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, INFINITY, NULL,
 			                  rej, &rr->ticks, NULL, NULL);
 			rr->kept = rej[0];
 		}
 		res->samples = pooled_n;
-		summarise_samples(pooled, pooled_n, m->check_ctx, 0, NULL, NULL, res->reject,
+		summarise_samples(pooled, pooled_n, m->check_ctx, 0, INFINITY, NULL, res->reject,
 		                  &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw);
 		total_kept = res->reject[0];
 		for (unsigned i = 1; i < nb; i++)
@@ -1029,7 +1030,7 @@ out_teardown:
 	for (unsigned i = 0; i < k; i++) {
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], samples[i], rounds, n[i], sum_ticks[i],
-			              (double)n[i] * (double)rounds, NULL, &parts, &res[i]);
+			              (double)n[i] * (double)rounds, INFINITY, &parts, &res[i]);
 		if (set_up[i] && cases[i]->teardown)
 			cases[i]->teardown(&runs[i]);
 		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_relaxed)) {
@@ -1107,23 +1108,64 @@ struct round_case {
 	uint64_t n;       /* batch size, from the first slice's calibration */
 	uint64_t spent;   /* ticks of its slices, set-up and tear-down included */
 	double sum_ticks; /* ticks of its kept and rejected batches */
-	double *wit;      /* per round: the slower witness reading around its slice, NaN: none */
+	size_t planned;   /* samples taken in the planned rounds */
+	unsigned slices;  /* slices run */
 	bool live;
 };
 
+/* Note witness reading @p w in the run's log; false when out of memory. */
+static bool witness_note(struct dpk_bench_witness_log *log, double w)
+{
+	if (log->n == log->cap) {
+		size_t cap = log->cap ? 2 * log->cap : 256;
+		double *v = realloc(log->v, cap * sizeof(*v));
+
+		if (!v)
+			return false;
+		log->v = v;
+		log->cap = cap;
+	}
+	log->v[log->n++] = w;
+	if (w < log->best)
+		log->best = w;
+	return true;
+}
+
+/* Witness timings in a row within one slice, made into readings as they come. */
+struct witness_block {
+	double t[DPK_WITNESS_TIMINGS];
+	unsigned n;
+};
+
+/* Add timing @p w to block @p b; a full block becomes a reading in @p log. False when out
+ * of memory. */
+static bool witness_add(struct witness_block *b, struct dpk_bench_witness_log *log, double w)
+{
+	b->t[b->n++] = w;
+	if (b->n < DPK_WITNESS_TIMINGS)
+		return true;
+	b->n = 0;
+	dpk_stats_sort(b->t, DPK_WITNESS_TIMINGS);
+	return witness_note(log, dpk_stats_quantile(b->t, DPK_WITNESS_TIMINGS, 0.5));
+}
+
 /*
  * Slice @p q of case @p rc: set it up afresh, calibrate it (first slice) or warm it up
- * again, time batches for @p slice ticks, tear it down. One case is set up at a time, in
+ * again, time batches for @p slice ticks with a witness timing after the warm-up and after
+ * each batch (its readings go to @p log), tear it down. One case is set up at a time, in
  * arena slot 0 like a case run alone: the cases of a suite may share global state (service
  * names and ids, lcores). Returns false once the case is over: failed (@p res says why) or
- * out of room for samples.
+ * out of room for samples or readings.
  */
-static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, unsigned q,
-                      uint64_t slice, uint64_t warm, size_t cap, struct dpk_bench_result *res)
+static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness_log *log,
+                      struct round_case *rc, unsigned q, uint64_t slice, uint64_t warm,
+                      size_t cap, struct dpk_bench_result *res)
 {
+	double (*timing)(void) = r->witness_time ? r->witness_time : dpk_bench_witness_timing;
 	struct dpk_bench_run *run = calloc(1, sizeof(*run));
+	struct witness_block block = {.n = 0};
 	uint64_t t0 = dpk_tsc(), start, now;
-	double ticks;
+	double ticks, before = 0;
 	bool ok = true;
 
 	if (!run) {
@@ -1143,27 +1185,30 @@ static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, u
 			return false;
 		}
 	}
-	/* The first reading comes before the warm-up, which then undoes what the witness did
-	 * to the caches and predictors; the second right after the timed batches. */
-	double (*read_witness)(void) = r->witness_read ? r->witness_read : dpk_bench_witness;
-	double wit_before = read_witness();
 	ok = q == 0 ? calibrate_single(r, run, &rc->n) : rewarm(run, rc->n, warm);
+	if (ok) {
+		before = timing();
+		ok = witness_add(&block, log, before);
+	}
 	now = start = dpk_tsc();
 	while (ok && rc->ns < cap && (now == start || now - start < slice)) {
 		struct dpk_sample *sm = &rc->samples[rc->ns];
+		double after;
 
 		if (time_batch(run, 0, rc->n, r->clock.read_cost, sm, true, &ticks) < rc->n ||
 		    atomic_load(&run->failed)) {
 			ok = false;
 			break;
 		}
+		after = timing();
+		sm->wit = (float)(after > before ? after : before);
 		sm->round = (uint16_t)q;
+		before = after;
 		rc->sum_ticks += ticks;
 		rc->ns++;
+		ok = witness_add(&block, log, after);
 		now = dpk_tsc();
 	}
-	double wit_after = read_witness();
-	rc->wit[q] = wit_after > wit_before ? wit_after : wit_before;
 	if (rc->c->teardown)
 		rc->c->teardown(run);
 	if (atomic_load_explicit(&run->failed, memory_order_relaxed)) {
@@ -1177,27 +1222,10 @@ static bool run_slice(const struct dpk_bench_runner *r, struct round_case *rc, u
 	return ok && rc->ns < cap;
 }
 
-/* Note witness reading @p w of one slice in the run's log; false when out of memory. */
-static bool witness_note(struct dpk_bench_witness_log *log, double w)
+/* The most a timing next to a fast sample may read: DPK_WITNESS_LIMIT over @p best. */
+static double witness_limit(double best)
 {
-	if (log->n == log->cap) {
-		size_t cap = log->cap ? 2 * log->cap : 256;
-		double *v = realloc(log->v, cap * sizeof(*v));
-
-		if (!v)
-			return false;
-		log->v = v;
-		log->cap = cap;
-	}
-	log->v[log->n++] = w;
-	if (w < log->best)
-		log->best = w;
-	return true;
-}
-
-static bool witness_fast(double w, double best)
-{
-	return w <= best * (1.0 + DPK_WITNESS_LIMIT);
+	return best * (1.0 + DPK_WITNESS_LIMIT);
 }
 
 unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,
@@ -1206,29 +1234,32 @@ unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_r
 	unsigned count = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		res[i].witness_slow_only =
-		        res[i].status == DPK_RESULT_OK && res[i].witness_slices > 0 &&
-		        !witness_fast(res[i].witness_kept_fastest, r->witness.best);
+		res[i].witness_slow_only = res[i].status == DPK_RESULT_OK &&
+		                           res[i].witness_slices > 0 &&
+		                           !(res[i].witness_kept_fastest <= witness_limit(r->witness.best));
 		count += res[i].witness_slow_only;
 	}
 	r->witness.slow_only_cases = count;
 	return count;
 }
 
-/* Whether a live case still has fewer than @p want slices the witness calls fast. */
-static bool short_of_fast(const struct round_case *rc, unsigned k, unsigned played, unsigned want,
-                          double best)
+/* The samples of @p rc next to timings no slower than @p limit. */
+static size_t fast_samples(const struct round_case *rc, double limit)
 {
-	for (unsigned i = 0; i < k; i++) {
-		unsigned fast = 0;
+	size_t fast = 0;
 
-		if (!rc[i].live)
-			continue;
-		for (unsigned q = 0; q < played; q++)
-			fast += witness_fast(rc[i].wit[q], best); /* NaN: not fast */
-		if (fast < want)
+	for (size_t x = 0; x < rc->ns; x++)
+		fast += rc->samples[x].wit <= limit;
+	return fast;
+}
+
+/* Whether a live case has fewer fast samples than an eighth of its planned rounds' samples
+ * (five rounds' worth of forty: thousands of samples, from slices spread over the run). */
+static bool short_of_fast(const struct round_case *rc, unsigned k, double best)
+{
+	for (unsigned i = 0; i < k; i++)
+		if (rc[i].live && 8 * fast_samples(&rc[i], witness_limit(best)) < rc[i].planned)
 			return true;
-	}
 	return false;
 }
 
@@ -1252,10 +1283,7 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		if (rc) {
 			rc[i].c = cases[i];
 			rc[i].samples = calloc(cap, sizeof(struct dpk_sample));
-			rc[i].wit = malloc(most * sizeof(double));
-			rc[i].live = rc[i].samples && rc[i].wit;
-			for (unsigned j = 0; rc[i].wit && j < most; j++)
-				rc[i].wit[j] = NAN;
+			rc[i].live = rc[i].samples != NULL;
 		}
 		if (!rc || !rc[i].live) {
 			res[i].status = DPK_RESULT_FAILED;
@@ -1267,71 +1295,58 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 	if (!(log->best > 0)) /* a runner set up by hand: no clock-check reading */
 		log->best = INFINITY;
 	/* Each round visits the cases in turn, starting one case later every round. Past the
-	 * planned rounds, more run while some case lacks fast slices. */
+	 * planned rounds, more run while some case lacks fast samples. */
 	for (q = 0; q < most; q++) {
-		if (q >= rounds && !short_of_fast(rc, k, q, rounds, log->best))
+		if (q >= rounds && !short_of_fast(rc, k, log->best))
 			break;
 		if (progress)
 			progress(ctx, q, rounds);
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (q + j) % k;
+
 			if (!rc[i].live)
 				continue;
-			rc[i].live = run_slice(r, &rc[i], q, slice, warm, cap, &res[i]);
 			/* Out of memory for the log: the case ends with what it has. */
-			if (!isnan(rc[i].wit[q]) && !witness_note(log, rc[i].wit[q]))
-				rc[i].live = false;
+			rc[i].live = run_slice(r, log, &rc[i], q, slice, warm, cap, &res[i]);
+			rc[i].slices++;
+			if (q < rounds)
+				rc[i].planned = rc[i].ns;
 		}
 	}
 	log->rounds += q;
 	log->extra += q > rounds ? q - rounds : 0;
-	/* The slices are judged now, by the fastest reading so far (this call's included),
+	/* The samples are judged now, by the fastest reading so far (this call's included),
 	 * and the log counts them as judged: a faster reading later does not judge them
 	 * again. */
 	for (unsigned i = 0; i < k; i++) {
-		uint8_t *slow = calloc(q ? q : 1, 1);
-		struct slow_rounds witnessed = {slow, q};
-		unsigned fast = 0, played = 0;
-
-		for (unsigned x = 0; x < q; x++) {
-			bool is_fast = witness_fast(rc[i].wit[x], log->best); /* NaN: not fast */
-
-			played += !isnan(rc[i].wit[x]);
-			fast += is_fast;
-			if (slow)
-				slow[x] = !isnan(rc[i].wit[x]) && !is_fast;
-		}
-		res[i].witness_slices = played;
-		res[i].witness_fast = fast;
-		log->slow += played - fast;
-		/* Slow slices' samples are set aside, unless the slow rules are off or the case
-		 * met no fast phase at all: then it keeps its slow slices rather than none (its
+		const double limit = witness_limit(log->best);
+		size_t fast = fast_samples(&rc[i], limit);
+		/* Slow samples are set aside, unless the slow rules are off or the case met no
+		 * fast phase at all: then it keeps its slow samples rather than none (its
 		 * witness_fast of 0 says so). */
-		if (r->opt.slow_limit <= 0 || (played && fast == 0)) {
-			free(slow);
-			slow = NULL;
-		}
-		if (res[i].status == DPK_RESULT_OK && slow)
-			log->set_aside += played - fast;
+		bool set_aside = r->opt.slow_limit > 0 && fast > 0;
+
+		res[i].witness_slices = rc[i].slices;
+		res[i].witness_fast = fast;
+		log->samples += rc[i].ns;
+		log->slow += rc[i].ns - fast;
+		if (res[i].status == DPK_RESULT_OK && set_aside)
+			log->set_aside += rc[i].ns - fast;
 		if (res[i].status == DPK_RESULT_OK) {
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
 			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns,
-			              slow ? &witnessed : NULL, NULL, &res[i]);
-			/* The fastest reading around a slice that still has a kept sample, after
-			 * both the witness and the slow-round rule have had their say. */
+			              set_aside ? limit : INFINITY, NULL, &res[i]);
+			/* The fastest timing next to a kept sample, after both the witness and the
+			 * slow-round rule have had their say. */
 			for (size_t x = 0; x < rc[i].ns; x++) {
 				const struct dpk_sample *sm = &rc[i].samples[x];
-				double w = rc[i].wit[sm->round];
 
-				if (sm->reject == DPK_REJECT_NONE && !isnan(w) &&
-				    !(w >= res[i].witness_kept_fastest))
-					res[i].witness_kept_fastest = w;
+				if (sm->reject == DPK_REJECT_NONE && !(sm->wit >= res[i].witness_kept_fastest))
+					res[i].witness_kept_fastest = sm->wit;
 			}
 		}
 		res[i].elapsed_s = (double)rc[i].spent / hz;
-		free(slow);
 		free(rc[i].samples);
-		free(rc[i].wit);
 	}
 	free(rc);
 }

@@ -101,23 +101,25 @@ struct dpk_bench_result {
 	unsigned group_size;
 	size_t pair_rounds;            /**< rounds with both samples kept */
 	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
-	/* Run in rounds (dpk_bench_run_rounds): its slices, and of them those the speed
-	 * witness found fast (both 0 otherwise). No fast slice: the slow ones were kept. */
-	unsigned witness_slices, witness_fast;
-	double witness_kept_fastest; /**< fastest reading around a slice whose samples were
-	                                  kept (NaN: none) */
-	bool witness_slow_only;      /**< by the run's final fastest reading, every kept slice was
-	                                  slow (set by dpk_bench_witness_finish) */
+	/* Run in rounds (dpk_bench_run_rounds): its slices, and its samples the speed witness
+	 * found fast (both 0 otherwise). No fast sample: the slow ones were kept. */
+	unsigned witness_slices;
+	size_t witness_fast;
+	double witness_kept_fastest; /**< fastest witness timing next to a kept sample (NaN:
+	                                  none) */
+	bool witness_slow_only;      /**< by the run's final fastest reading, every kept sample
+	                                  was slow (set by dpk_bench_witness_finish) */
 };
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
 struct dpk_bench_witness_log {
 	double best; /**< fastest reading, the clock check's included; ticks */
-	double *v;   /**< each slice's reading (the slower of before and after) */
+	double *v;   /**< readings: medians of DPK_WITNESS_TIMINGS timings in a row in a slice */
 	size_t n, cap;
-	size_t slow;      /**< slices over best * (1 + DPK_WITNESS_LIMIT), best as it was when
-	                       their call of dpk_bench_run_rounds ended */
-	size_t set_aside; /**< of them, those whose samples were set aside */
+	size_t samples;   /**< samples judged */
+	size_t slow;      /**< of them next to a timing over best * (1 + DPK_WITNESS_LIMIT), best
+	                       as it was when their call of dpk_bench_run_rounds ended */
+	size_t set_aside; /**< of the slow ones, those set aside */
 	unsigned rounds;  /**< rounds run, over every call */
 	unsigned extra;   /**< of them beyond the planned rounds, to replace slow ones */
 	unsigned slow_only_cases; /**< results with witness_slow_only (dpk_bench_witness_finish) */
@@ -135,7 +137,8 @@ struct dpk_bench_runner {
 	bool all_member[DPK_LCORE_MAX];     /**< worker takes part in "all" (one per CPU set) */
 	struct dpk_cpuset cpus_used;
 	struct dpk_bench_witness_log witness;
-	double (*witness_read)(void); /**< dpk_bench_witness; tests put scripted readings here */
+	double (*witness_time)(void); /**< dpk_bench_witness_timing; tests put scripted timings
+	                                   here */
 };
 
 /**
@@ -178,16 +181,17 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
  * phase of the machine from the case's own cost. The number of rounds is opt.rounds, fewer
  * if slices would be shorter than DPK_BENCH_SLICE_MIN_S.
  *
- * The speed witness (witness.h) is read before and after every slice. A slice whose slower
- * reading is over the fastest reading so far (r->witness.best, the clock check's included)
- * by more than DPK_WITNESS_LIMIT is slow. With the slow-round rule on (opt.slow_limit > 0)
- * its samples are set aside as DPK_REJECT_SLOW before the rule looks at the case's own
- * round medians, and while some case has fewer fast slices than the planned rounds, more
- * rounds run, up to twice the planned number. A slow phase of a few seconds so costs time,
- * not figures. A case left without one fast slice keeps all of its slices (its
- * witness_fast is 0). The slices are judged when the last round ends, by
- * the fastest reading up to then; a later call does not judge them again. The readings and
- * counts add up in r->witness over calls.
+ * The speed witness (witness.h) is timed after the warm-up and after every batch, so each
+ * sample has a timing on both sides; a sample is slow when the slower of them is over the
+ * fastest reading so far (r->witness.best, the clock check's included; the timings of a
+ * slice make readings too) by more than DPK_WITNESS_LIMIT. With the slow-round rule on
+ * (opt.slow_limit > 0) slow samples are set aside as DPK_REJECT_SLOW before the rule looks
+ * at the case's own round medians, and while some case has fewer fast samples than an
+ * eighth of what its planned rounds took, more rounds run, up to twice the planned number.
+ * A slow phase so costs time, not figures. A case left without one fast sample keeps its
+ * slow ones (its witness_fast is 0). The samples are judged when the last round ends, by
+ * the fastest reading up to then; a later call does not judge them again. The readings
+ * and counts add up in r->witness over calls.
  * Fills res[0..k-1]; @p progress may be NULL (it is told the planned number of rounds;
  * extra rounds come after it).
  */
@@ -197,8 +201,8 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 
 /**
  * Judge the results of a run once more, by the run's final fastest witness reading: set
- * witness_slow_only on each result run in rounds whose kept slices are all slow by it
- * (those without a fast slice when judged, and those judged before a faster reading came
+ * witness_slow_only on each result run in rounds whose kept samples are all slow by it
+ * (those without a fast sample when judged, and those judged before a faster reading came
  * along), and count them in r->witness.slow_only_cases, which is returned.
  */
 unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,

@@ -281,6 +281,32 @@ out:
 	return kept_total;
 }
 
+/* Set kept sample @p x aside as slow, counting it. */
+static void set_aside_slow(struct dpk_sample *x, size_t counts[DPK_REJECT_COUNT])
+{
+	x->reject = DPK_REJECT_SLOW;
+	if (counts) {
+		counts[DPK_REJECT_NONE]--;
+		counts[DPK_REJECT_SLOW]++;
+	}
+}
+
+size_t dpk_stats_mark_witness(struct dpk_sample *s, size_t n, double limit,
+                              size_t counts[DPK_REJECT_COUNT])
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; s && i < n; i++) {
+		if (s[i].reject != DPK_REJECT_NONE)
+			continue;
+		if (s[i].wit > limit)
+			set_aside_slow(&s[i], counts);
+		else
+			kept++;
+	}
+	return kept;
+}
+
 size_t dpk_stats_mark_slow(struct dpk_sample *s, size_t n, const uint8_t *slow, size_t nrounds,
                            size_t counts[DPK_REJECT_COUNT])
 {
@@ -289,15 +315,10 @@ size_t dpk_stats_mark_slow(struct dpk_sample *s, size_t n, const uint8_t *slow, 
 	for (size_t i = 0; s && i < n; i++) {
 		if (s[i].reject != DPK_REJECT_NONE)
 			continue;
-		if (slow && s[i].round < nrounds && slow[s[i].round]) {
-			s[i].reject = DPK_REJECT_SLOW;
-			if (counts) {
-				counts[DPK_REJECT_NONE]--;
-				counts[DPK_REJECT_SLOW]++;
-			}
-		} else {
+		if (slow && s[i].round < nrounds && slow[s[i].round])
+			set_aside_slow(&s[i], counts);
+		else
 			kept++;
-		}
 	}
 	return kept;
 }

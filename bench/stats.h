@@ -20,7 +20,8 @@ enum dpk_reject {
 	DPK_REJECT_MIGRATION,  /**< the CPU at the end of the batch differs from the start */
 	DPK_REJECT_CTX_SWITCH, /**< the thread was preempted (involuntary switch) in the batch */
 	DPK_REJECT_GAP,        /**< far slower than the run's median: an interrupt or steal */
-	DPK_REJECT_SLOW,       /**< in a round whose median is over the slow limit (see below) */
+	DPK_REJECT_SLOW,       /**< the machine was slow: the witness said so next to the batch,
+	                            or its round's median is over the slow limit (see below) */
 	DPK_REJECT_COUNT
 };
 
@@ -35,6 +36,8 @@ struct dpk_sample {
 	uint32_t ivcsw;      /**< involuntary context switches during the batch */
 	uint16_t round;      /**< the round (time slice) the batch ran in */
 	uint8_t reject;      /**< enum dpk_reject, filled by dpk_stats_reject() */
+	float wit;           /**< the slower speed-witness timing next to the batch (ticks per
+	                          pair, witness.h); 0 when none was taken */
 };
 
 /** A gap is a sample above this many times the median of the other samples. */
@@ -77,6 +80,14 @@ size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
  */
 size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
                              size_t counts[DPK_REJECT_COUNT]);
+
+/**
+ * Mark every kept sample of @p s (n of them) whose witness timing (wit) is over @p limit as
+ * DPK_REJECT_SLOW: a batch run while the machine was slow. Counts as dpk_stats_reject_slow().
+ * Returns the samples still kept.
+ */
+size_t dpk_stats_mark_witness(struct dpk_sample *s, size_t n, double limit,
+                              size_t counts[DPK_REJECT_COUNT]);
 
 /**
  * Mark every kept sample of @p s (n of them) whose round r has r < @p nrounds and

@@ -344,29 +344,30 @@ static void log_teardown(struct dpk_bench_run *run)
 static const struct dpk_bench_case c_log_a = LOGGED_CASE("A"), c_log_b = LOGGED_CASE("B"),
                                    c_log_x = LOGGED_CASE("X");
 
-/* Scripted witness readings: 10 (fast) or 20 (slow, over the 20% limit), by call number. */
-static unsigned wit_calls, wit_slow_calls;
+/* Scripted witness timings, by slice (set-ups so far, of both logged and ramp cases, so the
+ * timings after a slice's set-up belong to it): 20 (slow against a best of 10: over the 25%
+ * limit) in the first wit_slow_slices slices, 10 after them. */
+static unsigned wit_slow_slices;
 
 static double wit_script(void)
 {
-	return wit_calls++ < wit_slow_calls ? 20.0 : 10.0;
+	return setups + ramp_setups <= wit_slow_slices ? 20.0 : 10.0;
 }
 
-/* Run @p cases in @p rounds rounds, the witness reading slow for its first @p slow_calls
- * readings and fast after them (0: always fast, so no round is added). */
+/* Run @p cases in @p rounds rounds, the witness timing slow in its first @p slow_slices
+ * slices and fast after them (0: always fast, so no round is added). */
 static void run_logged(const struct dpk_bench_case *const *cases, unsigned k, unsigned rounds,
-                       unsigned slow_calls, struct dpk_bench_result *res)
+                       unsigned slow_slices, struct dpk_bench_result *res)
 {
 	const struct dpk_bench_suite *suites[4] = {&suite, &suite, &suite, &suite};
 
-	runner.witness_read = wit_script;
+	runner.witness_time = wit_script;
 	free(runner.witness.v);
 	memset(&runner.witness, 0, sizeof(runner.witness));
 	runner.witness.best = 10.0;
-	wit_calls = 0;
-	wit_slow_calls = slow_calls;
+	wit_slow_slices = slow_slices;
 	memset(setup_log, 0, sizeof(setup_log));
-	setups = teardowns = 0;
+	setups = teardowns = ramp_setups = 0;
 	runner.opt.rounds = rounds;
 	dpk_bench_run_rounds(&runner, suites, cases, k, 0, res, NULL, NULL);
 }
@@ -423,12 +424,12 @@ static void rounds_drop_only_the_failed_case(void)
 	stop();
 }
 
-static void run_witnessed(unsigned slow_calls, double slow_limit, struct dpk_bench_result *res)
+static void run_witnessed(unsigned slow_slices, double slow_limit, struct dpk_bench_result *res)
 {
 	const struct dpk_bench_case *cases[2] = {&c_log_a, &c_log_b};
 
 	runner.opt.slow_limit = slow_limit;
-	run_logged(cases, 2, 4, slow_calls, res);
+	run_logged(cases, 2, 4, slow_slices, res);
 }
 
 static size_t total_samples(const struct dpk_bench_result *r)
@@ -440,66 +441,79 @@ static size_t total_samples(const struct dpk_bench_result *r)
 	return n;
 }
 
-/* The run's witness log: rounds run, of them extra, slow slices, of them set aside. */
-static void expect_witness_log(unsigned rounds, unsigned extra, size_t slow, size_t set_aside)
+/* The run's witness log against results @p res[0..k-1]: rounds run, of them extra; every
+ * sample judged, the slow ones those the results did not find fast, set aside or not. */
+static void expect_witness_log(unsigned rounds, unsigned extra, const struct dpk_bench_result *res,
+                               unsigned k, bool set_aside)
 {
+	size_t samples = 0, slow = 0;
+
+	for (unsigned i = 0; i < k; i++) {
+		samples += res[i].samples;
+		slow += res[i].samples - res[i].witness_fast;
+	}
 	EXPECT_EQ(rounds, runner.witness.rounds);
 	EXPECT_EQ(extra, runner.witness.extra);
+	EXPECT_EQ(samples, runner.witness.samples);
 	EXPECT_EQ(slow, runner.witness.slow);
-	EXPECT_EQ(set_aside, runner.witness.set_aside);
-	EXPECT_TRUE(runner.witness.best == 10.0);
+	EXPECT_EQ(set_aside ? slow : 0, runner.witness.set_aside);
+	/* Readings: one per DPK_WITNESS_TIMINGS timings in a row within a slice. */
+	EXPECT_GE(runner.witness.n, 1);
+	EXPECT_LE(runner.witness.n, (samples + 2 * rounds) / DPK_WITNESS_TIMINGS);
 }
 
-/* A result's slices and fast slices as the witness counted them. */
-static void expect_witness_slices(const struct dpk_bench_result *res, unsigned slices,
-                                  unsigned fast)
-{
-	EXPECT_EQ(slices, res->witness_slices);
-	EXPECT_EQ(fast, res->witness_fast);
-}
-
-static void witness_slow_slices_are_replaced(void)
+static void witness_slow_samples_are_replaced(void)
 {
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
-	/* 20 ms a case, 4 slices of 5 ms. Two readings a slice, two cases: the first 16
-	 * readings cover the 4 planned rounds, all slow; 4 extra rounds replace them. A slow
-	 * limit of 1000% keeps the case's own round rule from setting anything aside: what
-	 * goes, the witness sent. */
-	run_witnessed(16, 10.0, res);
-	EXPECT_STREQ("ABBAABBAABBAABBA", setup_log);
-	EXPECT_EQ(16, runner.witness.n);
-	expect_witness_log(8, 4, 8, 8);
+	/* 20 ms a case, 4 slices of 5 ms, two cases: the first 8 slices (the planned rounds)
+	 * are slow throughout; one extra round brings a slice of fast samples to each case,
+	 * more than an eighth of the planned rounds' samples. A slow limit of 1000% keeps the
+	 * case's own round rule from setting anything aside: what goes, the witness sent. */
+	run_witnessed(8, 10.0, res);
+	EXPECT_STREQ("ABBAABBAAB", setup_log);
+	expect_witness_log(5, 1, res, 2, true);
+	EXPECT_TRUE(runner.witness.best == 10.0);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
-		expect_witness_slices(&res[i], 8, 4);
+		EXPECT_EQ(5, res[i].witness_slices);
+		EXPECT_GT(res[i].witness_fast, 0);
+		EXPECT_LT(res[i].witness_fast, res[i].samples);
+		/* Kept: fast samples only. Set aside as slow: the others, less those another
+		 * rule (migration, preemption, gap) took first. */
 		EXPECT_GT(res[i].reject[0], 0);
+		EXPECT_LE(res[i].reject[0], res[i].witness_fast);
 		EXPECT_GT(res[i].reject[DPK_REJECT_SLOW], 0);
+		EXPECT_LE(res[i].reject[DPK_REJECT_SLOW], res[i].samples - res[i].witness_fast);
 		EXPECT_EQ(res[i].samples, total_samples(&res[i]));
+		EXPECT_TRUE(res[i].witness_kept_fastest == 10.0);
 		dpk_bench_result_free(&res[i]);
 	}
+	EXPECT_EQ(0, dpk_bench_witness_finish(&runner, res, 2));
 	stop();
 }
 
-static void witness_always_slow_keeps_the_slices(void)
+static void witness_always_slow_keeps_the_samples(void)
 {
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
-	/* Never fast: twice the planned rounds, then each case keeps its slow slices. */
+	/* Never fast: twice the planned rounds, then each case keeps its slow samples. */
 	run_witnessed(1000, 10.0, res);
 	EXPECT_EQ(16, setups);
-	expect_witness_log(8, 4, 16, 0);
+	expect_witness_log(8, 4, res, 2, false);
 	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 2));
 	EXPECT_EQ(2, runner.witness.slow_only_cases);
 	for (unsigned i = 0; i < 2; i++) {
 		EXPECT_TRUE(res[i].witness_slow_only);
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
-		expect_witness_slices(&res[i], 8, 0);
+		EXPECT_EQ(8, res[i].witness_slices);
+		EXPECT_EQ(0, res[i].witness_fast);
 		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
 		EXPECT_GT(res[i].reject[0], 0);
 		EXPECT_GT_F(res[i].ticks.p50, 0.0);
+		EXPECT_TRUE(res[i].witness_kept_fastest == 20.0);
 		dpk_bench_result_free(&res[i]);
 	}
 	stop();
@@ -511,13 +525,15 @@ static void witness_rules_off_with_slow_limit_0(void)
 
 	ASSERT_EQ(0, start("0"));
 	/* The slow rules off: the planned rounds only, every sample kept as far as speed
-	 * goes, the readings still logged. */
+	 * goes, the timings still judged and logged. */
 	run_witnessed(1000, 0, res);
 	EXPECT_STREQ("ABBAABBA", setup_log);
-	expect_witness_log(4, 0, 8, 0);
+	expect_witness_log(4, 0, res, 2, false);
+	EXPECT_GT(runner.witness.slow, 0);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
-		expect_witness_slices(&res[i], 4, 0);
+		EXPECT_EQ(4, res[i].witness_slices);
+		EXPECT_EQ(0, res[i].witness_fast);
 		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
 		dpk_bench_result_free(&res[i]);
 	}
@@ -531,8 +547,8 @@ static void witness_judges_each_call_once(void)
 	struct dpk_bench_result res[4];
 
 	ASSERT_EQ(0, start("0"));
-	/* The first call reads 20 throughout against a best of 20: all fast. The second
-	 * reads 10: the best drops, and the first call's slices stay judged as they were;
+	/* The first call times 20 throughout against a best of 20: all fast. The second
+	 * times 10: the best drops, and the first call's samples stay judged as they were;
 	 * judged once more at the end of the run, the first call's results are slow only. */
 	run_witnessed(0, 10.0, res);
 	for (unsigned i = 0; i < 2; i++)
@@ -540,58 +556,61 @@ static void witness_judges_each_call_once(void)
 	free(runner.witness.v);
 	memset(&runner.witness, 0, sizeof(runner.witness));
 	runner.witness.best = 20.0;
-	wit_calls = 0;
-	wit_slow_calls = 16;
+	setups = 0;
+	wit_slow_slices = 8;
 	dpk_bench_run_rounds(&runner, suites, cases, 2, 0, res, NULL, NULL);
 	EXPECT_EQ(0, runner.witness.slow);
+	EXPECT_TRUE(runner.witness.best == 20.0);
 	dpk_bench_run_rounds(&runner, suites, cases, 2, 1, res + 2, NULL, NULL);
-	EXPECT_EQ(16, runner.witness.n); /* slices: 2 cases x 4 rounds x 2 calls */
-	expect_witness_log(8, 0, 0, 0);
+	EXPECT_TRUE(runner.witness.best == 10.0);
+	expect_witness_log(8, 0, res, 4, true);
+	EXPECT_EQ(0, runner.witness.slow);
 	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 4));
 	for (unsigned i = 0; i < 4; i++) {
-		expect_witness_slices(&res[i], 4, 4);
+		EXPECT_EQ(4, res[i].witness_slices);
+		EXPECT_EQ(res[i].samples, res[i].witness_fast);
 		EXPECT_TRUE(res[i].witness_slow_only == (i < 2));
 		dpk_bench_result_free(&res[i]);
 	}
 	stop();
 }
 
-/* Readings from a table, by call number; past its end, its last value. */
+/* Timings from a table, by slice (set-ups so far, 1-based); past its end, its last value. */
 static const double *wit_values;
 static unsigned wit_nvalues;
 
 static double wit_table(void)
 {
-	unsigned i = wit_calls++;
+	unsigned i = setups + ramp_setups - 1;
 
 	return wit_values[i < wit_nvalues ? i : wit_nvalues - 1];
 }
 
-static void witness_final_judgement_counts_kept_slices_only(void)
+static void witness_final_judgement_counts_kept_samples_only(void)
 {
 	/* 8 slices of the ramp case: the first four dear (the slow-round rule sets them
-	 * aside) with the fastest readings, 14; the cheap four read 15. Then one slice of
-	 * another case reads 12. Judged once more by 12, the ramp's kept slices (15) are
-	 * slow; its dear slices' 14 must not count, for their samples went. */
-	static const double table[] = {14, 14, 14, 14, 14, 14, 14, 14, 15,
-	                               15, 15, 15, 15, 15, 15, 15, 12};
+	 * aside) with the fastest timings, 14; the cheap four time 16. Then one slice of
+	 * another case times 12. Judged once more by 12 (limit 15), the ramp's kept samples
+	 * (16) are slow; its dear samples' 14 must not count, for they went. */
+	static const double table[] = {14, 14, 14, 14, 16, 16, 16, 16, 12};
 	const struct dpk_bench_suite *suites[1] = {&suite};
 	const struct dpk_bench_case *cases[1] = {&c_log_a};
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
-	runner.witness_read = wit_table;
+	runner.witness_time = wit_table;
 	wit_values = table;
 	wit_nvalues = sizeof(table) / sizeof(table[0]);
-	wit_calls = 0;
 	runner.witness.best = 20.0;
 	runner.opt.time_s = 0.04;
-	ramp_setups = 0;
+	setups = ramp_setups = 0;
 	dpk_bench_run_case(&runner, &suite, &c_ramp, DPK_PLACE_SINGLE, 0, &res[0]);
 	ASSERT_EQ(DPK_RESULT_OK, res[0].status);
-	expect_witness_slices(&res[0], 8, 8);
+	EXPECT_EQ(8, res[0].witness_slices);
+	EXPECT_EQ(res[0].samples, res[0].witness_fast); /* 16 is within 25% of 14 */
+	EXPECT_TRUE(runner.witness.best == 14.0);
 	EXPECT_GT(res[0].reject[DPK_REJECT_SLOW], 0); /* the dear slices went */
-	EXPECT_TRUE(res[0].witness_kept_fastest == 15.0);
+	EXPECT_TRUE(res[0].witness_kept_fastest == 16.0);
 	runner.opt.time_s = 0.005;
 	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res[1], NULL, NULL);
 	EXPECT_TRUE(runner.witness.best == 12.0);
@@ -613,7 +632,10 @@ static void witness_reads_the_machine(void)
 	EXPECT_TRUE(isfinite(runner.clock.witness));
 	EXPECT_GT_F(runner.clock.witness, 0.0);
 	EXPECT_TRUE(runner.clock.witness == runner.witness.best);
-	EXPECT_TRUE(runner.witness_read == dpk_bench_witness);
+	EXPECT_TRUE(runner.witness_time == dpk_bench_witness_timing);
+	w = dpk_bench_witness_timing();
+	EXPECT_TRUE(isfinite(w));
+	EXPECT_GT_F(w, 0.0);
 	stop();
 }
 
@@ -682,11 +704,11 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(rounds_visit_cases_in_turn),
         DPK_TEST(rounds_drop_only_the_failed_case),
         DPK_TEST(witness_reads_the_machine),
-        DPK_TEST(witness_slow_slices_are_replaced),
-        DPK_TEST(witness_always_slow_keeps_the_slices),
+        DPK_TEST(witness_slow_samples_are_replaced),
+        DPK_TEST(witness_always_slow_keeps_the_samples),
         DPK_TEST(witness_rules_off_with_slow_limit_0),
         DPK_TEST(witness_judges_each_call_once),
-        DPK_TEST(witness_final_judgement_counts_kept_slices_only),
+        DPK_TEST(witness_final_judgement_counts_kept_samples_only),
         DPK_TEST(csv_rows_have_one_width),
         DPK_TEST(params_format),
 };

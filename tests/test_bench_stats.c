@@ -448,6 +448,32 @@ static void slow_marks_given_rounds(void)
 	ASSERT_EQ_U(2 * PER, dpk_stats_mark_slow(s, N, NULL, 0, NULL));
 }
 
+static void witness_marks_slow_samples(void)
+{
+	enum { N = 40 };
+	struct dpk_sample s[N];
+	size_t counts[DPK_REJECT_COUNT];
+
+	round_of(s, 0, N, 100.0);
+	for (unsigned i = 0; i < N; i++)
+		s[i].wit = i % 4 == 0 ? 20.0f : i % 4 == 1 ? 12.5f : 10.0f;
+	s[2].cpu_end = 7; /* migrated: stays a migration, not counted as slow */
+	s[4].cpu_end = 7; /* migrated and slow: the first rule has it */
+	ASSERT_EQ_U(N - 2, dpk_stats_reject(s, N, true, counts));
+	/* Over the limit: the 20s. At the limit (12.5) is not over it. */
+	ASSERT_EQ_U(N - 2 - (N / 4 - 1), dpk_stats_mark_witness(s, N, 12.5, counts));
+	ASSERT_EQ_U(N - 2 - (N / 4 - 1), counts[DPK_REJECT_NONE]);
+	ASSERT_EQ_U(N / 4 - 1, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ_U(2, counts[DPK_REJECT_MIGRATION]);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[0].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[1].reject);
+	ASSERT_EQ(DPK_REJECT_MIGRATION, s[2].reject);
+	ASSERT_EQ(DPK_REJECT_MIGRATION, s[4].reject);
+	/* Again, with no counts and a limit nothing is over: the same samples stay kept. */
+	ASSERT_EQ_U(N - 2 - (N / 4 - 1), dpk_stats_mark_witness(s, N, 1e9, NULL));
+	ASSERT_EQ_U(0, dpk_stats_mark_witness(NULL, 5, 12.5, NULL));
+}
+
 static void reject_names(void)
 {
 	ASSERT_STREQ("none", dpk_reject_name(DPK_REJECT_NONE));
@@ -477,6 +503,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(slow_reference_needs_enough_samples),
         DPK_TEST(slow_rule_does_nothing_without_rounds_or_limit),
         DPK_TEST(slow_marks_given_rounds),
+        DPK_TEST(witness_marks_slow_samples),
         DPK_TEST(reject_names),
 };
 

@@ -19,8 +19,9 @@ CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
          "witness_ticks": NUM}
-WITNESS = {"best_ticks": NUM, "limit": NUM, "slices": int, "slow_slices": int,
-           "set_aside_slices": int, "rounds": int, "extra_rounds": int, "slow_only_cases": int}
+WITNESS = {"best_ticks": NUM, "limit": NUM, "readings": int, "samples": int,
+           "slow_samples": int, "set_aside_samples": int, "rounds": int, "extra_rounds": int,
+           "slow_only_cases": int}
 ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
 RESULT = {"suite": str, "case": str, "params": dict, "placement": str, "repeat": int,
           "description": str, "unit": str, "status": str, "elapsed_s": NUM}
@@ -76,12 +77,16 @@ def main():
         w = doc["witness"]
         need(w, WITNESS, "witness")
         assert 0 < w["best_ticks"] <= doc["clock"]["witness_ticks"], w
-        assert w["set_aside_slices"] <= w["slow_slices"] <= w["slices"], w
+        assert w["set_aside_samples"] <= w["slow_samples"] <= w["samples"], w
+        rounds = [r for r in doc["results"] if "witness_slices" in r]
+        assert w["samples"] == sum(r["samples"] for r in rounds), w
+        assert w["slow_samples"] == \
+            sum(r["samples"] - r["witness_fast_samples"] for r in rounds), w
         flagged = sum(1 for r in doc["results"] if r.get("witness_slow_only"))
         assert flagged == w["slow_only_cases"], (flagged, w)
         assert w["extra_rounds"] <= w["rounds"], w
         # p50_ticks is null only when no slice ran in rounds
-        if w["slices"]:
+        if w["readings"]:
             assert isinstance(w["p50_ticks"], NUM) and w["p50_ticks"] >= w["best_ticks"], w
         else:
             assert w["p50_ticks"] is None, w
@@ -117,7 +122,8 @@ def main():
                 need(lc, LCORE, where + " lcore")
             if "witness_slices" in r:  # single-lcore cases run in rounds
                 assert r["placement"] == "single", where
-                assert 0 <= r["witness_fast_slices"] <= r["witness_slices"], where
+                assert r["witness_slices"] > 0, where
+                assert 0 <= r["witness_fast_samples"] <= r["samples"], where
                 assert isinstance(r["witness_slow_only"], bool), where
     t("every result", results)
 

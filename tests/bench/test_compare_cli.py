@@ -326,18 +326,19 @@ def _():
 
 def with_witness(d, name, src, best, no_fast=(), one_repeat=False):
     """A copy of fixture @src whose run says its speed witness read @best at fastest, and
-    that the cases of its first repeat named in @no_fast met no fast slice; @one_repeat
+    that the cases of its first repeat named in @no_fast had no fast sample; @one_repeat
     keeps only that repeat (so every case is in every run of a spread)."""
     doc = json.load(open(f(src)))
     if one_repeat:
         doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
-    doc["witness"] = {"best_ticks": best, "p50_ticks": best * 1.1, "limit": 0.2,
-                      "slices": 80, "slow_slices": 0, "set_aside_slices": 0, "rounds": 40,
-                      "extra_rounds": 0, "slow_only_cases": len(no_fast)}
+    doc["witness"] = {"best_ticks": best, "p50_ticks": best * 1.1, "limit": 0.25,
+                      "readings": 800, "samples": 8000, "slow_samples": 0,
+                      "set_aside_samples": 0, "rounds": 40, "extra_rounds": 0,
+                      "slow_only_cases": len(no_fast)}
     for r in doc["results"]:
         if r["status"] == "ok" and r["placement"] == "single" and r["repeat"] == 0:
             r["witness_slices"] = 40
-            r["witness_fast_slices"] = 0 if r["case"] in no_fast else 40
+            r["witness_fast_samples"] = 0 if r["case"] in no_fast else r["samples"]
             r["witness_slow_only"] = r["case"] in no_fast
     path = os.path.join(d, name)
     json.dump(doc, open(path, "w"))
@@ -369,29 +370,29 @@ def _():
         assert "slower during the base run" in out + err, out + err
         rc, out, err = run("compare", a, c)
         assert "speed witness" not in out + err, out + err
-        # Judged the same way both ways round: 12.3 against 10 is over the limit.
-        e = with_witness(d, "e.json", "base.json", 12.3)
+        # Judged the same way both ways round: 12.6 against 10 is over the limit.
+        e = with_witness(d, "e.json", "base.json", 12.6)
         rc, out, err = run("compare", e, a)
-        assert "new 10.00 (x0.81)" in out + err, out + err
-        # Cases that met no fast slice: their medians marked, the file named, compare warns.
+        assert "new 10.00 (x0.79)" in out + err, out + err
+        # Cases with no fast sample: their medians marked, the file named, compare warns.
         g = with_witness(d, "g.json", "new.json", 10.0, no_fast=["shift10"], one_repeat=True)
         h = with_witness(d, "h.json", "new.json", 10.0, one_repeat=True)
         rc, out, err = run("spread", h, g, "--limit", "999")
-        assert f"{g}: 1 of the medians above kept only slow slices (marked !)" in out, out
+        assert f"{g}: 1 of the medians above kept only slow samples (marked !)" in out, out
         marked = [l for l in out.splitlines() if l.endswith("%") and "!" in l]
         assert len(marked) == 1 and "synth/shift10/" in marked[0], out
         assert h + ":" not in out, out
         rc, out, err = run("compare", a, g)
-        assert "new: 1 case runs kept only slices the speed witness found slow" in out + err, \
+        assert "new: 1 case runs kept only samples the speed witness found slow" in out + err, \
             out + err
-        # A file without witness_slow_only: no fast slice is read as the same verdict.
+        # A file without witness_slow_only: no fast sample is read as the same verdict.
         old = json.load(open(g))
         for r in old["results"]:
             r.pop("witness_slow_only", None)
         g2 = os.path.join(d, "g2.json")
         json.dump(old, open(g2, "w"))
         rc, out, err = run("spread", h, g2, "--limit", "999")
-        assert f"{g2}: 1 of the medians above kept only slow slices (marked !)" in out, out
+        assert f"{g2}: 1 of the medians above kept only slow samples (marked !)" in out, out
         # A file from before the witness shows as "-".
         rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
         assert "fastest reading of each file (ticks): 10.00 -" in out, out

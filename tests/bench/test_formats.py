@@ -150,12 +150,12 @@ def _():
             continue
         assert int(r[col["kept"]]) == res["kept"]
         if "witness_slices" in res:
-            assert (int(r[col["witness_slices"]]), int(r[col["witness_fast_slices"]]),
+            assert (int(r[col["witness_slices"]]), int(r[col["witness_fast_samples"]]),
                     r[col["witness_slow_only"]] == "1") == \
-                (res["witness_slices"], res["witness_fast_slices"],
+                (res["witness_slices"], res["witness_fast_samples"],
                  res["witness_slow_only"]), res["case"]
         else:
-            assert r[col["witness_slices"]] == r[col["witness_fast_slices"]] == \
+            assert r[col["witness_slices"]] == r[col["witness_fast_samples"]] == \
                 r[col["witness_slow_only"]] == "", r
         assert abs(float(r[col["p50_ticks"]]) - res["ticks"]["p50"]) < 1e-3 + 1e-6 * res["ticks"]["p50"]
         mine = [s for s in samples if (s[col["suite"]], s[col["case"]], s[col["placement"]],

@@ -116,7 +116,7 @@ static void round_progress(void *ctx, unsigned round, unsigned rounds)
 	if (round < rounds)
 		fprintf(stderr, "\r\033[K%s, round %u of %u", what, round + 1, rounds);
 	else
-		fprintf(stderr, "\r\033[K%s, extra round %u (slow slices to replace)", what,
+		fprintf(stderr, "\r\033[K%s, extra round %u (too few samples at full speed)", what,
 		        round + 1 - rounds);
 	fflush(stderr);
 }
@@ -325,7 +325,7 @@ int main(int argc, char **argv)
 		size_t nsingle = 0;
 
 		/* Single-lcore cases may run up to twice their rounds when the speed witness
-		 * finds slices slow (interleaved ones do not, but they are counted: a bound). */
+		 * finds samples slow (interleaved ones do not, but they are counted: a bound). */
 		for (size_t i = 0; i < nplan; i++)
 			nsingle += plan[i].p == DPK_PLACE_SINGLE;
 		printf("dpk-bench %s (git %s, %s build)\n", dpk_version(), dpk_bench_git_rev,
@@ -340,7 +340,7 @@ int main(int argc, char **argv)
 			printf(", up to %.*f s more if slow phases of the machine add every extra "
 			       "round",
 			       more < 10 ? 2 : 0, more);
-		printf(" (set-ups and witness readings come on top)\n");
+		printf(" (set-ups come on top)\n");
 	}
 	progress = !cli.quiet && isatty(STDERR_FILENO);
 	fflush(stdout);
