@@ -419,12 +419,12 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 		     b->witness > a->witness ? "new" : "base");
 	if (a->witness_slow_only)
 		warn(r,
-		     "base: %u case runs kept only samples the speed witness found slow; their "
+		     "base: %u case runs kept mostly samples the speed witness found slow; their "
 		     "figures may be slowed",
 		     a->witness_slow_only);
 	if (b->witness_slow_only)
 		warn(r,
-		     "new: %u case runs kept only samples the speed witness found slow; their "
+		     "new: %u case runs kept mostly samples the speed witness found slow; their "
 		     "figures may be slowed",
 		     b->witness_slow_only);
 	env_differs(r, a, b, "compiler", "compiler");

@@ -235,7 +235,7 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 				else
 					fputs("not in this file", f);
 				if (x->witness_slow_only)
-					fprintf(f, "; %u results kept only slow samples",
+					fprintf(f, "; %u results kept mostly slow samples",
 					        x->witness_slow_only);
 				break;
 			}

@@ -73,7 +73,7 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 	const struct dpk_bench_witness_log *w = &r->witness;
 	unsigned late = 0;
 
-	if (!w->n)
+	if (!w->rounds)
 		return;
 	fprintf(f,
 	        "speed witness: fastest reading %.2f ticks, median %.2f; %zu of %zu samples next "
@@ -84,15 +84,15 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 	if (!w->slow_only_cases)
 		return;
 	fprintf(f,
-	        "speed witness: %u case runs kept only samples the fastest reading finds slow; "
+	        "speed witness: %u case runs kept mostly samples the fastest reading finds slow; "
 	        "their figures may be slowed\n",
 	        w->slow_only_cases);
-	/* Those with no fast sample when judged are marked in the table; the others were
+	/* Those that kept their slow samples are marked in the table; the others were
 	 * judged before a faster reading came along. */
 	for (size_t i = 0; i < n; i++) {
 		char params[64];
 
-		if (!res[i].witness_slow_only || res[i].witness_fast == 0)
+		if (!res[i].witness_slow_only || res[i].witness_kept_slow)
 			continue;
 		if (late++ == 0)
 			fprintf(f, "  judged before the fastest reading came:");
@@ -184,8 +184,8 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		        res->reject[DPK_REJECT_SLOW]);
 	else if (rejected)
 		fprintf(f, " (%zu rejected)", rejected);
-	if (res->witness_slices && !res->witness_fast)
-		fprintf(f, " [no sample at full speed]");
+	if (res->witness_kept_slow)
+		fprintf(f, " [too few samples at full speed]");
 	fprintf(f, "\n");
 	if (res->interleaved) {
 		if (res->ref_case == res->c && res->ref_suite == res->suite)
@@ -282,6 +282,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_object_begin(&j, "witness");
 	dpk_json_double(&j, "best_ticks", r->witness.n ? r->witness.best : k->witness);
 	dpk_json_double(&j, "p50_ticks", witness_p50(&r->witness));
+	dpk_json_uint(&j, "pairs", DPK_WITNESS_PAIRS);
 	dpk_json_double(&j, "limit", DPK_WITNESS_LIMIT);
 	dpk_json_uint(&j, "readings", r->witness.n);
 	dpk_json_uint(&j, "samples", r->witness.samples);

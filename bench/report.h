@@ -45,7 +45,7 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m);
 
 /** What the speed witness saw over the run's rounds (nothing if no rounds ran): one line,
- * then, if some results kept only slow samples, a line counting them and one naming those
+ * then, if some results kept mostly slow samples, a line counting them and one naming those
  * the table could not mark (judged before the fastest reading came). */
 void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
                         const struct dpk_bench_result *res, size_t n);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "witness.h"
 
 #define SCHEMA         "dpkit-bench"
 #define SCHEMA_VERSION 1
@@ -203,12 +204,15 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	    (rc = number(c, o, path, "batch_ops", true, &e->batch_ops)) ||
 	    (rc = number(c, o, path, "mops", true, &e->mops)) ||
 	    (rc = number(c, o, path, "witness_slices", true, &e->witness_slices)) ||
-	    (rc = number(c, o, path, "witness_fast_samples", true, &e->witness_fast)))
+	    (rc = number(c, o, path, "witness_fast_samples", true, &e->witness_fast)) ||
+	    (isnan(e->witness_fast) &&
+	     (rc = number(c, o, path, "witness_fast_slices", true, &e->witness_fast))))
 		return rc;
 	v = dpk_jv_get(o, "witness_slow_only");
 	if (v && v->type == DPK_JV_BOOL)
 		e->witness_slow_only = v->b;
-	else /* written before the final judgement: no fast sample is the same verdict */
+	else /* written before the final judgement: no fast sample (or slice, in files of
+	      * the slice-judging witness) is the same verdict */
 		e->witness_slow_only = e->witness_slices > 0 && e->witness_fast == 0;
 	if (!(v = member(c, o, path, "ticks", DPK_JV_OBJECT, false, &rc)))
 		return rc;
@@ -263,8 +267,13 @@ static void load_meta(struct dpk_results *r)
 	}
 	r->witness = NAN;
 	if ((v = dpk_jv_get(d, "witness")) && v->type == DPK_JV_OBJECT) {
+		/* Readings of another witness (another number of pairs a timing) are not
+		 * comparable with this one's: such a file has no reading to compare. */
+		const struct dpk_jv *pairs = dpk_jv_get(v, "pairs");
+
 		w = dpk_jv_get(v, "best_ticks");
-		if (w && w->type == DPK_JV_NUMBER && w->num > 0)
+		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && pairs &&
+		    pairs->type == DPK_JV_NUMBER && pairs->num == DPK_WITNESS_PAIRS)
 			r->witness = w->num;
 		w = dpk_jv_get(v, "slow_only_cases");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && w->num < 1e9)

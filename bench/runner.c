@@ -443,20 +443,46 @@ struct slow_rounds {
 	size_t n;
 };
 
+/* The speed witness's rule for one set of samples (NULL where the samples have no witness
+ * timings): the limit a timing next to a fast sample may reach, and what became of it. */
+struct witness_rule {
+	double limit;
+	size_t set_aside; /* samples the rule set aside */
+	bool kept_slow;   /* too few fast samples: the slow ones were kept */
+};
+
+/* Set aside, as dpk_stats_mark_witness(), the kept samples of @p s next to a timing over
+ * @p w->limit, unless fewer than DPK_WITNESS_MIN_FAST kept samples are fast: then all stay
+ * and w->kept_slow says so. Returns the samples still kept. */
+static size_t apply_witness(struct dpk_sample *s, size_t n, size_t kept, struct witness_rule *w,
+                            size_t counts[DPK_REJECT_COUNT])
+{
+	size_t fast = 0, before = counts[DPK_REJECT_SLOW];
+
+	for (size_t i = 0; i < n; i++)
+		fast += s[i].reject == DPK_REJECT_NONE && s[i].wit <= w->limit;
+	w->kept_slow = fast < DPK_WITNESS_MIN_FAST;
+	if (w->kept_slow)
+		return kept;
+	kept = dpk_stats_mark_witness(s, n, w->limit, counts);
+	w->set_aside = counts[DPK_REJECT_SLOW] - before;
+	return kept;
+}
+
 /* Summarise the kept samples of a set, filling the rejection counts. With @p slow_limit > 0
- * the samples whose witness timing is over @p wit_limit are set aside first, then the
+ * the speed witness's rule @p wit (when not NULL) sets slow samples aside first, then the
  * slow-round rule runs on what is left: with the rounds @p given marks when not NULL, else
  * by the set's own round medians. */
 static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
-                              double wit_limit, const struct slow_rounds *given,
+                              struct witness_rule *wit, const struct slow_rounds *given,
                               size_t *reject, struct dpk_summary *sum, double **keep_out,
                               size_t *nkeep_out)
 {
 	size_t counts[DPK_REJECT_COUNT] = {0};
 	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
 
-	if (slow_limit > 0)
-		kept = dpk_stats_mark_witness(s, n, wit_limit, counts);
+	if (slow_limit > 0 && wit)
+		kept = apply_witness(s, n, kept, wit, counts);
 	if (slow_limit > 0 && given)
 		kept = dpk_stats_mark_slow(s, n, given->slow, given->n, counts);
 	else if (slow_limit > 0)
@@ -555,8 +581,8 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
-                          double sum_ops, double wit_limit, const struct slow_rounds *given,
-                          struct dpk_bench_result *res)
+                          double sum_ops, struct witness_rule *wit,
+                          const struct slow_rounds *given, struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
 
@@ -569,7 +595,7 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	res->samples = ns;
 	res->role[0].batch_ops = n;
 	res->role[0].samples = ns;
-	summarise_samples(samples, ns, true, r->opt.slow_limit, wit_limit, given, res->reject,
+	summarise_samples(samples, ns, true, r->opt.slow_limit, wit, given, res->reject,
 	                  &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw);
 	res->role[0].kept = res->reject[0];
 	res->role[0].ticks = res->ticks;
@@ -798,12 +824,12 @@ out_wait:
 				res->mops += rr->mops;
 				batches[nb++] = rc->batch;
 			}
-			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, INFINITY, NULL,
+			summarise_samples(rc->samples, rc->nsamples, m->check_ctx, 0, NULL, NULL,
 			                  rej, &rr->ticks, NULL, NULL);
 			rr->kept = rej[0];
 		}
 		res->samples = pooled_n;
-		summarise_samples(pooled, pooled_n, m->check_ctx, 0, INFINITY, NULL, res->reject,
+		summarise_samples(pooled, pooled_n, m->check_ctx, 0, NULL, NULL, res->reject,
 		                  &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw);
 		total_kept = res->reject[0];
 		for (unsigned i = 1; i < nb; i++)
@@ -841,7 +867,7 @@ static void result_init(struct dpk_bench_result *res, const struct dpk_bench_sui
 	res->placement = p;
 	res->repeat = repeat;
 	res->status = DPK_RESULT_OK;
-	res->witness_kept_fastest = NAN;
+	res->witness_kept_p50 = NAN;
 }
 
 /* A run of case @p c on placement @p p, nothing failed or stopped yet. */
@@ -1030,7 +1056,7 @@ out_teardown:
 	for (unsigned i = 0; i < k; i++) {
 		if (res[i].status == DPK_RESULT_OK)
 			finish_single(r, cases[i], samples[i], rounds, n[i], sum_ticks[i],
-			              (double)n[i] * (double)rounds, INFINITY, &parts, &res[i]);
+			              (double)n[i] * (double)rounds, NULL, &parts, &res[i]);
 		if (set_up[i] && cases[i]->teardown)
 			cases[i]->teardown(&runs[i]);
 		if (set_up[i] && atomic_load_explicit(&runs[i].failed, memory_order_relaxed)) {
@@ -1228,6 +1254,26 @@ static double witness_limit(double best)
 	return best * (1.0 + DPK_WITNESS_LIMIT);
 }
 
+/* The median witness timing next to the kept samples of @p s; NaN when none is kept (or
+ * out of memory). */
+static double kept_witness_p50(const struct dpk_sample *s, size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), m = NAN;
+	size_t k = 0;
+
+	if (!v)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE)
+			v[k++] = s[i].wit;
+	if (k) {
+		dpk_stats_sort(v, k);
+		m = dpk_stats_quantile(v, k, 0.5);
+	}
+	free(v);
+	return m;
+}
+
 unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,
                                   size_t n)
 {
@@ -1236,7 +1282,7 @@ unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_r
 	for (size_t i = 0; i < n; i++) {
 		res[i].witness_slow_only = res[i].status == DPK_RESULT_OK &&
 		                           res[i].witness_slices > 0 &&
-		                           !(res[i].witness_kept_fastest <= witness_limit(r->witness.best));
+		                           !(res[i].witness_kept_p50 <= witness_limit(r->witness.best));
 		count += res[i].witness_slow_only;
 	}
 	r->witness.slow_only_cases = count;
@@ -1254,7 +1300,7 @@ static size_t fast_samples(const struct round_case *rc, double limit)
 }
 
 /* Whether a live case has fewer fast samples than an eighth of its planned rounds' samples
- * (five rounds' worth of forty: thousands of samples, from slices spread over the run). */
+ * (five rounds' worth of forty), by the fastest reading so far. */
 static bool short_of_fast(const struct round_case *rc, unsigned k, double best)
 {
 	for (unsigned i = 0; i < k; i++)
@@ -1269,7 +1315,8 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 {
 	const double hz = (double)r->clock.hz;
 	const unsigned rounds = rounds_of(r);
-	/* Rounds that replace slow ones: only with the slow rules on, at most as many again. */
+	/* Rounds for cases short of fast samples: only with the slow rules on, at most as
+	 * many again. */
 	const unsigned most = r->opt.slow_limit > 0 ? 2 * rounds : rounds;
 	const uint64_t slice = (uint64_t)(r->opt.time_s * hz / rounds) + 1;
 	const uint64_t warm = (uint64_t)(r->opt.warmup_s * hz / rounds);
@@ -1319,31 +1366,20 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 	 * and the log counts them as judged: a faster reading later does not judge them
 	 * again. */
 	for (unsigned i = 0; i < k; i++) {
-		const double limit = witness_limit(log->best);
-		size_t fast = fast_samples(&rc[i], limit);
-		/* Slow samples are set aside, unless the slow rules are off or the case met no
-		 * fast phase at all: then it keeps its slow samples rather than none (its
-		 * witness_fast of 0 says so). */
-		bool set_aside = r->opt.slow_limit > 0 && fast > 0;
+		struct witness_rule wit = {.limit = witness_limit(log->best)};
+		size_t fast = fast_samples(&rc[i], wit.limit);
 
 		res[i].witness_slices = rc[i].slices;
 		res[i].witness_fast = fast;
-		log->samples += rc[i].ns;
-		log->slow += rc[i].ns - fast;
-		if (res[i].status == DPK_RESULT_OK && set_aside)
-			log->set_aside += rc[i].ns - fast;
 		if (res[i].status == DPK_RESULT_OK) {
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
-			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns,
-			              set_aside ? limit : INFINITY, NULL, &res[i]);
-			/* The fastest timing next to a kept sample, after both the witness and the
-			 * slow-round rule have had their say. */
-			for (size_t x = 0; x < rc[i].ns; x++) {
-				const struct dpk_sample *sm = &rc[i].samples[x];
-
-				if (sm->reject == DPK_REJECT_NONE && !(sm->wit >= res[i].witness_kept_fastest))
-					res[i].witness_kept_fastest = sm->wit;
-			}
+			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, &wit, NULL,
+			              &res[i]);
+			res[i].witness_kept_slow = wit.kept_slow;
+			res[i].witness_kept_p50 = kept_witness_p50(rc[i].samples, rc[i].ns);
+			log->samples += rc[i].ns;
+			log->slow += rc[i].ns - fast;
+			log->set_aside += wit.set_aside;
 		}
 		res[i].elapsed_s = (double)rc[i].spent / hz;
 		free(rc[i].samples);

@@ -102,13 +102,15 @@ struct dpk_bench_result {
 	size_t pair_rounds;            /**< rounds with both samples kept */
 	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
 	/* Run in rounds (dpk_bench_run_rounds): its slices, and its samples the speed witness
-	 * found fast (both 0 otherwise). No fast sample: the slow ones were kept. */
+	 * found fast (both 0 otherwise). */
 	unsigned witness_slices;
 	size_t witness_fast;
-	double witness_kept_fastest; /**< fastest witness timing next to a kept sample (NaN:
-	                                  none) */
-	bool witness_slow_only;      /**< by the run's final fastest reading, every kept sample
-	                                  was slow (set by dpk_bench_witness_finish) */
+	bool witness_kept_slow;   /**< fewer than DPK_WITNESS_MIN_FAST fast samples were left
+	                               after the other rejections: the slow ones were kept */
+	double witness_kept_p50;  /**< median witness timing next to the kept samples (NaN:
+	                               none) */
+	bool witness_slow_only;   /**< by the run's final fastest reading, most kept samples were
+	                               slow (set by dpk_bench_witness_finish) */
 };
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
@@ -119,9 +121,10 @@ struct dpk_bench_witness_log {
 	size_t samples;   /**< samples judged */
 	size_t slow;      /**< of them next to a timing over best * (1 + DPK_WITNESS_LIMIT), best
 	                       as it was when their call of dpk_bench_run_rounds ended */
-	size_t set_aside; /**< of the slow ones, those set aside */
+	size_t set_aside; /**< of the slow ones, those the witness set aside (not those another
+	                       rule had rejected, nor those kept for want of fast ones) */
 	unsigned rounds;  /**< rounds run, over every call */
-	unsigned extra;   /**< of them beyond the planned rounds, to replace slow ones */
+	unsigned extra;   /**< of them beyond the planned rounds, for want of fast samples */
 	unsigned slow_only_cases; /**< results with witness_slow_only (dpk_bench_witness_finish) */
 };
 
@@ -188,8 +191,9 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
  * (opt.slow_limit > 0) slow samples are set aside as DPK_REJECT_SLOW before the rule looks
  * at the case's own round medians, and while some case has fewer fast samples than an
  * eighth of what its planned rounds took, more rounds run, up to twice the planned number.
- * A slow phase so costs time, not figures. A case left without one fast sample keeps its
- * slow ones (its witness_fast is 0). The samples are judged when the last round ends, by
+ * A slow phase so costs samples and time rather than figures. A case left with fewer than
+ * DPK_WITNESS_MIN_FAST fast samples (after the other rejections) keeps its slow ones
+ * (witness_kept_slow). The samples are judged when the last round ends, by
  * the fastest reading up to then; a later call does not judge them again. The readings
  * and counts add up in r->witness over calls.
  * Fills res[0..k-1]; @p progress may be NULL (it is told the planned number of rounds;
@@ -201,9 +205,9 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 
 /**
  * Judge the results of a run once more, by the run's final fastest witness reading: set
- * witness_slow_only on each result run in rounds whose kept samples are all slow by it
- * (those without a fast sample when judged, and those judged before a faster reading came
- * along), and count them in r->witness.slow_only_cases, which is returned.
+ * witness_slow_only on each result run in rounds whose kept samples are mostly slow by it
+ * (those that kept their slow samples for want of fast ones, and those judged before a
+ * faster reading came along), and count them in r->witness.slow_only_cases, which is returned.
  */
 unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,
                                   size_t n);

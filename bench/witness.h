@@ -2,8 +2,8 @@
 /*
  * witness.h - a fixed reference workload that tells how fast the machine runs right now.
  *
- * On a shared host the same code runs at two speeds: on the development VM every
- * single-lcore case slowed by 1.4-2.0x at once, with the counter rate unchanged, in phases
+ * On a shared host the same code runs at two speeds: on the development VM every ring
+ * case slowed by 1.4-2.0x at once, with the counter rate unchanged, in phases
  * from tens of microseconds to tens of seconds long (a neighbour on the physical core, most
  * likely). A case's own figures cannot tell such a phase from a slower version of the code;
  * a workload that never changes can. The witness is a small SP/SC queue private to the
@@ -25,9 +25,14 @@
  * A timing is slow when it is over the fastest reading by more than this fraction. Timings
  * on the development VM fell in two groups with nothing between them: 1.00-1.20x of the
  * fastest reading at full speed, 1.35-2.0x in a slow phase (the counter's coarse step is
- * about 3% of a timing).
+ * about 3% of a timing). Two runs whose fastest readings differ by more than this met the
+ * machine at different speeds (spread and compare say so).
  */
 #define DPK_WITNESS_LIMIT 0.25
+
+/** A case's slow samples are set aside only if at least this many fast ones are left after
+ * the other rejections; with fewer it keeps the slow ones. */
+#define DPK_WITNESS_MIN_FAST 16u
 
 /** One timing: TSC ticks per enqueue+dequeue pair over DPK_WITNESS_PAIRS pairs, the fenced
  * counter reads included. */

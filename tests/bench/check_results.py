@@ -19,7 +19,7 @@ CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
          "witness_ticks": NUM}
-WITNESS = {"best_ticks": NUM, "limit": NUM, "readings": int, "samples": int,
+WITNESS = {"best_ticks": NUM, "pairs": int, "limit": NUM, "readings": int, "samples": int,
            "slow_samples": int, "set_aside_samples": int, "rounds": int, "extra_rounds": int,
            "slow_only_cases": int}
 ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
@@ -85,7 +85,8 @@ def main():
         flagged = sum(1 for r in doc["results"] if r.get("witness_slow_only"))
         assert flagged == w["slow_only_cases"], (flagged, w)
         assert w["extra_rounds"] <= w["rounds"], w
-        # p50_ticks is null only when no slice ran in rounds
+        # p50_ticks is null only when no reading was made (no case ran in rounds)
+        assert (w["readings"] > 0) == (w["samples"] > 0), w
         if w["readings"]:
             assert isinstance(w["p50_ticks"], NUM) and w["p50_ticks"] >= w["best_ticks"], w
         else:

@@ -429,7 +429,7 @@ struct spread_run {
 };
 
 /* The median of case @p id in run @p run, or NaN when it did not run ok there; @p no_fast
- * tells whether all its kept samples were slow by the run's fastest witness reading. */
+ * tells whether most of its kept samples were slow by the run's fastest witness reading. */
 static double run_p50(const struct spread_run *run, const char *id, bool *no_fast)
 {
 	for (size_t i = 0; i < run->file->n; i++) {
@@ -445,7 +445,7 @@ static double run_p50(const struct spread_run *run, const char *id, bool *no_fas
 
 /* The speed witness's fastest reading of each file, and a warning naming the files whose
  * machine was slower than the fastest file's by more than DPK_WITNESS_LIMIT, or with
- * medians in the table that kept only slow samples (@p flagged, per run). */
+ * medians in the table that come mostly from slow samples (@p flagged, per run). */
 static void witness_lines(const struct spread_run *runs, unsigned nruns, const unsigned *flagged)
 {
 	double best = INFINITY;
@@ -482,7 +482,7 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns, const u
 			       "too\n",
 			       f->path, f->witness / best);
 		if (marked)
-			printf("  %s: %u of the medians above kept only slow samples (marked !)\n",
+			printf("  %s: %u of the medians above come mostly from slow samples (marked !)\n",
 			       f->path, marked);
 	}
 }

@@ -340,7 +340,7 @@ int main(int argc, char **argv)
 			printf(", up to %.*f s more if slow phases of the machine add every extra "
 			       "round",
 			       more < 10 ? 2 : 0, more);
-		printf(" (set-ups come on top)\n");
+		printf(" (set-ups and tear-downs come on top)\n");
 	}
 	progress = !cli.quiet && isatty(STDERR_FILENO);
 	fflush(stdout);
