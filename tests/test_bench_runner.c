@@ -647,21 +647,13 @@ static void witness_keeps_slow_samples_without_enough_fast_ones(void)
 	stop();
 }
 
-/* A case that fails in its second slice, after a first one of samples. */
-static unsigned late_setups;
-
-static int late_setup(struct dpk_bench_run *run)
-{
-	(void)run;
-	late_setups++;
-	return 0;
-}
-
+/* A case that fails in its second slice, after a first one of samples (it counts its
+ * set-ups with the ramp case's counter). */
 static uint64_t body_fails_late(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
 	body_spin(run, role, n);
-	if (late_setups >= 2)
-		dpk_bench_fail(run, "broke in slice %u", late_setups);
+	if (ramp_setups >= 2)
+		dpk_bench_fail(run, "broke in slice %u", ramp_setups);
 	return n;
 }
 
@@ -669,7 +661,7 @@ static const struct dpk_bench_case c_fail_late = {.name = "fails_late",
                                                   .desc = "breaks in its second slice",
                                                   .kind = DPK_BENCH_SINGLE,
                                                   .unit = DPK_UNIT_ITERATION,
-                                                  .setup = late_setup,
+                                                  .setup = ramp_setup,
                                                   .body = body_fails_late};
 
 static void witness_counts_leave_failed_cases_out(void)
@@ -678,13 +670,12 @@ static void witness_counts_leave_failed_cases_out(void)
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
-	late_setups = 0;
 	runner.opt.slow_limit = 10.0;
 	run_logged(cases, 2, 4, 1000, res);
 	ASSERT_EQ(DPK_RESULT_OK, res[0].status);
 	ASSERT_EQ(DPK_RESULT_FAILED, res[1].status);
 	EXPECT_STREQ("broke in slice 2", res[1].reason);
-	EXPECT_EQ(2, late_setups);
+	EXPECT_EQ(2, ramp_setups);
 	/* The failed case's first slice of samples counts nowhere. */
 	EXPECT_EQ(res[0].samples, runner.witness.samples);
 	EXPECT_EQ(res[0].samples - res[0].witness_fast, runner.witness.slow);
