@@ -66,7 +66,7 @@ size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
  * The slow-round rule, applied after dpk_stats_reject(). A case's samples come in rounds:
  * short time slices spread over a longer stretch of the run (the round field, rounds stored
  * one after another). On a shared host the same code runs at two or more speeds that last
- * from tens of milliseconds to seconds (a neighbour on the physical core, the host's clock
+ * from tens of microseconds to seconds (a neighbour on the physical core, the host's clock
  * policy), and a median over every round lands on whichever speed dominated this time.
  * So: take the median of each round's kept samples; the fastest of those medians (among
  * rounds with DPK_SLOW_MIN_SAMPLES kept) is the reference; mark every kept sample of a
