@@ -49,8 +49,8 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	        (unsigned long long)k->granularity, (unsigned long long)k->min_delta);
 	fprintf(f, "  %-24s %.0f ticks one lcore, %.0f ticks multi-lcore\n", "sample length",
 	        k->target_single, k->target_multi);
-	fprintf(f, "  %-24s %.2f ticks per enqueue+dequeue pair (fastest of 16 readings)\n",
-	        "speed witness", k->witness);
+	fprintf(f, "  %-24s %.2f ticks per enqueue+dequeue pair (fastest of %u readings)\n",
+	        "speed witness", k->witness, DPK_WITNESS_CHECK_READINGS);
 }
 
 /* The median of the witness log's readings, NaN when there are none. */

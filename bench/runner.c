@@ -225,7 +225,7 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 	/* The witness's first readings: the fastest stands for the machine's speed until a
 	 * faster one comes along. */
 	k->witness = INFINITY;
-	for (unsigned i = 0; i < 16; i++) {
+	for (unsigned i = 0; i < DPK_WITNESS_CHECK_READINGS; i++) {
 		double w = dpk_bench_witness();
 		if (w < k->witness)
 			k->witness = w;

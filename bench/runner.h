@@ -48,7 +48,8 @@ struct dpk_bench_clock {
 	uint64_t min_delta;   /**< smallest non-zero consecutive delta */
 	double target_single; /**< sample length for single-lcore cases, ticks */
 	double target_multi;  /**< sample length for multi-lcore cases, ticks */
-	double witness;       /**< fastest of 16 speed-witness readings (witness.h), ticks */
+	double witness;       /**< fastest of DPK_WITNESS_CHECK_READINGS speed-witness readings
+	                           (witness.h), ticks per pair */
 };
 
 /** Measure the clock; sample targets keep read cost and granularity under 1% each. */

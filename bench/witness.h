@@ -17,9 +17,10 @@
 #ifndef DPK_BENCH_WITNESS_H
 #define DPK_BENCH_WITNESS_H
 
-/** Pairs per timing and timings per reading. */
-#define DPK_WITNESS_PAIRS   64u
-#define DPK_WITNESS_TIMINGS 15u
+/** Pairs per timing, timings per reading, and readings the clock check takes at start. */
+#define DPK_WITNESS_PAIRS          64u
+#define DPK_WITNESS_TIMINGS        15u
+#define DPK_WITNESS_CHECK_READINGS 16u
 
 /**
  * A timing is slow when it is over the fastest reading by more than this fraction. Timings
