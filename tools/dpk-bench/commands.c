@@ -257,6 +257,26 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 	return 0;
 }
 
+/* Parse the arguments of command @p cmd into @p a. True when the command ends here, with
+ * its exit status in @p status (@p usage printed for --help, or a usage error); @p status
+ * is left alone otherwise. */
+static bool command_args(const char *cmd, const char *const *opts, unsigned max_files,
+                         const char *usage, int argc, char **argv, struct args *a, int *status)
+{
+	char err[512];
+
+	if (parse_args(cmd, opts, max_files, argc, argv, a, err, sizeof(err))) {
+		*status = usage_error(cmd, err);
+		return true;
+	}
+	if (a->help) {
+		fputs(usage, stdout);
+		*status = 0;
+		return true;
+	}
+	return false;
+}
+
 static int load(const char *cmd, const char *path, struct dpk_results *r)
 {
 	char err[512];
@@ -276,12 +296,9 @@ int dpk_cmd_compare(int argc, char **argv)
 	FILE *json = NULL;
 	int status;
 
-	if (parse_args("compare", compare_opts, 2, argc, argv, &a, err, sizeof(err)))
-		return usage_error("compare", err);
-	if (a.help) {
-		fputs(dpk_cmd_compare_usage, stdout);
-		return 0;
-	}
+	if (command_args("compare", compare_opts, 2, dpk_cmd_compare_usage, argc, argv, &a,
+	                 &status))
+		return status;
 	if (a.nfiles != 2)
 		return usage_error("compare",
 		                   a.nfiles == 0
@@ -341,12 +358,8 @@ int dpk_cmd_report(int argc, char **argv)
 	FILE *out;
 	int status = 0;
 
-	if (parse_args("report", report_opts, 2, argc, argv, &a, err, sizeof(err)))
-		return usage_error("report", err);
-	if (a.help) {
-		fputs(dpk_cmd_report_usage, stdout);
-		return 0;
-	}
+	if (command_args("report", report_opts, 2, dpk_cmd_report_usage, argc, argv, &a, &status))
+		return status;
 	if (a.nfiles == 0)
 		return usage_error("report", "needs a results file: RESULTS.json [NEW.json]");
 	if (!a.output)
@@ -482,7 +495,8 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns, const u
 			       "too\n",
 			       f->path, f->witness / best);
 		if (marked)
-			printf("  %s: %u of the medians above come mostly from slow samples (marked !)\n",
+			printf("  %s: %u of the medians above come mostly from slow samples "
+			       "(marked !)\n",
 			       f->path, marked);
 	}
 }
@@ -575,15 +589,11 @@ int dpk_cmd_spread(int argc, char **argv)
 	struct spread_run runs[FILES_MAX * 8];
 	unsigned nruns = 0, loaded = 0;
 	struct args a;
-	char err[512];
 	int status = 2;
 
-	if (parse_args("spread", spread_opts, FILES_MAX, argc, argv, &a, err, sizeof(err)))
-		return usage_error("spread", err);
-	if (a.help) {
-		fputs(dpk_cmd_spread_usage, stdout);
-		return 0;
-	}
+	if (command_args("spread", spread_opts, FILES_MAX, dpk_cmd_spread_usage, argc, argv, &a,
+	                 &status))
+		return status;
 	if (a.nfiles == 0)
 		return usage_error("spread", "needs results files: RUN1.json [RUN2.json...]");
 	files = calloc(a.nfiles, sizeof(*files));
