@@ -230,14 +230,13 @@ static bool packet_release(struct dpk_packet *pkt)
 
 	/* Relaxed: no hold but this one (a referencing packet that was never referenced
 	 * itself), so no other thread has touched the packet since it came to this one. */
-	if ((atomic_load_explicit(&pkt->refs, memory_order_relaxed) & DPK__PACKET_HOLDS) == 0)
+	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0)
 		return true;
 	/* R1: release, so that this holder's accesses to the packet happen before the
 	 * last holder recycles it (A1) or changes it (A2). The last decrement leaves 0,
-	 * the "never referenced" state the next user of the buffer starts from, or the
-	 * referencing flag alone, which packet_release_all() clears. */
+	 * the "never referenced" state the next user of the buffer starts from. */
 	old = atomic_fetch_sub_explicit(&pkt->refs, 1, memory_order_release);
-	if ((old & DPK__PACKET_HOLDS) != 1)
+	if (old != 1)
 		return false;
 	/* A1: pairs with R1 of every other holder. */
 	dpk__packet_acquire(pkt);
@@ -257,13 +256,12 @@ static unsigned packet_release_all(struct dpk_packet *pkt, struct dpk_packet *ou
 		return 0;
 	owner = pkt->referenced;
 	if (owner != NULL) {
-		/* Back to the free state before the buffer can be reused. Relaxed: this is the
-		 * last holder, after A1, and the pool's put orders the store before the next
+		/* Back to the free state before the buffer can be reused. Plain stores: this is
+		 * the last holder, after A1, and the pool's put orders them before the next
 		 * get. */
 		pkt->referenced = NULL;
 		pkt->shr = NULL;
 		pkt->shr_len = 0;
-		atomic_store_explicit(&pkt->refs, 0, memory_order_relaxed);
 	}
 	/* refs is 0 again: the pool word loses its flag, which lets the next user's free
 	 * take the inline path. A plain store: no other holder is left to read it. */
@@ -460,16 +458,13 @@ int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len,
 /* Add a hold on @p pkt, which the caller holds. */
 static void packet_hold(struct dpk_packet *pkt)
 {
-	/* Relaxed load, store and increment: see "Memory orders" in <dpk/impl/packet.h>.
-	 * The store keeps the referencing flag. */
-	uint32_t refs = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
-
-	if ((refs & DPK__PACKET_HOLDS) == 0) {
-		/* The caller is the only holder: refs leaves 0 (or the referencing flag
-		 * alone), and the pool word takes the flag that keeps every holder's free
-		 * off the inline path (see <dpk/impl/packet.h>). */
+	/* Relaxed load, store and increment: see "Memory orders" in <dpk/impl/packet.h>. */
+	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0) {
+		/* The caller is the only holder: refs leaves 0, and the pool word takes the
+		 * flag that keeps every holder's free off the inline path (see
+		 * <dpk/impl/packet.h>; a referencing packet has it already). */
 		pkt->pool_tag |= DPK__PACKET_SHARED;
-		atomic_store_explicit(&pkt->refs, refs + 2, memory_order_relaxed);
+		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
 	} else {
 		atomic_fetch_add_explicit(&pkt->refs, 1, memory_order_relaxed);
 	}
@@ -523,10 +518,10 @@ struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
 	ref->shr_len = total - offset;
 	ref->referenced = owner;
 	ref->flow_tag = pkt->flow_tag;
-	/* Relaxed: the new packet has no other holder yet. Its pool word takes the flag
-	 * with refs, for its whole life: its free goes out of line, to drop its hold. */
+	/* The new packet has no other holder yet, and its refs is 0 as it came from the
+	 * pool. Its pool word takes the flag for its whole life: its free goes out of line,
+	 * to drop its hold on the owner. */
 	ref->pool_tag |= DPK__PACKET_SHARED;
-	atomic_store_explicit(&ref->refs, DPK__PACKET_REFERENCING, memory_order_relaxed);
 	packet_hold(owner);
 	return ref;
 }

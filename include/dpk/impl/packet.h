@@ -8,23 +8,21 @@
  * made by dpk_packet_ref() starts with an empty own part at the end of its own buffer
  * (data_off == buf_len), so that all of its buffer is headroom for private headers.
  *
- * Reference word (refs), after ODP linux-generic's reference count, with a flag on top:
- *   bits 0-30, holds:
- *     0   never referenced since alloc: the holder is the only one, and free needs no
- *         atomic read-modify-write. A packet goes back to its pool with refs 0, so alloc
- *         does not have to write it.
- *     n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this
- *         one. The first reference stores 2 (the holder's own hold plus the new one).
- *   bit 31, DPK__PACKET_REFERENCING: the packet was made by dpk_packet_ref() and holds
- *     another one (referenced).
+ * Reference count (refs), after ODP linux-generic's:
+ *   0   never referenced since alloc: the holder is the only one, and free needs no
+ *       atomic read-modify-write. A packet goes back to its pool with refs 0, so alloc
+ *       does not have to write it.
+ *   n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this one.
+ *       The first reference stores 2 (the holder's own hold plus the new one).
  *
  * Pool word (pool_tag): the address of the packet's pool, with DPK__PACKET_SHARED (bit 0;
- * a pool is aligned to a line pair) set exactly while refs is not 0. The free fast path
+ * a pool is aligned to a line pair) set exactly while refs is not 0 or the packet holds
+ * another one (referenced, a packet made by dpk_packet_ref()). The free fast path
  * compares this one word with the thread's last pool (below): equal means both "this
  * pool" and "never referenced", and the packet goes straight back to the cache with plain
  * loads and stores. The flag is a plain store, never a concurrent one: it is set by the
- * packet's only holder when refs leaves 0 (the first reference, or dpk_packet_ref() making
- * the packet), before any other holder exists, and cleared by the last holder, after
+ * packet's only holder when refs leaves 0 (the first reference) or by dpk_packet_ref()
+ * making the packet, before any other holder exists, and cleared by the last holder, after
  * A1, before the buffer goes back to its pool. Every holder's read of it happens between
  * the two: after the handle reached it through something that orders memory, and before
  * its own release (R1).
@@ -93,10 +91,7 @@ struct dpk_packet {
 	_Atomic uint32_t refs; /* see the file comment */
 };
 
-/* In refs: bit 31 flags a packet made by dpk_packet_ref(), bits 0-30 count the holds. */
-#define DPK__PACKET_REFERENCING 0x80000000u
-#define DPK__PACKET_HOLDS       0x7fffffffu
-/* In pool_tag: refs is not 0 (see the file comment). */
+/* In pool_tag: refs is not 0, or the packet references another (see the file comment). */
 #define DPK__PACKET_SHARED ((uintptr_t)1)
 
 /* See the file comment. Initial-exec, as dpk__lcore_id: one load from the thread pointer. */
@@ -196,7 +191,7 @@ static inline void dpk_packet_free(struct dpk_packet *pkt)
 /* True when the caller is the packet's only holder and may change it. */
 static inline bool dpk__packet_exclusive(const struct dpk_packet *pkt)
 {
-	uint32_t holds = atomic_load_explicit(&pkt->refs, memory_order_relaxed) & DPK__PACKET_HOLDS;
+	uint32_t holds = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
 
 	if (holds == 0)
 		return true;
@@ -340,7 +335,7 @@ static inline bool dpk_packet_has_ref(const struct dpk_packet *pkt)
 {
 	/* A2: acquire, pairs with R1 in packet_release(): a false answer orders the
 	 * departed holders' reads before what the caller does next. */
-	return (atomic_load_explicit(&pkt->refs, memory_order_acquire) & DPK__PACKET_HOLDS) > 1;
+	return atomic_load_explicit(&pkt->refs, memory_order_acquire) > 1;
 }
 
 static inline bool dpk_packet_is_referencing(const struct dpk_packet *pkt)
