@@ -61,8 +61,7 @@ static double witness_p50(const struct dpk_bench_witness_log *w)
 	if (!w->n || !(c = malloc(w->n * sizeof(*c))))
 		return NAN;
 	memcpy(c, w->v, w->n * sizeof(*c));
-	dpk_stats_sort(c, w->n);
-	m = dpk_stats_quantile(c, w->n, 0.5);
+	m = dpk_stats_median(c, w->n);
 	free(c);
 	return m;
 }

@@ -1171,8 +1171,7 @@ static bool witness_add(struct witness_block *b, struct dpk_bench_witness_log *l
 	if (b->n < DPK_WITNESS_TIMINGS)
 		return true;
 	b->n = 0;
-	dpk_stats_sort(b->t, DPK_WITNESS_TIMINGS);
-	return witness_note(log, dpk_stats_quantile(b->t, DPK_WITNESS_TIMINGS, 0.5));
+	return witness_note(log, dpk_stats_median(b->t, DPK_WITNESS_TIMINGS));
 }
 
 /*
@@ -1266,10 +1265,8 @@ static double kept_witness_p50(const struct dpk_sample *s, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (s[i].reject == DPK_REJECT_NONE)
 			v[k++] = s[i].wit;
-	if (k) {
-		dpk_stats_sort(v, k);
-		m = dpk_stats_quantile(v, k, 0.5);
-	}
+	if (k)
+		m = dpk_stats_median(v, k);
 	free(v);
 	return m;
 }

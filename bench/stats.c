@@ -46,6 +46,12 @@ void dpk_stats_sort(double *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_double);
 }
 
+double dpk_stats_median(double *v, size_t n)
+{
+	dpk_stats_sort(v, n);
+	return dpk_stats_quantile(v, n, 0.5);
+}
+
 double dpk_stats_quantile(const double *sorted, size_t n, double q)
 {
 	double h, frac;
@@ -170,8 +176,7 @@ static double kept_median(const struct dpk_sample *s, size_t n, size_t kept)
 	for (size_t i = 0; i < n; i++)
 		if (s[i].reject == DPK_REJECT_NONE)
 			v[k++] = s[i].ticks_per_op;
-	dpk_stats_sort(v, k);
-	m = dpk_stats_quantile(v, k, 0.5);
+	m = dpk_stats_median(v, k);
 	if (v != stack)
 		free(v);
 	return m;
@@ -229,8 +234,7 @@ static bool range_median(const struct dpk_sample *s, size_t n, double *scratch, 
 	*kept = k;
 	if (k == 0)
 		return false;
-	dpk_stats_sort(scratch, k);
-	*out = dpk_stats_quantile(scratch, k, 0.5);
+	*out = dpk_stats_median(scratch, k);
 	return true;
 }
 

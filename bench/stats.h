@@ -133,4 +133,7 @@ double dpk_stats_quantile(const double *sorted, size_t n, double q);
 /** Ascending sort of doubles. */
 void dpk_stats_sort(double *v, size_t n);
 
+/** Sort @p v (n values) and return its median, as dpk_stats_quantile(v, n, 0.5). */
+double dpk_stats_median(double *v, size_t n);
+
 #endif /* DPK_BENCH_STATS_H */

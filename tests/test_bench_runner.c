@@ -195,8 +195,7 @@ static double median_of(const double *v, size_t n)
 	double m;
 
 	memcpy(c, v, n * sizeof(*c));
-	dpk_stats_sort(c, n);
-	m = dpk_stats_quantile(c, n, 0.5);
+	m = dpk_stats_median(c, n);
 	free(c);
 	return m;
 }

@@ -66,6 +66,17 @@ static void quantile_edges(void)
 	ASSERT_NEAR(1.3, dpk_stats_quantile(v, 4, 0.1), EPS);
 }
 
+static void median_sorts_in_place(void)
+{
+	double v[] = {4, 1, 3, 2, 9};
+
+	ASSERT_NEAR(3.0, dpk_stats_median(v, 5), 0);
+	for (unsigned i = 1; i < 5; i++)
+		ASSERT_LE_F(v[i - 1], v[i]);
+	ASSERT_NEAR(2.5, dpk_stats_median(v, 4), EPS); /* 1 2 3 4 */
+	ASSERT_NEAR(0.0, dpk_stats_median(v, 0), 0);
+}
+
 static void moments_of_known_set(void)
 {
 	/* Mean 5, sum of squared deviations 32: sample stddev sqrt(32 / 7). */
@@ -487,6 +498,7 @@ static void reject_names(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(percentiles_match_hand_values),
         DPK_TEST(quantile_edges),
+        DPK_TEST(median_sorts_in_place),
         DPK_TEST(moments_of_known_set),
         DPK_TEST(moments_small_and_zero_mean),
         DPK_TEST(summary_of_nothing_is_zero),

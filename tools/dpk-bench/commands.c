@@ -571,10 +571,9 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		free(spreads);
 		return 2;
 	}
-	dpk_stats_sort(spreads, ncases);
 	printf("\n%zu cases in %u runs: median spread %.1f%%, largest %.1f%% (%s); %zu under "
 	       "%.3g%%, %zu at or over it\n",
-	       ncases, nruns, 100.0 * dpk_stats_quantile(spreads, ncases, 0.5), worst * 100.0,
+	       ncases, nruns, 100.0 * dpk_stats_median(spreads, ncases), worst * 100.0,
 	       worst_id, ncases - over, a->limit * 100.0, over);
 	if (partial)
 		printf("%zu more cases did not run ok in every run and are left out\n", partial);
