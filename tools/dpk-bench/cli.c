@@ -61,6 +61,25 @@ const char dpk_cli_usage[] =
         "\n"
         "exit status: 0 all cases ran, 1 a case failed its invariants, 2 bad input\n";
 
+int dpk_cli_parse_pct(const char *text, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!text || !*text)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno || !isfinite(v))
+		return -EINVAL;
+	if (*end == '%')
+		end++;
+	if (*end || v < 0 || v >= max)
+		return -EINVAL;
+	*out = v / 100.0;
+	return 0;
+}
+
 int dpk_cli_parse_duration(const char *text, double *out)
 {
 	char *end;
@@ -307,20 +326,14 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 			}
 			cli->opt.rounds = (unsigned)n;
 		} else if (strcmp(opt, "--slow-limit") == 0) {
-			char *end;
-			double pct;
-			errno = 0;
-			pct = strtod(val, &end);
-			if (end != val && *end == '%')
-				end++;
-			if (!*val || *end || errno || !isfinite(pct) || pct < 0 || pct > 1000) {
+			/* 1000 itself is allowed */
+			if (dpk_cli_parse_pct(val, nextafter(1000.0, INFINITY), &cli->opt.slow_limit)) {
 				snprintf(err, errlen,
 				         "--slow-limit: '%s' is not a percentage from 0 to 1000 "
 				         "(e.g. 5, 2.5%%, 0 for off)",
 				         val);
 				return -EINVAL;
 			}
-			cli->opt.slow_limit = pct / 100.0;
 		} else if (strcmp(opt, "--json") == 0) {
 			if (!*val) {
 				snprintf(err, errlen, "--json: empty file name");

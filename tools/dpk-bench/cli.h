@@ -41,6 +41,10 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 /** Parse a duration: "0.5", "0.5s", "200ms", "50us"; seconds into *out. 0 or -EINVAL. */
 int dpk_cli_parse_duration(const char *text, double *out);
 
+/** Parse a percentage: "5", "5%", "0.5" -> 0.05, 0.05, 0.005 into *out; within [0, max)
+ * percent. 0 or -EINVAL. */
+int dpk_cli_parse_pct(const char *text, double max, double *out);
+
 /** Whether @p pattern selects case @p c of suite @p s (glob on suite, suite/case). */
 bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *s,
                              const struct dpk_bench_case *c);

@@ -85,26 +85,6 @@ static int usage_error(const char *cmd, const char *msg)
 	return 2;
 }
 
-/* "5", "5%", "0.5" -> 0.05, 0.05, 0.005; within [0, max) percent. */
-static int parse_pct(const char *text, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!text || !*text)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || errno || !isfinite(v))
-		return -EINVAL;
-	if (*end == '%')
-		end++;
-	if (*end || v < 0 || v >= max)
-		return -EINVAL;
-	*out = v / 100.0;
-	return 0;
-}
-
 static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern",
                                            "--json",  "--help",       NULL};
 static const char *const spread_opts[] = {"--limit", "--pattern", "--help", NULL};
@@ -202,25 +182,22 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 			a->help = true;
 			return 0;
 		} else if (strcmp(opt, "--noise") == 0) {
-			if (parse_pct(val, 100.0, &a->noise)) {
+			if (dpk_cli_parse_pct(val, 100.0, &a->noise)) {
 				snprintf(err, errlen,
-				         "--noise: '%s' is not a percentage from 0 to 100 (e.g. 2 "
-				         "or "
+				         "--noise: '%s' is not a percentage from 0 to 100 (e.g. 2 or "
 				         "2.5%%)",
 				         val);
 				return -EINVAL;
 			}
 		} else if (strcmp(opt, "--fail-above") == 0) {
-			if (parse_pct(val, 1000.0, &a->fail_above)) {
+			if (dpk_cli_parse_pct(val, 1000.0, &a->fail_above)) {
 				snprintf(err, errlen,
-				         "--fail-above: '%s' is not a percentage from 0 to 1000 "
-				         "(e.g. "
-				         "5)",
+				         "--fail-above: '%s' is not a percentage from 0 to 1000 (e.g. 5)",
 				         val);
 				return -EINVAL;
 			}
 		} else if (strcmp(opt, "--limit") == 0) {
-			if (parse_pct(val, 1000.0, &a->limit) || a->limit <= 0) {
+			if (dpk_cli_parse_pct(val, 1000.0, &a->limit) || a->limit <= 0) {
 				snprintf(err, errlen,
 				         "--limit: '%s' is not a percentage above 0 and below 1000 "
 				         "(e.g. 5)",
