@@ -61,6 +61,20 @@ const char dpk_cli_usage[] =
         "\n"
         "exit status: 0 all cases ran, 1 a case failed its invariants, 2 bad input\n";
 
+/* A count from 1 to @p max into *out; 0 or -EINVAL. */
+static int parse_count(const char *text, unsigned max, unsigned *out)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(text, &end, 10);
+	if (!*text || *end || errno || n < 1 || n > max || text[0] == '-')
+		return -EINVAL;
+	*out = (unsigned)n;
+	return 0;
+}
+
 int dpk_cli_parse_pct(const char *text, double max, double *out)
 {
 	char *end;
@@ -302,29 +316,15 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 		} else if (strcmp(opt, "--placement") == 0) {
 			if (parse_placements(val, cli, err, errlen))
 				return -EINVAL;
-		} else if (strcmp(opt, "--repeat") == 0) {
-			char *end;
-			unsigned long n;
-			errno = 0;
-			n = strtoul(val, &end, 10);
-			if (!*val || *end || errno || n < 1 || n > 1000 || val[0] == '-') {
-				snprintf(err, errlen,
-				         "--repeat: '%s' is not a count from 1 to 1000", val);
+		} else if (strcmp(opt, "--repeat") == 0 || strcmp(opt, "--rounds") == 0) {
+			bool repeat = strcmp(opt, "--repeat") == 0;
+			unsigned max = repeat ? 1000 : DPK_BENCH_ROUNDS_MAX;
+
+			if (parse_count(val, max, repeat ? &cli->opt.repeat : &cli->opt.rounds)) {
+				snprintf(err, errlen, "%s: '%s' is not a count from 1 to %u", opt,
+				         val, max);
 				return -EINVAL;
 			}
-			cli->opt.repeat = (unsigned)n;
-		} else if (strcmp(opt, "--rounds") == 0) {
-			char *end;
-			unsigned long n;
-			errno = 0;
-			n = strtoul(val, &end, 10);
-			if (!*val || *end || errno || n < 1 || n > DPK_BENCH_ROUNDS_MAX ||
-			    val[0] == '-') {
-				snprintf(err, errlen, "--rounds: '%s' is not a count from 1 to %d",
-				         val, DPK_BENCH_ROUNDS_MAX);
-				return -EINVAL;
-			}
-			cli->opt.rounds = (unsigned)n;
 		} else if (strcmp(opt, "--slow-limit") == 0) {
 			/* 1000 itself is allowed */
 			if (dpk_cli_parse_pct(val, nextafter(1000.0, INFINITY), &cli->opt.slow_limit)) {
