@@ -411,7 +411,7 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 	else if (isfinite(a->tsc_hz) != isfinite(b->tsc_hz))
 		warn(r, "TSC frequency is known in only one file");
 	if (isfinite(a->witness) && isfinite(b->witness) &&
-	    fmax(a->witness, b->witness) > fmin(a->witness, b->witness) * (1.0 + DPK_WITNESS_LIMIT))
+	    fmax(a->witness, b->witness) > dpk_bench_witness_limit(fmin(a->witness, b->witness)))
 		warn(r,
 		     "speed witness differs: fastest reading base %.2f ticks, new %.2f (x%.2f); "
 		     "the machine was slower during the %s run, and its figures with it",

@@ -279,7 +279,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_object_end(&j);
 
 	dpk_json_object_begin(&j, "witness");
-	dpk_json_double(&j, "best_ticks", r->witness.n ? r->witness.best : k->witness);
+	dpk_json_double(&j, "best_ticks", r->witness.best);
 	dpk_json_double(&j, "p50_ticks", witness_p50(&r->witness));
 	dpk_json_uint(&j, "pairs", DPK_WITNESS_PAIRS);
 	dpk_json_double(&j, "limit", DPK_WITNESS_LIMIT);

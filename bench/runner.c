@@ -581,8 +581,8 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
-                          double sum_ops, struct witness_rule *wit,
-                          const struct slow_rounds *given, struct dpk_bench_result *res)
+                          double sum_ops, struct witness_rule *wit, const struct slow_rounds *given,
+                          struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
 
@@ -1183,8 +1183,8 @@ static bool witness_add(struct witness_block *b, struct dpk_bench_witness_log *l
  * out of room for samples or readings.
  */
 static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness_log *log,
-                      struct round_case *rc, unsigned q, uint64_t slice, uint64_t warm,
-                      size_t cap, struct dpk_bench_result *res)
+                      struct round_case *rc, unsigned q, uint64_t slice, uint64_t warm, size_t cap,
+                      struct dpk_bench_result *res)
 {
 	double (*timing)(void) = r->witness_time ? r->witness_time : dpk_bench_witness_timing;
 	struct dpk_bench_run *run = calloc(1, sizeof(*run));
@@ -1247,12 +1247,6 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 	return ok && rc->ns < cap;
 }
 
-/* The most a timing next to a fast sample may read: DPK_WITNESS_LIMIT over @p best. */
-static double witness_limit(double best)
-{
-	return best * (1.0 + DPK_WITNESS_LIMIT);
-}
-
 /* The median witness timing next to the kept samples of @p s; NaN when none is kept (or
  * out of memory). */
 static double kept_witness_p50(const struct dpk_sample *s, size_t n)
@@ -1277,9 +1271,9 @@ unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_r
 	unsigned count = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		res[i].witness_slow_only = res[i].status == DPK_RESULT_OK &&
-		                           res[i].witness_slices > 0 &&
-		                           !(res[i].witness_kept_p50 <= witness_limit(r->witness.best));
+		res[i].witness_slow_only =
+		        res[i].status == DPK_RESULT_OK && res[i].witness_slices > 0 &&
+		        !(res[i].witness_kept_p50 <= dpk_bench_witness_limit(r->witness.best));
 		count += res[i].witness_slow_only;
 	}
 	r->witness.slow_only_cases = count;
@@ -1301,7 +1295,8 @@ static size_t fast_samples(const struct round_case *rc, double limit)
 static bool short_of_fast(const struct round_case *rc, unsigned k, double best)
 {
 	for (unsigned i = 0; i < k; i++)
-		if (rc[i].live && 8 * fast_samples(&rc[i], witness_limit(best)) < rc[i].planned)
+		if (rc[i].live &&
+		    8 * fast_samples(&rc[i], dpk_bench_witness_limit(best)) < rc[i].planned)
 			return true;
 	return false;
 }
@@ -1363,15 +1358,15 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 	 * and the log counts them as judged: a faster reading later does not judge them
 	 * again. */
 	for (unsigned i = 0; i < k; i++) {
-		struct witness_rule wit = {.limit = witness_limit(log->best)};
+		struct witness_rule wit = {.limit = dpk_bench_witness_limit(log->best)};
 		size_t fast = fast_samples(&rc[i], wit.limit);
 
 		res[i].witness_slices = rc[i].slices;
 		res[i].witness_fast = fast;
 		if (res[i].status == DPK_RESULT_OK) {
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
-			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, &wit, NULL,
-			              &res[i]);
+			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, &wit,
+			              NULL, &res[i]);
 			res[i].witness_kept_slow = wit.kept_slow;
 			res[i].witness_kept_p50 = kept_witness_p50(rc[i].samples, rc[i].ns);
 			log->samples += rc[i].ns;

@@ -31,6 +31,13 @@
  */
 #define DPK_WITNESS_LIMIT 0.25
 
+/** The most a timing or reading may be and still count as full speed, against the fastest
+ * reading @p best. */
+static inline double dpk_bench_witness_limit(double best)
+{
+	return best * (1.0 + DPK_WITNESS_LIMIT);
+}
+
 /** A case's slow samples are set aside only if at least this many fast ones are left after
  * the other rejections; with fewer it keeps the slow ones. */
 #define DPK_WITNESS_MIN_FAST 16u

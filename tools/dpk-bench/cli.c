@@ -16,7 +16,7 @@ const char dpk_cli_usage[] =
         "       dpk-bench list [PATTERN...]\n"
         "       dpk-bench env [--lcores SPEC]\n"
         "       dpk-bench compare BASE.json NEW.json [--noise PCT] [--fail-above PCT] ...\n"
-        "       dpk-bench spread RUN1.json RUN2.json... [--limit PCT]\n"
+        "       dpk-bench spread RESULTS.json [MORE.json...] [--limit PCT]\n"
         "       dpk-bench report RESULTS.json [NEW.json] -o REPORT.html\n"
         "\n"
         "Measure what dpkit's building blocks cost on this machine.\n"
@@ -327,7 +327,8 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 			}
 		} else if (strcmp(opt, "--slow-limit") == 0) {
 			/* 1000 itself is allowed */
-			if (dpk_cli_parse_pct(val, nextafter(1000.0, INFINITY), &cli->opt.slow_limit)) {
+			if (dpk_cli_parse_pct(val, nextafter(1000.0, INFINITY),
+			                      &cli->opt.slow_limit)) {
 				snprintf(err, errlen,
 				         "--slow-limit: '%s' is not a percentage from 0 to 1000 "
 				         "(e.g. 5, 2.5%%, 0 for off)",

@@ -17,6 +17,7 @@
 
 #define PATTERNS_MAX 64
 #define FILES_MAX    64
+#define RUNS_MAX     (FILES_MAX * 8) /* runs a spread compares: files, or repeats in them */
 
 const char dpk_cmd_compare_usage[] =
         "usage: dpk-bench compare BASE.json NEW.json [OPTIONS]\n"
@@ -136,12 +137,15 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 				return -EINVAL;
 			}
 			if (a->nfiles >= max_files) {
+				char most[40];
+
+				snprintf(most, sizeof(most), "at most %u results files", max_files);
 				snprintf(err, errlen, "too many files: '%s' (%s takes %s)", arg,
 				         cmd,
 				         strcmp(cmd, "compare") == 0
 				                 ? "exactly two: BASE.json NEW.json"
 				         : strcmp(cmd, "report") == 0 ? "one or two results files"
-				                                      : "at most 64 results files");
+				                                      : most);
 				return -EINVAL;
 			}
 			a->files[a->nfiles++] = arg;
@@ -184,7 +188,8 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 		} else if (strcmp(opt, "--noise") == 0) {
 			if (dpk_cli_parse_pct(val, 100.0, &a->noise)) {
 				snprintf(err, errlen,
-				         "--noise: '%s' is not a percentage from 0 to 100 (e.g. 2 or "
+				         "--noise: '%s' is not a percentage from 0 to 100 (e.g. 2 "
+				         "or "
 				         "2.5%%)",
 				         val);
 				return -EINVAL;
@@ -192,7 +197,8 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 		} else if (strcmp(opt, "--fail-above") == 0) {
 			if (dpk_cli_parse_pct(val, 1000.0, &a->fail_above)) {
 				snprintf(err, errlen,
-				         "--fail-above: '%s' is not a percentage from 0 to 1000 (e.g. 5)",
+				         "--fail-above: '%s' is not a percentage from 0 to 1000 "
+				         "(e.g. 5)",
 				         val);
 				return -EINVAL;
 			}
@@ -455,7 +461,7 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns, const u
 	printf("\n");
 	for (unsigned q = 0; q < nruns; q++) {
 		const struct dpk_results *f = runs[q].file;
-		bool slower = isfinite(f->witness) && f->witness > best * (1.0 + DPK_WITNESS_LIMIT);
+		bool slower = isfinite(f->witness) && f->witness > dpk_bench_witness_limit(best);
 		unsigned marked = 0;
 
 		if (q > 0 && f == runs[q - 1].file)
@@ -491,9 +497,9 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 {
 	const struct dpk_results *first = runs[0].file;
 	double *spreads = calloc(first->n ? first->n : 1, sizeof(double));
-	double v[FILES_MAX * 8];
-	bool no_fast[FILES_MAX * 8];
-	unsigned flagged[FILES_MAX * 8] = {0};
+	double v[RUNS_MAX];
+	bool no_fast[RUNS_MAX];
+	unsigned flagged[RUNS_MAX] = {0};
 	size_t ncases = 0, over = 0, partial = 0;
 	const char *worst_id = NULL;
 	double worst = 0;
@@ -550,8 +556,8 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 	}
 	printf("\n%zu cases in %u runs: median spread %.1f%%, largest %.1f%% (%s); %zu under "
 	       "%.3g%%, %zu at or over it\n",
-	       ncases, nruns, 100.0 * dpk_stats_median(spreads, ncases), worst * 100.0,
-	       worst_id, ncases - over, a->limit * 100.0, over);
+	       ncases, nruns, 100.0 * dpk_stats_median(spreads, ncases), worst * 100.0, worst_id,
+	       ncases - over, a->limit * 100.0, over);
 	if (partial)
 		printf("%zu more cases did not run ok in every run and are left out\n", partial);
 	witness_lines(runs, nruns, flagged);
@@ -562,7 +568,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 int dpk_cmd_spread(int argc, char **argv)
 {
 	struct dpk_results *files = NULL;
-	struct spread_run runs[FILES_MAX * 8];
+	struct spread_run runs[RUNS_MAX];
 	unsigned nruns = 0, loaded = 0;
 	struct args a;
 	int status = 2;
