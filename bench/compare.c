@@ -417,16 +417,15 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 		     "the machine was slower during the %s run, and its figures with it",
 		     a->witness, b->witness, b->witness / a->witness,
 		     b->witness > a->witness ? "new" : "base");
-	if (a->witness_slow_only)
-		warn(r,
-		     "base: %u case runs kept mostly samples the speed witness found slow; their "
-		     "figures may be slowed",
-		     a->witness_slow_only);
-	if (b->witness_slow_only)
-		warn(r,
-		     "new: %u case runs kept mostly samples the speed witness found slow; their "
-		     "figures may be slowed",
-		     b->witness_slow_only);
+	for (unsigned i = 0; i < 2; i++) {
+		const struct dpk_results *x = i == 0 ? a : b;
+
+		if (x->witness_slow_only)
+			warn(r,
+			     "%s: %u case runs kept mostly samples the speed witness found slow; "
+			     "their figures may be slowed",
+			     i == 0 ? "base" : "new", x->witness_slow_only);
+	}
 	env_differs(r, a, b, "compiler", "compiler");
 	env_differs(r, a, b, "cflags", "compiler flags");
 	env_differs(r, a, b, "build_type", "build type");
