@@ -488,7 +488,7 @@ static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, do
 	else if (slow_limit > 0)
 		kept = dpk_stats_reject_slow(s, n, slow_limit, counts);
 	double *v = malloc((kept ? kept : 1) * sizeof(double));
-	size_t k = 0;
+	size_t k;
 
 	for (unsigned i = 0; i < DPK_REJECT_COUNT; i++)
 		reject[i] += counts[i];
@@ -496,9 +496,7 @@ static void summarise_samples(struct dpk_sample *s, size_t n, bool check_ctx, do
 		memset(sum, 0, sizeof(*sum));
 		return;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE)
-			v[k++] = s[i].ticks_per_op;
+	k = dpk_stats_kept_ticks(s, n, v);
 	if (keep_out) {
 		/* The raw samples stay in the order they were taken (a drift over the run shows
 		 * in them); the summary sorts a copy. */

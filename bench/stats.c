@@ -160,11 +160,20 @@ void dpk_stats_summarise(double *v, size_t n, struct dpk_summary *out)
 	}
 }
 
+size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE)
+			out[k++] = s[i].ticks_per_op;
+	return k;
+}
+
 /* The median of the samples not yet rejected, or NAN when there is none or no memory. */
 static double kept_median(const struct dpk_sample *s, size_t n, size_t kept)
 {
 	double stack[STACK_VALUES], *v = stack, m;
-	size_t k = 0;
 
 	if (kept == 0)
 		return NAN;
@@ -173,10 +182,7 @@ static double kept_median(const struct dpk_sample *s, size_t n, size_t kept)
 		if (!v)
 			return NAN;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE)
-			v[k++] = s[i].ticks_per_op;
-	m = dpk_stats_median(v, k);
+	m = dpk_stats_median(v, dpk_stats_kept_ticks(s, n, v));
 	if (v != stack)
 		free(v);
 	return m;
@@ -226,11 +232,8 @@ size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
 static bool range_median(const struct dpk_sample *s, size_t n, double *scratch, size_t *kept,
                          double *out)
 {
-	size_t k = 0;
+	size_t k = dpk_stats_kept_ticks(s, n, scratch);
 
-	for (size_t i = 0; i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE)
-			scratch[k++] = s[i].ticks_per_op;
 	*kept = k;
 	if (k == 0)
 		return false;

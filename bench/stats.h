@@ -133,6 +133,11 @@ double dpk_stats_quantile(const double *sorted, size_t n, double q);
 /** Ascending sort of doubles. */
 void dpk_stats_sort(double *v, size_t n);
 
+/** Copy the ticks per operation of the kept samples of @p s (n of them) into @p out, which
+ * has room for as many as are kept, in the order the samples were taken. Returns how many
+ * were copied. */
+size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out);
+
 /** Sort @p v (n values) and return its median, as dpk_stats_quantile(v, n, 0.5). */
 double dpk_stats_median(double *v, size_t n);
 

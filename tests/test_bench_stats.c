@@ -485,6 +485,28 @@ static void witness_marks_slow_samples(void)
 	ASSERT_EQ_U(0, dpk_stats_mark_witness(NULL, 5, 12.5, NULL));
 }
 
+static void kept_ticks_keep_their_order(void)
+{
+	enum { N = 6 };
+	struct dpk_sample s[N];
+	const double ticks[N] = {5, 3, 9, 1, 7, 2};
+	double out[N];
+
+	clean(s, N, 0);
+	for (unsigned i = 0; i < N; i++) {
+		s[i].ticks_per_op = ticks[i];
+		s[i].reject = DPK_REJECT_NONE;
+	}
+	s[1].reject = DPK_REJECT_GAP;
+	s[4].reject = DPK_REJECT_SLOW;
+	ASSERT_EQ_U(4, dpk_stats_kept_ticks(s, N, out));
+	ASSERT_NEAR(5, out[0], 0);
+	ASSERT_NEAR(9, out[1], 0);
+	ASSERT_NEAR(1, out[2], 0);
+	ASSERT_NEAR(2, out[3], 0);
+	ASSERT_EQ_U(0, dpk_stats_kept_ticks(s, 0, out));
+}
+
 static void reject_names(void)
 {
 	ASSERT_STREQ("none", dpk_reject_name(DPK_REJECT_NONE));
@@ -516,6 +538,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(slow_rule_does_nothing_without_rounds_or_limit),
         DPK_TEST(slow_marks_given_rounds),
         DPK_TEST(witness_marks_slow_samples),
+        DPK_TEST(kept_ticks_keep_their_order),
         DPK_TEST(reject_names),
 };
 
