@@ -9,6 +9,7 @@
 #include <dpk/pool.h>
 
 #include "dpk_test.h"
+#include "dpk_test_lcore.h"
 
 #define N 64
 
@@ -323,17 +324,13 @@ static void cache_policy(void)
 /* The plain calls use the calling lcore's cache. */
 static void lcore_uses_its_cache(void)
 {
-	struct dpk_pool *p = make(N, 8, 8, 0);
+	struct dpk_pool *p;
 	struct dpk_pool_cache *c;
 	void *obj;
-	int rc = dpk_lcore_init("0");
 
+	dpk_test_start_lcores("0", NULL);
+	p = make(N, 8, 8, 0);
 	ASSERT_NOT_NULL(p);
-	if (rc == -ENODEV) {
-		dpk_pool_free(p);
-		DPK_SKIP("CPU 0 is not available");
-	}
-	ASSERT_EQ(0, rc);
 	c = dpk_pool_default_cache(p, dpk_lcore_id());
 	ASSERT_NOT_NULL(c);
 	ASSERT_EQ(0, dpk_pool_get(p, &obj));
@@ -361,11 +358,8 @@ static void single_calls_on_an_lcore(void)
 	struct dpk_pool_audit_report r;
 	void *objs[N], *none = NULL;
 	unsigned got = 0;
-	int rc = dpk_lcore_init("0");
 
-	if (rc == -ENODEV)
-		DPK_SKIP("CPU 0 is not available");
-	ASSERT_EQ(0, rc);
+	dpk_test_start_lcores("0", NULL);
 	p = make(N, 8, 8, 0);
 	ASSERT_NOT_NULL(p);
 	c = dpk_pool_default_cache(p, dpk_lcore_id());
