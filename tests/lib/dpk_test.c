@@ -123,12 +123,12 @@ static bool selected(const char *name, int argc, char **argv)
 	return false;
 }
 
-/* The setjmp lives in its own frame so that no local of dpk_test_run() is live across the
- * longjmp that ends a case; otherwise GCC at -O1 and above warns (-Wclobbered) that the
- * case counters might be clobbered, which -Werror turns into a failed build. */
 /* Cleanup of the running case (dpk_test_on_end). */
 static void (*case_end)(void);
 
+/* The setjmp lives in its own frame so that no local of dpk_test_run() is live across the
+ * longjmp that ends a case; otherwise GCC at -O1 and above warns (-Wclobbered) that the
+ * case counters might be clobbered, which -Werror turns into a failed build. */
 static void run_case(void (*fn)(void))
 {
 	if (setjmp(case_jmp) == 0)
