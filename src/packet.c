@@ -140,10 +140,12 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 		return NULL;
 	}
 	pp->alloc_word = (pp->max_len + 1) | (uint64_t)pp->headroom << 32;
-	for (unsigned id = 0; id < DPK_LCORE_MAX; id++)
-		pp->caches[id] = prm->cache_size != 0 && !(prm->flags & DPK_POOL_F_DEBUG)
-		                         ? dpk_pool_default_cache(&pp->pool, id)
-		                         : &dpk__packet_no_cache;
+	for (unsigned id = 0; id < DPK_LCORE_MAX; id++) {
+		struct dpk_pool_cache *c = dpk_pool_default_cache(&pp->pool, id);
+
+		/* The pool's own test for its inline paths, as dpk_pool_get() makes it. */
+		pp->caches[id] = c != NULL && c->fast == &pp->pool ? c : &dpk__packet_no_cache;
+	}
 	s.pp = pp;
 	dpk_pool_obj_iter(&pp->pool, packet_setup, &s);
 	return pp;
