@@ -244,8 +244,8 @@ static bool range_median(const struct dpk_sample *s, size_t n, double *scratch, 
 size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
                              size_t counts[DPK_REJECT_COUNT])
 {
-	size_t kept_total = 0, rounds = 0, nslow = 0, q = 0, k;
-	double best = INFINITY, *scratch, *med;
+	size_t kept_total = 0, rounds = 0, nslow = 0, q = 0, k, steady = 0;
+	double ref = 0, *scratch, *med, *order;
 	uint8_t *slow;
 
 	for (size_t i = 0; s && i < n; i++) {
@@ -258,32 +258,39 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 		return kept_total;
 	scratch = malloc(n * sizeof(*scratch));
 	med = malloc(rounds * sizeof(*med));
+	order = malloc(rounds * sizeof(*order));
 	slow = calloc(nslow, 1);
-	if (!scratch || !med || !slow)
+	if (!scratch || !med || !order || !slow)
 		goto out;
 
-	/* Each round's median once (NaN when nothing in it is kept); the reference is the
-	 * fastest round with enough kept samples for a steady median. */
+	/* Each round's median once (NaN when nothing in it is kept); the rounds with enough
+	 * kept samples for a steady median set the reference. */
 	for (size_t a = 0, b; a < n; a = b, q++) {
 		for (b = a + 1; b < n && s[b].round == s[a].round; b++)
 			;
 		if (!range_median(s + a, b - a, scratch, &k, &med[q]))
 			med[q] = NAN;
-		else if (k >= DPK_SLOW_MIN_SAMPLES && med[q] < best)
-			best = med[q];
+		else if (k >= DPK_SLOW_MIN_SAMPLES)
+			order[steady++] = med[q];
 	}
-	if (isfinite(best) && best > 0) {
+	if (steady > 0) {
+		qsort(order, steady, sizeof(*order), cmp_double);
+		ref = order[(steady - 1) / DPK_SLOW_REF_RANK];
+	}
+	if (steady > 0 && ref > 0) {
+		/* Compare each round with the reference, in the same order as above. */
 		q = 0;
 		for (size_t a = 0, b; a < n; a = b, q++) {
 			for (b = a + 1; b < n && s[b].round == s[a].round; b++)
 				;
-			slow[s[a].round] = med[q] > best * (1.0 + limit);
+			slow[s[a].round] = med[q] > ref * (1.0 + limit);
 		}
 		kept_total = dpk_stats_mark_slow(s, n, slow, nslow, counts);
 	}
 out:
 	free(scratch);
 	free(med);
+	free(order);
 	free(slow);
 	return kept_total;
 }

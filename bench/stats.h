@@ -59,20 +59,31 @@ struct dpk_sample {
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
                         size_t counts[DPK_REJECT_COUNT]);
 
-/** A round's median counts towards the fastest round only with this many kept samples. */
+/** A round's median counts towards the reference only with this many kept samples. */
 #define DPK_SLOW_MIN_SAMPLES 16
 
+/** The reference round: the one at rank (rounds - 1) / DPK_SLOW_REF_RANK from the fastest,
+ * among the rounds with DPK_SLOW_MIN_SAMPLES kept (4: the lower quartile). */
+#define DPK_SLOW_REF_RANK 4
+
 /**
- * The slow-round rule, applied after dpk_stats_reject(). A case's samples come in rounds:
- * short time slices spread over a longer stretch of the run (the round field, rounds stored
- * one after another). On a shared host the same code runs at two or more speeds that last
- * from tens of microseconds to seconds (a neighbour on the physical core, the host's clock
- * policy), and a median over every round lands on whichever speed dominated this time.
- * So: take the median of each round's kept samples; the fastest of those medians (among
- * rounds with DPK_SLOW_MIN_SAMPLES kept) is the reference; mark every kept sample of a
- * round whose median exceeds the reference by more than @p limit (0.05 = 5%) as
- * DPK_REJECT_SLOW. What is left is the cost at the fastest speed the machine offered
- * during the run, and the counts say how much was set aside.
+ * The slow-round rule, applied after dpk_stats_reject() (and the speed witness's rule,
+ * which sets aside the samples taken while the whole machine was slow). A case's samples
+ * come in rounds: short time slices spread over a longer stretch of the run (the round
+ * field, rounds stored one after another). On a shared host a case's own cost also moves
+ * from round to round in ways no reference workload sees (a neighbour on the physical core
+ * competing for what this case needs and the witness does not), and a median over every
+ * round lands on whichever state dominated this time. So: take the median of each round's
+ * kept samples; among the rounds with DPK_SLOW_MIN_SAMPLES kept, the lower quartile of those
+ * medians is the reference; mark every kept sample of a round whose median exceeds the
+ * reference by more than @p limit (0.05 = 5%) as DPK_REJECT_SLOW. What is left is the cost
+ * in the faster rounds of the run, and the counts say how much was set aside.
+ *
+ * The reference is not the fastest round: that is the extreme of many noisy medians, one
+ * lucky round. On the development VM a 16-byte single-element ring case's round medians
+ * ranged over 10-14 ticks with the witness reading fast, and five runs judged against their
+ * fastest rounds disagreed by up to 22%; the lower quartile is steadier (with four steady
+ * rounds or fewer it is the fastest).
  *
  * Does nothing when @p limit <= 0, when the samples hold fewer than two rounds, or when no
  * round has enough kept samples. Adds to @p counts (may be NULL), moving the marked samples

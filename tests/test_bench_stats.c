@@ -395,6 +395,26 @@ static void slow_rounds_are_set_aside(void)
 	ASSERT_EQ(DPK_REJECT_SLOW, s[PER + 1].reject);
 }
 
+static void slow_reference_is_the_lower_quartile(void)
+{
+	enum { PER = 30, R = 9, N = R * PER };
+	static const double cost[R] = {104, 130, 80, 100, 120, 103, 101, 110, 102};
+	struct dpk_sample s[N];
+	size_t counts[DPK_REJECT_COUNT];
+
+	/* Nine steady rounds; their medians in order are 81, 101, 102 (the reference: rank
+	 * (9 - 1) / 4 = 2), 103, 104, 105, 111, 121, 131. One lucky round at 81 does not
+	 * make the others slow: the rounds up to 107.1 (5% over 102) stay, and the lucky one
+	 * too, for it is faster. */
+	for (unsigned q = 0; q < R; q++)
+		round_of(s, q, PER, cost[q]);
+	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ_U(6 * PER, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ_U(3 * PER, counts[DPK_REJECT_SLOW]);
+	for (unsigned q = 0; q < R; q++)
+		EXPECT_EQ(cost[q] < 107 ? DPK_REJECT_NONE : DPK_REJECT_SLOW, s[q * PER + 3].reject);
+}
+
 static void slow_reference_needs_enough_samples(void)
 {
 	enum { PER = 40, SHORT = DPK_SLOW_MIN_SAMPLES - 1, N = 2 * PER + SHORT };
@@ -534,6 +554,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reject_gap_median_skips_rejected_samples),
         DPK_TEST(reject_edge_inputs),
         DPK_TEST(slow_rounds_are_set_aside),
+        DPK_TEST(slow_reference_is_the_lower_quartile),
         DPK_TEST(slow_reference_needs_enough_samples),
         DPK_TEST(slow_rule_does_nothing_without_rounds_or_limit),
         DPK_TEST(slow_marks_given_rounds),
