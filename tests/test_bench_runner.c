@@ -200,6 +200,52 @@ static double median_of(const double *v, size_t n)
 	return m;
 }
 
+/* The offsets within its page of the frames body_frame ran in, lowest and highest. */
+static uintptr_t frame_lo, frame_hi;
+
+static uint64_t body_frame(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	const uintptr_t at = (uintptr_t)__builtin_frame_address(0) & 4095;
+
+	frame_lo = at < frame_lo ? at : frame_lo;
+	frame_hi = at > frame_hi ? at : frame_hi;
+	return body_spin(run, role, n);
+}
+
+static const struct dpk_bench_case c_frame = {.name = "frame",
+                                              .desc = "where the stack is",
+                                              .kind = DPK_BENCH_SINGLE,
+                                              .unit = DPK_UNIT_ITERATION,
+                                              .body = body_frame};
+
+/* Run c_frame from @p depth bytes further down the stack. */
+__attribute__((noinline)) static void run_frame_case_below(size_t depth,
+                                                           struct dpk_bench_result *res)
+{
+	volatile char *pad = __builtin_alloca(depth);
+
+	pad[0] = 0;
+	dpk_bench_run_case(&runner, &suite, &c_frame, DPK_PLACE_SINGLE, 0, res);
+}
+
+static void bodies_run_at_one_stack_offset(void)
+{
+	/* Called from stacks at five offsets within a page, the body always runs at one. */
+	static const size_t depth[] = {16, 48, 1040, 2064, 4000};
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+	frame_lo = UINTPTR_MAX;
+	frame_hi = 0;
+	for (unsigned i = 0; i < sizeof(depth) / sizeof(depth[0]); i++) {
+		run_frame_case_below(depth[i], &res);
+		EXPECT_EQ(DPK_RESULT_OK, res.status);
+		dpk_bench_result_free(&res);
+	}
+	EXPECT_EQ(frame_lo, frame_hi);
+	stop();
+}
+
 static void raw_samples_keep_their_order(void)
 {
 	struct dpk_bench_result res;
@@ -462,8 +508,8 @@ static void expect_witness_log(unsigned rounds, unsigned extra, const struct dpk
 		samples += res[i].samples;
 		slow += res[i].samples - res[i].witness_fast;
 		slices += res[i].witness_slices;
-		other += res[i].reject[DPK_REJECT_MIGRATION] + res[i].reject[DPK_REJECT_CTX_SWITCH] +
-		         res[i].reject[DPK_REJECT_GAP];
+		other += res[i].reject[DPK_REJECT_MIGRATION] +
+		         res[i].reject[DPK_REJECT_CTX_SWITCH] + res[i].reject[DPK_REJECT_GAP];
 	}
 	EXPECT_EQ(rounds, runner.witness.rounds);
 	EXPECT_EQ(extra, runner.witness.extra);
@@ -846,6 +892,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(clock_check_is_sane),
         DPK_TEST(default_spec_has_oversub_worker),
         DPK_TEST(single_case_gives_samples),
+        DPK_TEST(bodies_run_at_one_stack_offset),
         DPK_TEST(raw_samples_keep_their_order),
         DPK_TEST(invariant_failure_is_reported),
         DPK_TEST(pair_case_counts_only_counted_role),
