@@ -100,7 +100,8 @@ struct dpk_bench_run {
 	char fail_msg[256];     /**< the first failure's message */
 	unsigned char *arena;   /**< see dpk_bench_alloc() */
 	size_t arena_size, arena_used;
-	bool arena_pinned;      /**< the arena sits at its fixed address */
+	bool arena_pinned;    /**< the arena sits at its fixed address */
+	unsigned stack_shift; /**< how far below a page boundary timed batches run (runner.c) */
 };
 
 /** A suite: a name and its cases. */

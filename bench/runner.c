@@ -112,8 +112,17 @@ void dpk_bench_options_default(struct dpk_bench_options *o)
 #define ARENA_SIZE ((size_t)64 << 20)
 #define ARENA_SLOT ((uintptr_t)1 << 32)
 
-/* The page size that matters for the stack's offset (see time_batch()). */
+/* The page size that matters for the stack's offset, and the step between the offsets of
+ * successive rounds: 13 of the page's 256 16-byte places, so 40 rounds take 40 places
+ * spread over the whole page and 256 rounds take every place once (see time_batch()). */
 #define STACK_PAGE ((uintptr_t)4096)
+#define STACK_STEP 208u
+
+/* Where round @p q's batches put the stack within its page. */
+static unsigned stack_shift_of(unsigned q)
+{
+	return (unsigned)(((uintptr_t)q * STACK_STEP) % STACK_PAGE);
+}
 
 /* Sanitizer builds keep their own memory layout rules: no fixed address there (the build
  * sets DPK_BENCH_ARENA_FIXED to 0). */
@@ -436,14 +445,17 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
 }
 
 /*
- * time_batch_here() with the stack at the same offset within a page in every run. ASLR
- * starts the stack at a random offset within its page (in 16-byte steps), so the body's
- * stack slots (spilled registers, locals) sit at a different offset from the lines of the
- * case's arena in each run, and loads and stores whose addresses agree in their low 12
- * bits can stall each other (4K aliasing). On the development VM two ring cases (16-byte
- * elements, bulk and burst of 8) each came out at 4.0 or at 4.7 ticks per element
- * depending on the run, one high whenever the other was low; with ASLR off, or with this
- * padding, the same in every run. The arena is pinned for the same reason
+ * time_batch_here() with the stack at run->stack_shift bytes below a page boundary, the
+ * same in every run. A body's stack slots (spilled registers, locals) meet the lines of
+ * the case's arena at an offset that decides whether loads and stores whose addresses
+ * agree in their low 12 bits stall each other (4K aliasing), and ASLR starts the stack at
+ * a random offset within its page (in 16-byte steps). On the development VM two ring
+ * cases (16-byte elements, bulk and burst of 8) each came out at 4.0 or at 4.7 ticks per
+ * element depending on the run, one high whenever the other was low; with ASLR off, the
+ * same in every run. Any one offset is luck, good for one body and bad for another (DPDK's
+ * ring, run through bodies of its own, was the lucky one at one fixed offset), so each
+ * round takes its own offset, stack_shift_of(round), and every run and every variant
+ * meets the same offsets in the same rounds. The arena is pinned for the same reason
  * (dpk_bench_alloc()). The padding is taken before the clock starts.
  */
 __attribute__((noinline)) static uint64_t time_batch(struct dpk_bench_run *run, unsigned role,
@@ -452,7 +464,7 @@ __attribute__((noinline)) static uint64_t time_batch(struct dpk_bench_run *run, 
                                                      double *ticks_out)
 {
 	const uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
-	char *pad = __builtin_alloca((frame & (STACK_PAGE - 1)) + 16);
+	char *pad = __builtin_alloca((frame & (STACK_PAGE - 1)) + 16 + run->stack_shift);
 
 	__asm__ volatile("" : : "r"(pad) : "memory"); /* keep the padding */
 	return time_batch_here(run, role, n, overhead, s, want_ctx, ticks_out);
@@ -1059,6 +1071,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (unsigned)((rounds + j) % k);
 			double ticks;
+			runs[i].stack_shift = stack_shift_of(part);
 			if (time_batch(&runs[i], 0, n[i], r->clock.read_cost, &samples[i][rounds],
 			               true, &ticks) < n[i] ||
 			    atomic_load(&runs[i].failed))
@@ -1226,6 +1239,7 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 		return false;
 	}
 	run_init(run, rc->c, DPK_PLACE_SINGLE, 1);
+	run->stack_shift = stack_shift_of(q);
 	arena_map(run, 0);
 	if (rc->c->setup) {
 		int e = rc->c->setup(run);
