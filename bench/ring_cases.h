@@ -4,9 +4,9 @@
  * so dpkit's ring and a reference ring (DPDK's rte_ring) run the very same bodies under
  * the same harness.
  *
- * An implementation provides, for each mode M (spsc, mpmc), six operations taking the
- * case state, a buffer and a count (bulk and burst return the count moved; single
- * returns 0 on success), then expands RING_BODIES(prefix, M, ...) once per mode,
+ * An implementation provides, for each mode M (spsc, mpmc), six operations taking a
+ * struct ring_use pointer, a buffer and a count (bulk and burst return the count moved;
+ * single returns 0 on success), then expands RING_BODIES(prefix, M, ...) once per mode,
  * RING_ALL_BODY(prefix, ...) once, and RING_CASES(prefix, setup, teardown) in its table.
  *
  * Cases (one operation = one element enqueued and dequeued, unless stated):
@@ -66,8 +66,10 @@ struct ring_state {
  * through pointers the compiler must assume alias anything, so fields read through the
  * state, and a sequence number kept in it, would be loaded again after every call: a
  * store-to-load chain of the harness's own in every operation's timing. Copied into locals
- * (and the sequence kept in one), they stay in registers. The operations take a pointer
- * to this copy; its address goes nowhere else.
+ * (and, in the one-lcore bodies, the sequence kept in one), they stay in registers. The
+ * multi-lcore bodies keep their sequence and counts in the role, updated once per call of
+ * n elements, where a cross-core hand-off dwarfs them. The operations take a pointer to
+ * this copy; its address goes nowhere else.
  */
 struct ring_use {
 	void *r;
