@@ -101,7 +101,7 @@ struct dpk_bench_run {
 	unsigned char *arena;   /**< see dpk_bench_alloc() */
 	size_t arena_size, arena_used;
 	bool arena_pinned;    /**< the arena sits at its fixed address */
-	unsigned stack_shift; /**< how far below a page boundary timed batches run (runner.c) */
+	unsigned stack_shift; /**< moves the next timed batch's stack within its page (runner.c) */
 };
 
 /** A suite: a name and its cases. */

@@ -112,16 +112,16 @@ void dpk_bench_options_default(struct dpk_bench_options *o)
 #define ARENA_SIZE ((size_t)64 << 20)
 #define ARENA_SLOT ((uintptr_t)1 << 32)
 
-/* The page size that matters for the stack's offset, and the step between the offsets of
- * successive rounds: 13 of the page's 256 16-byte places, so 40 rounds take 40 places
- * spread over the whole page and 256 rounds take every place once (see time_batch()). */
+/* The page size that matters for the stack's offset, and the step from one batch's offset
+ * to the next: 13 of the page's 256 16-byte places, so any 256 batches in a row take every
+ * place once and any 20 in a row are spread over the whole page (see time_batch()). */
 #define STACK_PAGE ((uintptr_t)4096)
 #define STACK_STEP 208u
 
-/* Where round @p q's batches put the stack within its page. */
-static unsigned stack_shift_of(unsigned q)
+/* The stack offset of the @p i-th batch of a sequence. */
+static unsigned stack_shift_of(unsigned i)
 {
-	return (unsigned)(((uintptr_t)q * STACK_STEP) % STACK_PAGE);
+	return (unsigned)(((uintptr_t)i * STACK_STEP) % STACK_PAGE);
 }
 
 /* Sanitizer builds keep their own memory layout rules: no fixed address there (the build
@@ -445,18 +445,22 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
 }
 
 /*
- * time_batch_here() with the stack at run->stack_shift bytes below a page boundary, the
- * same in every run. A body's stack slots (spilled registers, locals) meet the lines of
- * the case's arena at an offset that decides whether loads and stores whose addresses
- * agree in their low 12 bits stall each other (4K aliasing), and ASLR starts the stack at
- * a random offset within its page (in 16-byte steps). On the development VM two ring
- * cases (16-byte elements, bulk and burst of 8) each came out at 4.0 or at 4.7 ticks per
- * element depending on the run, one high whenever the other was low; with ASLR off, the
- * same in every run. Any one offset is luck, good for one body and bad for another (DPDK's
- * ring, run through bodies of its own, was the lucky one at one fixed offset), so each
- * round takes its own offset, stack_shift_of(round), and every run and every variant
- * meets the same offsets in the same rounds. The arena is pinned for the same reason
- * (dpk_bench_alloc()). The padding is taken before the clock starts.
+ * time_batch_here() with the stack at a chosen offset within its page: a distance from a
+ * page boundary fixed by this build (the two functions' frames) plus run->stack_shift,
+ * whatever the caller's depth. A body's stack slots (spilled registers, locals) meet the
+ * lines of the case's arena at an offset that decides whether loads and stores whose
+ * addresses agree in their low 12 bits stall each other (4K aliasing), and ASLR starts the
+ * stack at a random offset within its page (in 16-byte steps). On the development VM two
+ * ring cases (16-byte elements, bulk and burst of 8) each came out at 4.0 or at 4.7 ticks
+ * per element depending on the run, one high whenever the other was low; with ASLR off,
+ * the same in every run. Any one offset is luck, good for one body and bad for another
+ * (DPDK's ring, run through bodies of its own, was the lucky one at one fixed offset), so
+ * the callers move the offset from batch to batch (stack_shift_of()): a round's samples
+ * then mix layouts in fixed proportions, the slow-round rule sees time and not layout, and
+ * a figure is the case's cost over layouts. The arena is pinned for the same reason
+ * (dpk_bench_alloc()). The padding is taken before the clock starts. ASan builds align
+ * their allocas to 32 bytes, so there the offset can move by 16 bytes with ASLR; those
+ * builds are not for timing.
  */
 __attribute__((noinline)) static uint64_t time_batch(struct dpk_bench_run *run, unsigned role,
                                                      uint64_t n, double overhead,
@@ -465,9 +469,12 @@ __attribute__((noinline)) static uint64_t time_batch(struct dpk_bench_run *run, 
 {
 	const uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
 	char *pad = __builtin_alloca((frame & (STACK_PAGE - 1)) + 16 + run->stack_shift);
+	uint64_t done;
 
-	__asm__ volatile("" : : "r"(pad) : "memory"); /* keep the padding */
-	return time_batch_here(run, role, n, overhead, s, want_ctx, ticks_out);
+	__asm__ volatile("" : : "r"(pad) : "memory"); /* the padding is used... */
+	done = time_batch_here(run, role, n, overhead, s, want_ctx, ticks_out);
+	__asm__ volatile("" : : "r"(pad) : "memory"); /* ...and lives across the call */
+	return done;
 }
 
 static uint64_t round_ops(uint64_t n, unsigned mult)
@@ -1071,7 +1078,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (unsigned)((rounds + j) % k);
 			double ticks;
-			runs[i].stack_shift = stack_shift_of(part);
+			runs[i].stack_shift = stack_shift_of((unsigned)rounds);
 			if (time_batch(&runs[i], 0, n[i], r->clock.read_cost, &samples[i][rounds],
 			               true, &ticks) < n[i] ||
 			    atomic_load(&runs[i].failed))
@@ -1239,7 +1246,6 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 		return false;
 	}
 	run_init(run, rc->c, DPK_PLACE_SINGLE, 1);
-	run->stack_shift = stack_shift_of(q);
 	arena_map(run, 0);
 	if (rc->c->setup) {
 		int e = rc->c->setup(run);
@@ -1257,10 +1263,13 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 		ok = witness_add(&block, log, before);
 	}
 	now = start = dpk_tsc();
-	while (ok && rc->ns < cap && (now == start || now - start < slice)) {
+	for (unsigned b = 0; ok && rc->ns < cap && (now == start || now - start < slice); b++) {
 		struct dpk_sample *sm = &rc->samples[rc->ns];
 		double after;
 
+		/* Slice q starts its offsets at place q, so slices of a few long batches do not
+		 * all take the same few places. */
+		run->stack_shift = stack_shift_of(q + b);
 		if (time_batch(run, 0, rc->n, r->clock.read_cost, sm, true, &ticks) < rc->n ||
 		    atomic_load(&run->failed)) {
 			ok = false;
