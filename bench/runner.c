@@ -445,19 +445,21 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
 }
 
 /*
- * time_batch_here() with the stack at a chosen offset within its page: a distance from a
- * page boundary fixed by this build (the two functions' frames) plus run->stack_shift,
- * whatever the caller's depth. A body's stack slots (spilled registers, locals) meet the
- * lines of the case's arena at an offset that decides whether loads and stores whose
+ * time_batch_here() with the stack at a chosen offset within its page, whatever the
+ * caller's depth: run->stack_shift bytes further below a page boundary than a distance
+ * this build fixes (the two functions' frames). A body's stack slots (spilled registers, locals)
+ * meet the lines of the case's arena at an offset that decides whether loads and stores whose
  * addresses agree in their low 12 bits stall each other (4K aliasing), and ASLR starts the
  * stack at a random offset within its page (in 16-byte steps). On the development VM two
  * ring cases (16-byte elements, bulk and burst of 8) each came out at 4.0 or at 4.7 ticks
  * per element depending on the run, one high whenever the other was low; with ASLR off,
  * the same in every run. Any one offset is luck, good for one body and bad for another
  * (DPDK's ring, run through bodies of its own, was the lucky one at one fixed offset), so
- * the callers move the offset from batch to batch (stack_shift_of()): a round's samples
- * then mix layouts in fixed proportions, the slow-round rule sees time and not layout, and
- * a figure is the case's cost over layouts. The arena is pinned for the same reason
+ * single-lcore callers move the offset from batch to batch (stack_shift_of()): a round of
+ * 256 batches or more mixes all the layouts in equal parts, the slow-round rule sees time
+ * more than layout, and a figure is the case's cost over layouts. Calibration, warm-up and
+ * the roles of multi-lcore cases run at shift 0 (the roles share one run, and a shift set
+ * by one would race with the others' reads). The arena is pinned for the same reason
  * (dpk_bench_alloc()). The padding is taken before the clock starts. ASan builds align
  * their allocas to 32 bytes, so there the offset can move by 16 bytes with ASLR; those
  * builds are not for timing.
@@ -1078,7 +1080,9 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (unsigned)((rounds + j) % k);
 			double ticks;
-			runs[i].stack_shift = stack_shift_of((unsigned)rounds);
+			/* One offset for k rounds in a row: each variant takes it once in every
+			 * position, so order and layout do not go together. */
+			runs[i].stack_shift = stack_shift_of((unsigned)(rounds / k));
 			if (time_batch(&runs[i], 0, n[i], r->clock.read_cost, &samples[i][rounds],
 			               true, &ticks) < n[i] ||
 			    atomic_load(&runs[i].failed))
@@ -1267,8 +1271,8 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 		struct dpk_sample *sm = &rc->samples[rc->ns];
 		double after;
 
-		/* Slice q starts its offsets at place q, so slices of a few long batches do not
-		 * all take the same few places. */
+		/* Slice q starts at index q of the sequence, so slices of a few long batches do
+		 * not all take the same few places. */
 		run->stack_shift = stack_shift_of(q + b);
 		if (time_batch(run, 0, rc->n, r->clock.read_cost, sm, true, &ticks) < rc->n ||
 		    atomic_load(&run->failed)) {
