@@ -5,8 +5,9 @@
  * the same harness.
  *
  * An implementation provides, for each mode M (spsc, mpmc), six operations taking a
- * struct ring_use pointer, a buffer and a count (bulk and burst return the count moved;
- * single returns 0 on success), then expands RING_BODIES(prefix, M, ...) once per mode,
+ * struct ring_use pointer, a buffer and, for bulk and burst, a count (bulk and burst
+ * return the count moved; single returns 0 on success), then expands
+ * RING_BODIES(prefix, M, ...) once per mode,
  * RING_ALL_BODY(prefix, ...) once, and RING_CASES(prefix, setup, teardown) in its table.
  *
  * Cases (one operation = one element enqueued and dequeued, unless stated):
@@ -67,9 +68,9 @@ struct ring_state {
  * state, and a sequence number kept in it, would be loaded again after every call: a
  * store-to-load chain of the harness's own in every operation's timing. Copied into locals
  * (and, in the one-lcore bodies, the sequence kept in one), they stay in registers. The
- * multi-lcore bodies keep their sequence and counts in the role, updated once per call of
- * n elements, where a cross-core hand-off dwarfs them. The operations take a pointer to
- * this copy; its address goes nowhere else.
+ * multi-lcore bodies keep their counts (and the pair its sequence) in the role, updated
+ * once per call of n elements, where a cross-core hand-off dwarfs them. The operations take a
+ * pointer to this copy; its address goes nowhere else.
  */
 struct ring_use {
 	void *r;
