@@ -724,8 +724,11 @@ static void item_aslr(struct ctx *c, struct dpk_env_item *it)
 		appendf(it->value, sizeof(it->value), "%s (%s)", buf, what[buf[0] - '0']);
 	else
 		appendf(it->value, sizeof(it->value), "%s", buf);
-	appendf(it->detail, sizeof(it->detail),
-	        "addresses, and so cache placement, vary run to run");
+	if (strcmp(buf, "0") == 0)
+		appendf(it->detail, sizeof(it->detail), "addresses repeat from run to run");
+	else
+		appendf(it->detail, sizeof(it->detail),
+		        "case arena and timed stack pinned; other addresses vary run to run");
 }
 
 static void item_load(struct ctx *c, struct dpk_env_item *it)
