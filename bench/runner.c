@@ -1074,9 +1074,13 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	/* The slow-round rule sees the group's time cut into rounds_of(r) slices; a slice
 	 * holds many of these rounds, and the same slices for every member. */
 	const uint64_t slice = budget / rounds_of(r) + 1;
-	uint64_t now = dpk_tsc();
-	while (now - t0 < budget && rounds < cap) {
-		uint16_t part = (uint16_t)((now - t0) / slice);
+	/* The budget is for the rounds: set-up, calibration and warm-up (slow under a
+	 * sanitizer or on a loaded host) must not eat it, or a group could end with no round
+	 * at all. */
+	const uint64_t t_rounds = dpk_tsc();
+	uint64_t now = t_rounds;
+	while (now - t_rounds < budget && rounds < cap) {
+		uint16_t part = (uint16_t)((now - t_rounds) / slice);
 		for (unsigned j = 0; j < k; j++) {
 			unsigned i = (unsigned)((rounds + j) % k);
 			double ticks;
