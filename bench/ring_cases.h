@@ -54,30 +54,28 @@ struct ring_role {
 	uint64_t deq; /* elements dequeued by this role */
 };
 
-struct ring_state {
-	void *r; /* the implementation's ring */
-	const struct ring_arg *a;
+/*
+ * What the operations read: the implementation's ring and the element size. A body copies
+ * it into a local. The ring's copies store through pointers the compiler must assume alias
+ * anything, so fields read through the state, and a sequence number kept in it, would be
+ * loaded again after every call: a store-to-load chain of the harness's own in every
+ * operation's timing. Copied into locals (and, in the one-lcore bodies, the sequence kept
+ * in one), they stay in registers. The multi-lcore bodies keep their counts (and the pair
+ * its sequence) in the role, updated once per call of n elements, where a cross-core
+ * hand-off dwarfs them. The operations take a pointer to the copy; its address goes
+ * nowhere else.
+ */
+struct ring_use {
+	void *r;        /* the implementation's ring */
 	unsigned esize; /* bytes per element */
+};
+
+struct ring_state {
+	struct ring_use use;
+	const struct ring_arg *a;
 	unsigned words; /* 64-bit words per element */
 	struct ring_role role[];
 };
-
-/*
- * What the operations read of the state, as a body's local copy. The ring's copies store
- * through pointers the compiler must assume alias anything, so fields read through the
- * state, and a sequence number kept in it, would be loaded again after every call: a
- * store-to-load chain of the harness's own in every operation's timing. Copied into locals
- * (and, in the one-lcore bodies, the sequence kept in one), they stay in registers. The
- * multi-lcore bodies keep their counts (and the pair its sequence) in the role, updated
- * once per call of n elements, where a cross-core hand-off dwarfs them. The operations take a
- * pointer to this copy; its address goes nowhere else.
- */
-struct ring_use {
-	void *r;
-	unsigned esize;
-};
-
-#define RING_USE(st) ((struct ring_use){.r = (st)->r, .esize = (st)->esize})
 
 /* Stamp the first and last element of a call with their sequence numbers. */
 static inline void ring_stamp(uint64_t *buf, unsigned words, unsigned n, uint64_t seq)
@@ -113,7 +111,7 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
-		const struct ring_use u = RING_USE(st);                                            \
+		const struct ring_use u = st->use;                                                 \
 		const unsigned b = st->a->n, w = st->words;                                        \
 		uint64_t seq = rr->seq, i;                                                         \
 		for (i = 0; i < n; i += b) {                                                       \
@@ -139,7 +137,7 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
-		const struct ring_use u = RING_USE(st);                                            \
+		const struct ring_use u = st->use;                                                 \
 		uint64_t seq = rr->seq, i;                                                         \
 		for (i = 0; i < n; i++) {                                                          \
 			rr->in[0] = seq;                                                           \
@@ -162,7 +160,7 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
-		const struct ring_use u = RING_USE(st);                                            \
+		const struct ring_use u = st->use;                                                 \
 		const unsigned b = st->a->n;                                                       \
 		unsigned got = 0;                                                                  \
 		for (uint64_t i = 0; i < n; i++)                                                   \
@@ -178,7 +176,7 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
-		const struct ring_use u = RING_USE(st);                                            \
+		const struct ring_use u = st->use;                                                 \
 		const unsigned b = st->a->n, w = st->words;                                        \
 		uint64_t done = 0;                                                                 \
 		if (role == 0) {                                                                   \
@@ -221,7 +219,7 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
-		const struct ring_use u = RING_USE(st);                                            \
+		const struct ring_use u = st->use;                                                 \
 		const unsigned b = st->a->n;                                                       \
 		uint64_t done = 0;                                                                 \
 		while (done < n) {                                                                 \

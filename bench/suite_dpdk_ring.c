@@ -34,13 +34,13 @@ static int rte_setup(struct dpk_bench_run *run)
 	st = dpk_bench_alloc(run, size, 64);
 	if (!st)
 		return -ENOMEM;
-	st->r = dpk_bench_alloc(run, (size_t)rsize, 64);
-	if (!st->r)
+	st->use.r = dpk_bench_alloc(run, (size_t)rsize, 64);
+	if (!st->use.r)
 		return -ENOMEM;
-	if (rte_ring_init(st->r, "dpk-bench", RING_SLOTS, flags) != 0)
+	if (rte_ring_init(st->use.r, "dpk-bench", RING_SLOTS, flags) != 0)
 		return -EINVAL;
 	st->a = a;
-	st->esize = a->esize;
+	st->use.esize = a->esize;
 	st->words = a->esize / 8;
 	run->state = st;
 	return 0;
@@ -50,22 +50,22 @@ static void rte_teardown(struct dpk_bench_run *run)
 {
 	struct ring_state *st = run->state;
 
-	ring_check_balance(run, st, rte_ring_count(st->r));
+	ring_check_balance(run, st, rte_ring_count(st->use.r));
 }
 
-#define R(st)         ((struct rte_ring *)(st)->r)
-#define SP1(st, p)    rte_ring_sp_enqueue_elem(R(st), p, (st)->esize)
-#define SC1(st, p)    rte_ring_sc_dequeue_elem(R(st), p, (st)->esize)
-#define SPB(st, p, n) rte_ring_sp_enqueue_bulk_elem(R(st), p, (st)->esize, n, NULL)
-#define SCB(st, p, n) rte_ring_sc_dequeue_bulk_elem(R(st), p, (st)->esize, n, NULL)
-#define SPS(st, p, n) rte_ring_sp_enqueue_burst_elem(R(st), p, (st)->esize, n, NULL)
-#define SCS(st, p, n) rte_ring_sc_dequeue_burst_elem(R(st), p, (st)->esize, n, NULL)
-#define MP1(st, p)    rte_ring_mp_enqueue_elem(R(st), p, (st)->esize)
-#define MC1(st, p)    rte_ring_mc_dequeue_elem(R(st), p, (st)->esize)
-#define MPB(st, p, n) rte_ring_mp_enqueue_bulk_elem(R(st), p, (st)->esize, n, NULL)
-#define MCB(st, p, n) rte_ring_mc_dequeue_bulk_elem(R(st), p, (st)->esize, n, NULL)
-#define MPS(st, p, n) rte_ring_mp_enqueue_burst_elem(R(st), p, (st)->esize, n, NULL)
-#define MCS(st, p, n) rte_ring_mc_dequeue_burst_elem(R(st), p, (st)->esize, n, NULL)
+#define R(u)         ((struct rte_ring *)(u)->r)
+#define SP1(u, p)    rte_ring_sp_enqueue_elem(R(u), p, (u)->esize)
+#define SC1(u, p)    rte_ring_sc_dequeue_elem(R(u), p, (u)->esize)
+#define SPB(u, p, n) rte_ring_sp_enqueue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define SCB(u, p, n) rte_ring_sc_dequeue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define SPS(u, p, n) rte_ring_sp_enqueue_burst_elem(R(u), p, (u)->esize, n, NULL)
+#define SCS(u, p, n) rte_ring_sc_dequeue_burst_elem(R(u), p, (u)->esize, n, NULL)
+#define MP1(u, p)    rte_ring_mp_enqueue_elem(R(u), p, (u)->esize)
+#define MC1(u, p)    rte_ring_mc_dequeue_elem(R(u), p, (u)->esize)
+#define MPB(u, p, n) rte_ring_mp_enqueue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define MCB(u, p, n) rte_ring_mc_dequeue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define MPS(u, p, n) rte_ring_mp_enqueue_burst_elem(R(u), p, (u)->esize, n, NULL)
+#define MCS(u, p, n) rte_ring_mc_dequeue_burst_elem(R(u), p, (u)->esize, n, NULL)
 
 RING_BODIES(rte, spsc, SP1, SC1, SPB, SCB, SPS, SCS)
 RING_BODIES(rte, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)

@@ -32,14 +32,14 @@ static int dpk_setup(struct dpk_bench_run *run)
 	st = dpk_bench_alloc(run, size, 64);
 	if (!st)
 		return -ENOMEM;
-	st->r = dpk_bench_alloc(run, (size_t)rsize, 64);
-	if (!st->r)
+	st->use.r = dpk_bench_alloc(run, (size_t)rsize, 64);
+	if (!st->use.r)
 		return -ENOMEM;
-	rc = dpk_ring_init(st->r, a->esize, RING_SLOTS, flags);
+	rc = dpk_ring_init(st->use.r, a->esize, RING_SLOTS, flags);
 	if (rc)
 		return rc;
 	st->a = a;
-	st->esize = a->esize;
+	st->use.esize = a->esize;
 	st->words = a->esize / 8;
 	run->state = st;
 	return 0;
@@ -49,22 +49,22 @@ static void dpk_teardown(struct dpk_bench_run *run)
 {
 	struct ring_state *st = run->state;
 
-	ring_check_balance(run, st, dpk_ring_count(st->r));
+	ring_check_balance(run, st, dpk_ring_count(st->use.r));
 }
 
-#define R(st)         ((struct dpk_ring *)(st)->r)
-#define SP1(st, p)    dpk_ring_sp_enqueue(R(st), p)
-#define SC1(st, p)    dpk_ring_sc_dequeue(R(st), p)
-#define SPB(st, p, n) dpk_ring_sp_enqueue_bulk(R(st), p, n, NULL)
-#define SCB(st, p, n) dpk_ring_sc_dequeue_bulk(R(st), p, n, NULL)
-#define SPS(st, p, n) dpk_ring_sp_enqueue_burst(R(st), p, n, NULL)
-#define SCS(st, p, n) dpk_ring_sc_dequeue_burst(R(st), p, n, NULL)
-#define MP1(st, p)    dpk_ring_mp_enqueue(R(st), p)
-#define MC1(st, p)    dpk_ring_mc_dequeue(R(st), p)
-#define MPB(st, p, n) dpk_ring_mp_enqueue_bulk(R(st), p, n, NULL)
-#define MCB(st, p, n) dpk_ring_mc_dequeue_bulk(R(st), p, n, NULL)
-#define MPS(st, p, n) dpk_ring_mp_enqueue_burst(R(st), p, n, NULL)
-#define MCS(st, p, n) dpk_ring_mc_dequeue_burst(R(st), p, n, NULL)
+#define R(u)         ((struct dpk_ring *)(u)->r)
+#define SP1(u, p)    dpk_ring_sp_enqueue(R(u), p)
+#define SC1(u, p)    dpk_ring_sc_dequeue(R(u), p)
+#define SPB(u, p, n) dpk_ring_sp_enqueue_bulk(R(u), p, n, NULL)
+#define SCB(u, p, n) dpk_ring_sc_dequeue_bulk(R(u), p, n, NULL)
+#define SPS(u, p, n) dpk_ring_sp_enqueue_burst(R(u), p, n, NULL)
+#define SCS(u, p, n) dpk_ring_sc_dequeue_burst(R(u), p, n, NULL)
+#define MP1(u, p)    dpk_ring_mp_enqueue(R(u), p)
+#define MC1(u, p)    dpk_ring_mc_dequeue(R(u), p)
+#define MPB(u, p, n) dpk_ring_mp_enqueue_bulk(R(u), p, n, NULL)
+#define MCB(u, p, n) dpk_ring_mc_dequeue_bulk(R(u), p, n, NULL)
+#define MPS(u, p, n) dpk_ring_mp_enqueue_burst(R(u), p, n, NULL)
+#define MCS(u, p, n) dpk_ring_mc_dequeue_burst(R(u), p, n, NULL)
 
 RING_BODIES(dpk, spsc, SP1, SC1, SPB, SCB, SPS, SCS)
 RING_BODIES(dpk, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
