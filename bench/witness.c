@@ -13,6 +13,7 @@
 
 #include <dpk/cycles.h>
 
+#include "stats.h"
 #include "witness.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -90,13 +91,8 @@ double dpk_bench_witness(void)
 {
 	double t[DPK_WITNESS_TIMINGS];
 
-	for (unsigned i = 0; i < DPK_WITNESS_TIMINGS; i++) {
-		double x = dpk_bench_witness_timing();
-		unsigned j = i;
-
-		for (; j > 0 && t[j - 1] > x; j--) /* insertion sort: 15 values */
-			t[j] = t[j - 1];
-		t[j] = x;
-	}
-	return t[DPK_WITNESS_TIMINGS / 2];
+	for (unsigned i = 0; i < DPK_WITNESS_TIMINGS; i++)
+		t[i] = dpk_bench_witness_timing();
+	/* The runner makes its readings from timings the same way. */
+	return dpk_stats_median(t, DPK_WITNESS_TIMINGS);
 }
