@@ -295,7 +295,7 @@ static void bodies_run_where_the_harness_puts_the_stack(void)
 /* The last PAIR_LOG calls of two interleaved variants (which variant, at what shift),
  * kept in a circle: calibration and warm-up alone can take tens of thousands of calls. */
 enum { PAIR_LOG = 1 << 16 };
-static struct {
+static struct pair_call {
 	unsigned variant, shift;
 } pair_log[PAIR_LOG];
 static unsigned pair_logged;
@@ -309,26 +309,20 @@ static uint64_t body_pair_log(struct dpk_bench_run *run, unsigned role, uint64_t
 }
 
 /* Call @p i of the calls still in the log, oldest first. */
-static unsigned pair_at(unsigned i, bool shift)
+static const struct pair_call *pair_at(unsigned i)
 {
 	const unsigned base = pair_logged > PAIR_LOG ? pair_logged % PAIR_LOG : 0;
-	const unsigned k = (base + i) % PAIR_LOG;
 
-	return shift ? pair_log[k].shift : pair_log[k].variant;
+	return &pair_log[(base + i) % PAIR_LOG];
 }
 
-static const struct dpk_bench_case c_var0 = {.name = "var",
-                                             .desc = "variant 0",
-                                             .kind = DPK_BENCH_SINGLE,
-                                             .unit = DPK_UNIT_ITERATION,
-                                             .params = {{"v", 0}},
-                                             .body = body_pair_log};
-static const struct dpk_bench_case c_var1 = {.name = "var",
-                                             .desc = "variant 1",
-                                             .kind = DPK_BENCH_SINGLE,
-                                             .unit = DPK_UNIT_ITERATION,
-                                             .params = {{"v", 1}},
-                                             .body = body_pair_log};
+#define VARIANT_CASE(v)                                                                            \
+	{                                                                                          \
+		.name = "var", .desc = "variant " #v, .kind = DPK_BENCH_SINGLE,                    \
+		.unit = DPK_UNIT_ITERATION, .params = {{"v", v}}, .body = body_pair_log            \
+	}
+
+static const struct dpk_bench_case c_var0 = VARIANT_CASE(0), c_var1 = VARIANT_CASE(1);
 
 static void interleaved_variants_share_each_offset_in_both_orders(void)
 {
@@ -349,19 +343,19 @@ static void interleaved_variants_share_each_offset_in_both_orders(void)
 		dpk_bench_result_free(&res[i]);
 	}
 	kept = pair_logged < PAIR_LOG ? pair_logged : PAIR_LOG;
-	while (start_at < kept && pair_at(start_at, true) == pair_at(start_at - 1, true))
+	while (start_at < kept && pair_at(start_at)->shift == pair_at(start_at - 1)->shift)
 		start_at++;
 	for (unsigned t = start_at; t + 4 <= kept; t += 4, pairs++) {
-		const unsigned s = pair_at(t, true);
+		const unsigned s = pair_at(t)->shift;
 
-		EXPECT_EQ(0, pair_at(t, false));
-		EXPECT_EQ(1, pair_at(t + 1, false));
-		EXPECT_EQ(1, pair_at(t + 2, false));
-		EXPECT_EQ(0, pair_at(t + 3, false));
+		EXPECT_EQ(0, pair_at(t)->variant);
+		EXPECT_EQ(1, pair_at(t + 1)->variant);
+		EXPECT_EQ(1, pair_at(t + 2)->variant);
+		EXPECT_EQ(0, pair_at(t + 3)->variant);
 		for (unsigned j = 1; j < 4; j++)
-			EXPECT_EQ(s, pair_at(t + j, true));
+			EXPECT_EQ(s, pair_at(t + j)->shift);
 		if (t + 4 < kept)
-			EXPECT_NE(s, pair_at(t + 4, true));
+			EXPECT_NE(s, pair_at(t + 4)->shift);
 	}
 	EXPECT_GT(pairs, 0);
 	stop();
