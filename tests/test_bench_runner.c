@@ -893,33 +893,39 @@ static double wit_table(void)
 
 static void witness_final_judgement_counts_kept_samples_only(void)
 {
-	/* 8 slices of the ramp case, all at the same work: the first six time 30, the last
-	 * two 14, which becomes the fastest reading (limit 17.5). The six slow slices' samples
-	 * are set aside (three quarters of the samples, as every slice takes about as many),
-	 * the last two's kept. Then one slice of another case times 12. Judged once more by 12
-	 * (limit 15), the ramp's kept samples (14) are at full speed; its set-aside samples'
-	 * 30 must not count, for they went: counted, they would make the median timing 30. */
-	static const double table[] = {30, 30, 30, 30, 30, 30, 14, 14, 12};
+	/* Slices of the ramp case, all at the same work: the first six time 30, the rest 14,
+	 * which becomes the fastest reading (limit 17.5). The six slow slices' samples are set
+	 * aside, the rest kept. Then one slice of another case times 12. Judged once more by
+	 * 12 (limit 15), the ramp's kept samples (14) are at full speed; its set-aside
+	 * samples' 30 must not count, for they went: counted, they would make the median
+	 * timing 30, as they outnumber the kept ones. A slice preempted for most of its time
+	 * holds few samples; the planned rounds may then fall short of fast samples, and the
+	 * extra rounds time 14 as well. */
+	static const double ramp_table[] = {30, 30, 30, 30, 30, 30, 14};
+	static const double other_table[] = {12};
 	const struct dpk_bench_suite *suites[1] = {&suite};
 	const struct dpk_bench_case *cases[1] = {&c_log_a};
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
 	runner.witness_time = wit_table;
-	wit_values = table;
-	wit_nvalues = sizeof(table) / sizeof(table[0]);
+	wit_values = ramp_table;
+	wit_nvalues = sizeof(ramp_table) / sizeof(ramp_table[0]);
 	runner.witness.best = 20.0;
-	runner.opt.time_s = 0.04;
+	runner.opt.rounds = 8;
+	runner.opt.time_s = 0.16; /* 20 ms slices: a preemption takes a small share of one */
 	setups = ramp_setups = 0;
 	ramp_dear = 0;
 	dpk_bench_run_case(&runner, &suite, &c_ramp, DPK_PLACE_SINGLE, 0, &res[0]);
 	ramp_dear = 4;
 	ASSERT_EQ(DPK_RESULT_OK, res[0].status);
-	EXPECT_EQ(8, res[0].witness_slices);
+	EXPECT_GE(res[0].witness_slices, 8);
 	EXPECT_LT(res[0].witness_fast, res[0].samples);
 	EXPECT_TRUE(runner.witness.best == 14.0);
 	EXPECT_GT(res[0].reject[DPK_REJECT_SLOW], res[0].reject[0]); /* the slow slices went */
 	EXPECT_TRUE(res[0].witness_kept_p50 == 14.0);
+	wit_values = other_table;
+	wit_nvalues = 1;
 	runner.opt.time_s = 0.005;
 	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res[1], NULL, NULL);
 	EXPECT_TRUE(runner.witness.best == 12.0);
