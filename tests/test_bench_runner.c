@@ -336,6 +336,7 @@ static void interleaved_variants_share_each_offset_in_both_orders(void)
 	unsigned start_at = 1, pairs = 0, kept;
 
 	ASSERT_EQ(0, start("0"));
+	runner.opt.time_s = 0.1; /* rounds to spare if one is preempted */
 	pair_logged = 0;
 	dpk_bench_run_interleaved(&runner, suites, cases, 2, 0, res);
 	for (unsigned i = 0; i < 2; i++) {
@@ -471,7 +472,9 @@ static void all_takes_one_worker_per_cpu(void)
 		DPK_SKIP("needs two online CPUs");
 	ASSERT_EQ(0, start(NULL));
 	dpk_bench_run_case(&runner, &suite, &c_all, DPK_PLACE_ALL, 0, &res);
-	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	/* Its roles are placed whether or not a preempted machine lets one finish a sample
+	 * in the tiny budget. */
+	ASSERT_TRUE(res.status == DPK_RESULT_OK || res.status == DPK_RESULT_EMPTY);
 	EXPECT_EQ(dpk_cpuset_count(dpk_topo_online(dpk_topo_system())), res.nroles);
 	for (unsigned i = 0; i < res.nroles; i++)
 		for (unsigned j = i + 1; j < res.nroles; j++)
@@ -727,6 +730,8 @@ static void witness_rules_off_with_slow_limit_0(void)
 /* Timings slow at every fifth call within a slice (the first, after the warm-up, is call 0),
  * or, with wit_fast_calls set, slow from that call on. */
 static unsigned wit_call, wit_call_setups, wit_fast_calls;
+/* Timings taken in each slice so far: a slice of n samples takes n + 1. */
+static unsigned wit_slice_calls[8], wit_slices;
 
 static bool call_is_slow(size_t c)
 {
@@ -738,7 +743,10 @@ static double wit_by_call(void)
 	if (wit_call_setups != setups) { /* a new slice */
 		wit_call_setups = setups;
 		wit_call = 0;
+		wit_slices++;
 	}
+	if (wit_slices <= 8)
+		wit_slice_calls[wit_slices - 1]++;
 	return call_is_slow(wit_call++) ? 20.0 : 10.0;
 }
 
@@ -753,6 +761,23 @@ static size_t slow_by_call(size_t n)
 	return slow;
 }
 
+/* The samples slow_by_call finds slow over all slices, as many as each slice took: a
+ * preempted slice holds fewer samples than the others. */
+static size_t slow_by_slices(void)
+{
+	size_t slow = 0;
+
+	for (unsigned i = 0; i < wit_slices && i < 8; i++)
+		slow += wit_slice_calls[i] ? slow_by_call(wit_slice_calls[i] - 1) : 0;
+	return slow;
+}
+
+/* The median witness timing of samples @p fast at 10 and @p slow at 20. */
+static double p50_of(size_t fast, size_t slow)
+{
+	return slow > fast ? 20.0 : slow < fast ? 10.0 : 15.0;
+}
+
 static void run_by_call(unsigned fast_calls, struct dpk_bench_result *res)
 {
 	const struct dpk_bench_suite *suites[1] = {&suite};
@@ -760,9 +785,12 @@ static void run_by_call(unsigned fast_calls, struct dpk_bench_result *res)
 
 	reset_witness(wit_by_call, 10.0);
 	runner.opt.rounds = 1;
+	runner.opt.time_s = 0.1; /* a slice long enough to outlast a preemption */
 	runner.opt.slow_limit = 10.0;
 	wit_fast_calls = fast_calls;
 	wit_call_setups = setups = ramp_setups = 0;
+	wit_slices = 0;
+	memset(wit_slice_calls, 0, sizeof(wit_slice_calls));
 	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, res, NULL, NULL);
 }
 
@@ -771,13 +799,14 @@ static void witness_judges_each_sample_by_both_timings(void)
 	struct dpk_bench_result res;
 
 	ASSERT_EQ(0, start("0"));
-	/* One slice; every fifth timing slow: the samples on both sides of it are slow. */
+	/* Every fifth timing slow: the samples on both sides of it are slow. One slice, or
+	 * two if a preempted one held too few samples. */
 	run_by_call(0, &res);
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
-	ASSERT_GE(res.samples - slow_by_call(res.samples), DPK_WITNESS_MIN_FAST);
-	EXPECT_EQ(res.samples - slow_by_call(res.samples), res.witness_fast);
+	ASSERT_GE(res.samples - slow_by_slices(), DPK_WITNESS_MIN_FAST);
+	EXPECT_EQ(res.samples - slow_by_slices(), res.witness_fast);
 	EXPECT_FALSE(res.witness_kept_slow);
-	EXPECT_EQ(slow_by_call(res.samples), runner.witness.slow);
+	EXPECT_EQ(slow_by_slices(), runner.witness.slow);
 	/* What the witness set aside, less what another rule had taken. */
 	EXPECT_LE(runner.witness.set_aside, runner.witness.slow);
 	EXPECT_LE(res.reject[DPK_REJECT_SLOW], runner.witness.slow);
@@ -791,6 +820,7 @@ static void witness_judges_each_sample_by_both_timings(void)
 static void witness_keeps_slow_samples_without_enough_fast_ones(void)
 {
 	struct dpk_bench_result res;
+	bool mostly_slow;
 
 	ASSERT_EQ(0, start("0"));
 	/* The first three timings of a slice fast, then slow: two fast samples, not an eighth
@@ -798,15 +828,20 @@ static void witness_keeps_slow_samples_without_enough_fast_ones(void)
 	 * four fast samples, under the 16 needed to set the others aside. */
 	run_by_call(3, &res);
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
-	ASSERT_GT(res.samples, 100);
-	EXPECT_EQ(2, runner.witness.rounds);
-	EXPECT_EQ(2 * 2, res.witness_fast);
+	ASSERT_EQ(res.samples, wit_slice_calls[0] + wit_slice_calls[1] - wit_slices);
+	/* A slice preempted down to a few samples has no eighth slow: no round added. */
+	EXPECT_EQ(8 * 2 < wit_slice_calls[0] - 1 ? 2 : 1, runner.witness.rounds);
+	EXPECT_EQ(runner.witness.rounds, wit_slices);
+	EXPECT_EQ(res.samples - slow_by_slices(), res.witness_fast);
+	EXPECT_LE(res.witness_fast, 2 * 2);
 	EXPECT_TRUE(res.witness_kept_slow);
 	EXPECT_EQ(0, runner.witness.set_aside);
 	EXPECT_EQ(0, res.reject[DPK_REJECT_SLOW]);
-	EXPECT_TRUE(res.witness_kept_p50 == 20.0);
-	EXPECT_EQ(1, dpk_bench_witness_finish(&runner, &res, 1));
-	EXPECT_TRUE(res.witness_slow_only);
+	EXPECT_TRUE(res.witness_kept_p50 == p50_of(res.witness_fast, slow_by_slices()));
+	/* Slow only unless preemption left fewer slow samples than fast ones. */
+	mostly_slow = slow_by_slices() >= res.witness_fast;
+	EXPECT_EQ(mostly_slow, dpk_bench_witness_finish(&runner, &res, 1));
+	EXPECT_TRUE(res.witness_slow_only == mostly_slow);
 	dpk_bench_result_free(&res);
 	stop();
 }
@@ -926,7 +961,7 @@ static void witness_final_judgement_counts_kept_samples_only(void)
 	EXPECT_TRUE(res[0].witness_kept_p50 == 14.0);
 	wit_values = other_table;
 	wit_nvalues = 1;
-	runner.opt.time_s = 0.005;
+	runner.opt.time_s = 0.02; /* four slices: one preempted still leaves a reading */
 	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res[1], NULL, NULL);
 	EXPECT_TRUE(runner.witness.best == 12.0);
 	EXPECT_EQ(0, dpk_bench_witness_finish(&runner, res, 2));
