@@ -30,6 +30,10 @@
 /* Multi-lcore samples are longer: a role's bookkeeping between batches (a getrusage
  * call, the sample store) stalls its partner, so it must be a small share of a batch. */
 #define MULTI_MIN_NS 200000.0
+/* A slice's warm-up keeps this many batch timings to judge the batch size by, and grows
+ * batches whose median falls below this share of the target. */
+#define REWARM_KEPT       64u
+#define REWARM_GROW_BELOW 0.9
 
 static const char *const unit_names[DPK_UNIT_COUNT] = {
         [DPK_UNIT_ELEMENT] = "per element",       [DPK_UNIT_CALL] = "per call",
@@ -1166,16 +1170,30 @@ out_free:
 /* ---- rounds over single-lcore cases ------------------------------------------------ */
 
 /* Warm case @p run up again for @p warm ticks at batch size @p n: it starts from a fresh
- * set-up, and other cases evicted its code and branch history meanwhile. */
-static bool rewarm(struct dpk_bench_run *run, uint64_t n, uint64_t warm)
+ * set-up, and other cases evicted its code and branch history meanwhile. @p n may grow. */
+static bool rewarm(const struct dpk_bench_runner *r, struct dpk_bench_run *run, uint64_t *n,
+                   uint64_t warm)
 {
+	const double target = r->clock.target_single;
+	const unsigned mult = run->c->ops_multiple ? run->c->ops_multiple : 1;
 	uint64_t w0 = dpk_tsc();
-	double ticks;
+	double t[REWARM_KEPT], ticks;
+	unsigned nt = 0;
 
 	do {
-		if (time_batch(run, 0, n, 0, NULL, false, &ticks) < n || atomic_load(&run->failed))
+		if (time_batch(run, 0, *n, r->clock.read_cost, NULL, false, &ticks) < *n ||
+		    atomic_load(&run->failed))
 			return false;
+		if (nt < REWARM_KEPT)
+			t[nt++] = ticks;
 	} while (dpk_tsc() - w0 < warm);
+	/* Batches sized while the machine ran slow (a busy host during the first slice)
+	 * fall short of the sample target once it runs fast: the read cost and the counter's
+	 * step would then weigh more than they should. Grow them back to the target; never
+	 * shrink them, or a slow stretch would leave them short when it ends. */
+	ticks = dpk_stats_median(t, nt);
+	if (ticks > 0 && ticks < REWARM_GROW_BELOW * target)
+		*n = round_ops((uint64_t)((double)*n * target / ticks + 0.5), mult);
 	return true;
 }
 
@@ -1186,7 +1204,8 @@ struct round_case {
 	const struct dpk_bench_case *c;
 	struct dpk_sample *samples;
 	size_t ns;        /* samples taken so far */
-	uint64_t n;       /* batch size, from the first slice's calibration */
+	uint64_t n;       /* batch size: the first slice's calibration, grown by rewarm() */
+	double ops;       /* operations timed in its samples */
 	uint64_t spent;   /* ticks of its slices, set-up and tear-down included */
 	double sum_ticks; /* ticks of its kept and rejected batches */
 	size_t planned;   /* samples taken in the planned rounds */
@@ -1265,7 +1284,7 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 			return false;
 		}
 	}
-	ok = q == 0 ? calibrate_single(r, run, &rc->n) : rewarm(run, rc->n, warm);
+	ok = q == 0 ? calibrate_single(r, run, &rc->n) : rewarm(r, run, &rc->n, warm);
 	if (ok) {
 		before = timing();
 		ok = witness_add(&block, log, before);
@@ -1288,6 +1307,7 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 		sm->round = (uint16_t)q;
 		before = after;
 		rc->sum_ticks += ticks;
+		rc->ops += (double)rc->n;
 		rc->ns++;
 		ok = witness_add(&block, log, after);
 		now = dpk_tsc();
@@ -1423,8 +1443,7 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		res[i].witness_fast = fast;
 		if (res[i].status == DPK_RESULT_OK) {
 			finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
-			              rc[i].sum_ticks, (double)rc[i].n * (double)rc[i].ns, &wit,
-			              NULL, &res[i]);
+			              rc[i].sum_ticks, rc[i].ops, &wit, NULL, &res[i]);
 			res[i].witness_kept_slow = wit.kept_slow;
 			res[i].witness_kept_p50 = kept_witness_p50(rc[i].samples, rc[i].ns);
 			log->samples += rc[i].ns;

@@ -177,8 +177,11 @@ static void single_case_gives_samples(void)
 }
 
 /* Three times the work per operation in its first ramp_dear slices (set-ups), then one: a
- * drift the raw samples must show, and slices the slow-round rule sets aside. */
+ * drift the raw samples must show, and slices the slow-round rule sets aside. With
+ * ramp_up, the other way round. The body notes the batch sizes it is handed. */
 static unsigned ramp_setups, ramp_dear = 4;
+static bool ramp_up;
+static uint64_t ramp_n_first, ramp_n_last; /* the first slice's last batch, the last one */
 
 static int ramp_setup(struct dpk_bench_run *run)
 {
@@ -189,7 +192,10 @@ static int ramp_setup(struct dpk_bench_run *run)
 
 static uint64_t body_ramp_down(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
-	body_spin(run, role, ramp_setups <= ramp_dear ? 3 * n : n);
+	body_spin(run, role, (ramp_setups <= ramp_dear) != ramp_up ? 3 * n : n);
+	if (ramp_setups == 1) /* the first slice ends with batches of its calibrated size */
+		ramp_n_first = n;
+	ramp_n_last = n;
 	return n;
 }
 
@@ -362,15 +368,22 @@ static void interleaved_variants_share_each_offset_in_both_orders(void)
 	stop();
 }
 
+/* The ramp case in 8 slices, the slow rules off (a started runner). */
+static void run_ramp(struct dpk_bench_result *res)
+{
+	runner.opt.time_s = 0.04;
+	runner.opt.slow_limit = 0;
+	ramp_setups = 0;
+	ramp_n_first = ramp_n_last = 0;
+	dpk_bench_run_case(&runner, &suite, &c_ramp, DPK_PLACE_SINGLE, 0, res);
+}
+
 static void raw_samples_keep_their_order(void)
 {
 	struct dpk_bench_result res;
 
 	ASSERT_EQ(0, start("0"));
-	runner.opt.time_s = 0.04; /* 8 slices: 4 dear, then 4 cheap */
-	runner.opt.slow_limit = 0;
-	ramp_setups = 0;
-	dpk_bench_run_case(&runner, &suite, &c_ramp, DPK_PLACE_SINGLE, 0, &res);
+	run_ramp(&res); /* 4 dear slices, then 4 cheap */
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
 	ASSERT_EQ(8, ramp_setups);
 	ASSERT_GT(res.nraw, 100);
@@ -385,6 +398,35 @@ static void raw_samples_keep_their_order(void)
 	for (size_t i = 1; i < res.nraw; i++)
 		falls += res.raw[i] < res.raw[i - 1];
 	EXPECT_GT(falls, 0);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
+static void batches_grow_back_when_operations_get_cheaper(void)
+{
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+	run_ramp(&res); /* 4 dear slices, then 4 cheap */
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_EQ(8, ramp_setups);
+	/* Calibrated on the dear operations, the batches are a third of the sample target
+	 * once they get cheap; the fifth slice's warm-up grows them back (to about three
+	 * times, as the work per operation drops to a third). */
+	EXPECT_GE(ramp_n_last, 2 * ramp_n_first);
+	EXPECT_EQ(ramp_n_last, res.batch_ops);
+	/* The operations counted are those of the batches each sample took. */
+	EXPECT_GT(res.role[0].ops, res.samples * ramp_n_first);
+	EXPECT_LT(res.role[0].ops, res.samples * ramp_n_last);
+	dpk_bench_result_free(&res);
+	/* Dear operations later do not shrink the batches (a noisy calibration may still
+	 * leave them to grow). */
+	ramp_up = true;
+	run_ramp(&res);
+	ramp_up = false;
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_GE(ramp_n_last, ramp_n_first);
+	EXPECT_GE(res.role[0].ops, res.samples * ramp_n_first);
 	dpk_bench_result_free(&res);
 	stop();
 }
@@ -1048,6 +1090,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(bodies_run_where_the_harness_puts_the_stack),
         DPK_TEST(interleaved_variants_share_each_offset_in_both_orders),
         DPK_TEST(raw_samples_keep_their_order),
+        DPK_TEST(batches_grow_back_when_operations_get_cheaper),
         DPK_TEST(invariant_failure_is_reported),
         DPK_TEST(pair_case_counts_only_counted_role),
         DPK_TEST(blocked_role_ends_on_stop),
