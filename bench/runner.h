@@ -106,12 +106,12 @@ struct dpk_bench_result {
 	 * found fast (both 0 otherwise). */
 	unsigned witness_slices;
 	size_t witness_fast;
-	bool witness_kept_slow;   /**< fewer than DPK_WITNESS_MIN_FAST fast samples were left
-	                               after the other rejections: the slow ones were kept */
-	double witness_kept_p50;  /**< median witness timing next to the kept samples (NaN:
-	                               none) */
-	bool witness_slow_only;   /**< by the run's final fastest reading, most kept samples were
-	                               slow (set by dpk_bench_witness_finish) */
+	bool witness_kept_slow;  /**< fewer than DPK_WITNESS_MIN_FAST fast samples were left
+	                              after the other rejections: the slow ones were kept */
+	double witness_kept_p50; /**< median witness timing next to the kept samples (NaN:
+	                              none) */
+	bool witness_slow_only;  /**< by the run's final fastest reading, most kept samples were
+	                              slow (set by dpk_bench_witness_finish) */
 };
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
@@ -143,6 +143,9 @@ struct dpk_bench_runner {
 	struct dpk_bench_witness_log witness;
 	double (*witness_time)(void); /**< dpk_bench_witness_timing; tests put scripted timings
 	                                   here */
+	uint32_t (*switches)(void);   /**< NULL: the thread's involuntary context switches from
+	                                   getrusage(), read around each one-lcore slice;
+	                                   tests put a scripted count here */
 };
 
 /**

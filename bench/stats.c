@@ -188,6 +188,16 @@ static double kept_median(const struct dpk_sample *s, size_t n, size_t kept)
 	return m;
 }
 
+size_t dpk_stats_longest_unswitched(const struct dpk_sample *s, size_t n)
+{
+	size_t at = n;
+
+	for (size_t i = 0; s && i < n; i++)
+		if (s[i].ivcsw == 0 && (at == n || s[i].ticks_per_op > s[at].ticks_per_op))
+			at = i;
+	return at;
+}
+
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
                         size_t counts[DPK_REJECT_COUNT])
 {

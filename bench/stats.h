@@ -59,6 +59,14 @@ struct dpk_sample {
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
                         size_t counts[DPK_REJECT_COUNT]);
 
+/**
+ * The longest sample of @p s[0..n) by ticks_per_op not yet marked as holding a context
+ * switch (ivcsw 0); n when there is none. A harness that counts involuntary switches over a
+ * stretch of batches instead of around each gives them to the longest batches: a switch
+ * inside a batch makes it wait out another thread's run.
+ */
+size_t dpk_stats_longest_unswitched(const struct dpk_sample *s, size_t n);
+
 /** A round's median counts towards the reference only with this many kept samples. */
 #define DPK_SLOW_MIN_SAMPLES 16
 

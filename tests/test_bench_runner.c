@@ -836,6 +836,51 @@ static void run_by_call(unsigned fast_calls, struct dpk_bench_result *res)
 	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, res, NULL, NULL);
 }
 
+/* Scripted switch counts: none at all, or one more at every reading. */
+static unsigned switch_reads;
+
+static uint32_t no_switch(void)
+{
+	return 7;
+}
+
+static uint32_t one_switch_per_reading(void)
+{
+	return switch_reads++;
+}
+
+static void switches_are_counted_over_a_stretch(void)
+{
+	const struct dpk_bench_suite *suites[2] = {&suite, &suite};
+	const struct dpk_bench_case *cases[2] = {&c_log_a, &c_log_b};
+	struct dpk_bench_result res[2];
+
+	/* A slice reads the count before its batches and after them: as many batches as the
+	 * count grew are rejected, among that slice's (which ones: the longest, as
+	 * dpk_stats_longest_unswitched() picks, tested in test_bench_stats). */
+	ASSERT_EQ(0, start("0"));
+	runner.opt.rounds = 4;
+	runner.opt.time_s = 0.04;
+	for (unsigned pass = 0; pass < 2; pass++) {
+		reset_witness(wit_script, 10.0);
+		wit_slow_slices = 0;
+		runner.switches = pass ? one_switch_per_reading : no_switch;
+		dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res[0], NULL, NULL);
+		ASSERT_EQ(DPK_RESULT_OK, res[0].status);
+		ASSERT_EQ(4, res[0].witness_slices);
+		EXPECT_EQ(pass ? 4 : 0, res[0].reject[DPK_REJECT_CTX_SWITCH]);
+		dpk_bench_result_free(&res[0]);
+	}
+	/* An interleaved group reads it once before its rounds and once after them. */
+	dpk_bench_run_interleaved(&runner, suites, cases, 2, 0, res);
+	ASSERT_EQ(DPK_RESULT_OK, res[0].status);
+	ASSERT_EQ(DPK_RESULT_OK, res[1].status);
+	EXPECT_EQ(1, res[0].reject[DPK_REJECT_CTX_SWITCH] + res[1].reject[DPK_REJECT_CTX_SWITCH]);
+	for (unsigned i = 0; i < 2; i++)
+		dpk_bench_result_free(&res[i]);
+	stop();
+}
+
 static void witness_judges_each_sample_by_both_timings(void)
 {
 	struct dpk_bench_result res;
@@ -1106,6 +1151,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(witness_keeps_slow_samples_without_enough_fast_ones),
         DPK_TEST(witness_counts_leave_failed_cases_out),
         DPK_TEST(witness_judges_each_call_once),
+        DPK_TEST(switches_are_counted_over_a_stretch),
         DPK_TEST(witness_final_judgement_counts_kept_samples_only),
         DPK_TEST(csv_rows_have_one_width),
         DPK_TEST(params_format),

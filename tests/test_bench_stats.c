@@ -294,6 +294,25 @@ static void reject_ignores_ctx_switch_when_disabled(void)
 	ASSERT_EQ_U(2, counts[DPK_REJECT_CTX_SWITCH]);
 }
 
+static void longest_unswitched_skips_marked_samples(void)
+{
+	struct dpk_sample s[10];
+
+	clean(s, 10, 50.0); /* 50 51 52 50 51 52 ... */
+	s[4].ticks_per_op = 400.0;
+	s[6].ticks_per_op = 300.0;
+	ASSERT_EQ_U(4, dpk_stats_longest_unswitched(s, 10));
+	s[4].ivcsw = 1;
+	ASSERT_EQ_U(6, dpk_stats_longest_unswitched(s, 10));
+	s[6].ivcsw = 1;
+	ASSERT_EQ_U(2, dpk_stats_longest_unswitched(s, 10)); /* the first of the 52s */
+	for (size_t i = 0; i < 10; i++)
+		s[i].ivcsw = 1;
+	ASSERT_EQ_U(10, dpk_stats_longest_unswitched(s, 10));
+	ASSERT_EQ_U(0, dpk_stats_longest_unswitched(s, 0));
+	ASSERT_EQ_U(3, dpk_stats_longest_unswitched(NULL, 3));
+}
+
 static void reject_keeps_uniformly_slow_set(void)
 {
 	struct dpk_sample s[30];
@@ -550,6 +569,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(sort_puts_nan_last),
         DPK_TEST(reject_counts_each_reason),
         DPK_TEST(reject_ignores_ctx_switch_when_disabled),
+        DPK_TEST(longest_unswitched_skips_marked_samples),
         DPK_TEST(reject_keeps_uniformly_slow_set),
         DPK_TEST(reject_gap_median_skips_rejected_samples),
         DPK_TEST(reject_edge_inputs),
