@@ -10,7 +10,8 @@
  *   - "iteration" entries are kept samples, sorted: all of them up to
  *     DPK_GBENCH_ENTRIES_MAX, else that many evenly spaced order statistics, so files
  *     stay small and compare.py's U test sees the distribution; iterations is the
- *     batch size (operations per sample), real_time and cpu_time the sample's ns per
+ *     result's batch_ops (operations per sample; the last size where later slices grew
+ *     it), real_time and cpu_time the sample's ns per
  *     operation (cpu_time = real_time: the lcore is pinned and busy);
  *   - "aggregate" entries median, mean, stddev and cv over all kept samples;
  *   - failed and skipped cases are not benchmarks (compare.py cannot read them); the

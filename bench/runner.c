@@ -427,17 +427,12 @@ static uint32_t switches_now(const struct dpk_bench_runner *r)
 	return r->switches ? r->switches() : ivcsw_now();
 }
 
-/* Give @p switches involuntary context switches, counted over the stretch @p s[0..n) of
- * batches, to its longest batches (dpk_stats_longest_unswitched()). */
-static void give_switches(struct dpk_sample *s, size_t n, uint32_t switches)
+/* Switches since reading @p before; none if the count went backwards (a failed read). */
+static uint32_t switches_since(const struct dpk_bench_runner *r, uint32_t before)
 {
-	for (uint32_t k = 0; k < switches; k++) {
-		size_t at = dpk_stats_longest_unswitched(s, n);
+	uint32_t now = switches_now(r);
 
-		if (at == n)
-			break;
-		s[at].ivcsw = 1;
-	}
+	return now > before ? now - before : 0;
 }
 
 /* Time one batch of @p n operations of @p role. Returns completed operations. Called
@@ -513,7 +508,7 @@ __attribute__((noinline)) static uint64_t time_batch(struct dpk_bench_run *run, 
  * the development VM (1.75 against 1.64 ticks per call) and moved the cheapest cases from
  * run to run by more than 5%. So one-lcore batches are counted over a stretch (a slice,
  * an interleaved group), the switches go to the stretch's longest batches
- * (give_switches()), and this batch takes the reading's after-effects.
+ * (dpk_stats_give_switches()), and this batch takes the reading's after-effects.
  */
 static bool settle(struct dpk_bench_run *run, uint64_t n)
 {
@@ -1060,43 +1055,6 @@ char *dpk_bench_group_key(const struct dpk_bench_case *c, char *buf, size_t len)
 	return buf;
 }
 
-/* give_switches() for an interleaved group's @p rounds rounds of @p k members: a member's
- * batch is long against that member's median. */
-static void give_group_switches(struct dpk_sample **samples, unsigned k, size_t rounds,
-                                uint32_t switches)
-{
-	double *med = switches ? malloc((k + rounds) * sizeof(*med)) : NULL, *v;
-
-	if (!med)
-		return; /* no switch, or out of memory: the samples stay unmarked */
-	v = med + k;
-	for (unsigned i = 0; i < k; i++) {
-		for (size_t q = 0; q < rounds; q++)
-			v[q] = samples[i][q].ticks_per_op;
-		med[i] = dpk_stats_median(v, rounds);
-	}
-	for (uint32_t x = 0; x < switches; x++) {
-		struct dpk_sample *pick = NULL;
-		double most = 0;
-
-		for (unsigned i = 0; i < k; i++) {
-			size_t at = dpk_stats_longest_unswitched(samples[i], rounds);
-			double rel = at < rounds && med[i] > 0
-			                     ? samples[i][at].ticks_per_op / med[i]
-			                     : 0;
-
-			if (at < rounds && (!pick || rel > most)) {
-				pick = &samples[i][at];
-				most = rel;
-			}
-		}
-		if (!pick)
-			break;
-		pick->ivcsw = 1;
-	}
-	free(med);
-}
-
 void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
                                const struct dpk_bench_suite *const *suites,
                                const struct dpk_bench_case *const *cases, unsigned k,
@@ -1156,14 +1114,15 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	/* The slow-round rule sees the group's time cut into rounds_of(r) slices; a slice
 	 * holds many of these rounds, and the same slices for every member. */
 	const uint64_t slice = budget / rounds_of(r) + 1;
-	/* The budget is for the rounds: set-up, calibration and warm-up (slow under a
-	 * sanitizer or on a loaded host) must not eat it, or a group could end with no round
-	 * at all. */
+	/* Involuntary switches are counted around all the rounds (settle()). */
 	cs0 = switches_now(r);
 	for (unsigned i = 0; i < k; i++)
 		if (!settle(&runs[i], n[i]))
 			goto out_teardown;
 	counting = true;
+	/* The budget is for the rounds: set-up, calibration and warm-up (slow under a
+	 * sanitizer or on a loaded host) must not eat it, or a group could end with no round
+	 * at all. */
 	const uint64_t t_rounds = dpk_tsc();
 	uint64_t now = t_rounds;
 	while (now - t_rounds < budget && rounds < cap) {
@@ -1187,7 +1146,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 
 out_teardown:
 	if (counting)
-		give_group_switches(samples, k, rounds, switches_now(r) - cs0);
+		dpk_stats_give_switches(samples, k, rounds, switches_since(r, cs0));
 	/* One slow-round decision for the group, from the reference's own rounds: deciding per
 	 * member would keep each member's luckiest stretches and bias the paired ratios. */
 	if (res[0].status == DPK_RESULT_OK && r->opt.slow_limit > 0) {
@@ -1335,10 +1294,11 @@ static bool witness_add(struct witness_block *b, struct dpk_bench_witness_log *l
 
 /*
  * Slice @p q of case @p rc: set it up afresh, calibrate it (first slice) or warm it up
- * again, time batches for @p slice ticks with a witness timing after the warm-up and after
- * each batch (its readings go to @p log), tear it down. One case is set up at a time, in
- * arena slot 0 like a case run alone: the cases of a suite may share global state (service
- * names and ids, lcores). Returns false once the case is over: failed (@p res says why) or
+ * again (growing rc->n if need be), read the switch count and settle(), time batches for
+ * @p slice ticks with a witness timing after the warm-up and after each batch (its readings
+ * go to @p log), give the switches counted meanwhile to its batches, tear it down. One case is set
+ * up at a time, in arena slot 0 like a case run alone: the cases of a suite may share global state
+ * (service names and ids, lcores). Returns false once the case is over: failed (@p res says why) or
  * out of room for samples or readings.
  */
 static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness_log *log,
@@ -1402,7 +1362,9 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 		ok = witness_add(&block, log, after);
 		now = dpk_tsc();
 	}
-	give_switches(rc->samples + first, rc->ns - first, switches_now(r) - cs0);
+	struct dpk_sample *slice_samples = rc->samples + first;
+
+	dpk_stats_give_switches(&slice_samples, 1, rc->ns - first, switches_since(r, cs0));
 	if (rc->c->teardown)
 		rc->c->teardown(run);
 	if (atomic_load_explicit(&run->failed, memory_order_relaxed)) {

@@ -63,7 +63,7 @@ struct dpk_bench_role_result {
 	uint64_t ops;       /**< operations completed in the measurement window */
 	double window_s;    /**< length of that window */
 	double mops;        /**< ops / window, millions per second */
-	uint64_t batch_ops; /**< operations per sample */
+	uint64_t batch_ops; /**< operations per sample (one lcore: the last slice's size) */
 	size_t samples, kept;
 	struct dpk_summary ticks; /**< per operation, kept samples */
 };
@@ -86,7 +86,8 @@ struct dpk_bench_result {
 	char reason[256]; /**< failure or skip reason */
 	unsigned nroles;
 	struct dpk_bench_role_result role[DPK_BENCH_ROLES_MAX];
-	uint64_t batch_ops;              /**< operations per sample (single) or median over roles */
+	uint64_t batch_ops;              /**< operations per sample (single: the last slice's, as
+	                                      later warm-ups may grow it) or median over roles */
 	size_t samples;                  /**< samples taken (counted roles) */
 	size_t reject[DPK_REJECT_COUNT]; /**< [0] kept, then per reason (counted roles) */
 	struct dpk_summary ticks;        /**< per operation over kept samples of counted roles */
@@ -144,8 +145,8 @@ struct dpk_bench_runner {
 	double (*witness_time)(void); /**< dpk_bench_witness_timing; tests put scripted timings
 	                                   here */
 	uint32_t (*switches)(void);   /**< NULL: the thread's involuntary context switches from
-	                                   getrusage(), read around each one-lcore slice;
-	                                   tests put a scripted count here */
+	                                   getrusage(), read around each one-lcore slice and
+	                                   interleaved group; tests put a scripted count here */
 };
 
 /**
@@ -182,9 +183,11 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
 /**
  * Run the @p k single-lcore cases cases[i] of suites[i] in rounds: each round gives every
  * case in turn (the order rotating) one slice of time_s / rounds: set up, a warm-up of
- * warmup_s / rounds (the first slice calibrates the batch and warms up fully), timed
- * batches, tear down. Each case's samples so span the whole stretch of the k cases instead
- * of one block of it, and the slow-round rule (dpk_stats_reject_slow) can tell a slow
+ * warmup_s / rounds (the first slice calibrates the batch and warms up fully; a later one
+ * grows batches that fall short of the sample target, never shrinks them), the count of
+ * involuntary switches read and one untimed batch, timed batches, the count read again
+ * (dpk_stats_give_switches()), tear down. Each case's samples so span the whole stretch of the k
+ * cases instead of one block of it, and the slow-round rule (dpk_stats_reject_slow) can tell a slow
  * phase of the machine from the case's own cost. The number of rounds is opt.rounds, fewer
  * if slices would be shorter than DPK_BENCH_SLICE_MIN_S.
  *

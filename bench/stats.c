@@ -188,14 +188,39 @@ static double kept_median(const struct dpk_sample *s, size_t n, size_t kept)
 	return m;
 }
 
-size_t dpk_stats_longest_unswitched(const struct dpk_sample *s, size_t n)
+size_t dpk_stats_give_switches(struct dpk_sample *const *sets, unsigned k, size_t n,
+                               uint32_t switches)
 {
-	size_t at = n;
+	double *med = switches && k && n ? malloc((k + n) * sizeof(*med)) : NULL, *v;
+	size_t given = 0;
 
-	for (size_t i = 0; s && i < n; i++)
-		if (s[i].ivcsw == 0 && (at == n || s[i].ticks_per_op > s[at].ticks_per_op))
-			at = i;
-	return at;
+	if (!med)
+		return 0;
+	v = med + k;
+	for (unsigned i = 0; i < k; i++) {
+		for (size_t q = 0; q < n; q++)
+			v[q] = sets[i][q].ticks_per_op;
+		med[i] = dpk_stats_median(v, n);
+	}
+	for (; given < switches; given++) {
+		struct dpk_sample *pick = NULL;
+		double most = DPK_SWITCH_FACTOR;
+
+		for (unsigned i = 0; i < k; i++)
+			for (size_t q = 0; med[i] > 0 && q < n; q++) {
+				double rel = sets[i][q].ticks_per_op / med[i];
+
+				if (sets[i][q].ivcsw == 0 && rel > most) {
+					pick = &sets[i][q];
+					most = rel;
+				}
+			}
+		if (!pick)
+			break;
+		pick->ivcsw = 1;
+	}
+	free(med);
+	return given;
 }
 
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,

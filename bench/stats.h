@@ -33,7 +33,8 @@ struct dpk_sample {
 	double ticks_per_op; /**< batch ticks (timer overhead removed) / operations */
 	uint32_t cpu_begin;  /**< CPU when the batch started */
 	uint32_t cpu_end;    /**< CPU when it ended */
-	uint32_t ivcsw;      /**< involuntary context switches during the batch */
+	uint32_t ivcsw;      /**< involuntary context switches during the batch (one lcore:
+	                          1 when dpk_stats_give_switches() gave it one) */
 	uint16_t round;      /**< the round (time slice) the batch ran in */
 	uint8_t reject;      /**< enum dpk_reject, filled by dpk_stats_reject() */
 	float wit;           /**< the slower speed-witness timing next to the batch (ticks per
@@ -59,13 +60,21 @@ struct dpk_sample {
 size_t dpk_stats_reject(struct dpk_sample *s, size_t n, bool check_ctx_switch,
                         size_t counts[DPK_REJECT_COUNT]);
 
+/** A batch holds a context switch only if it took this many times its set's median: the
+ * switch made it wait out another thread's run and the switch itself. */
+#define DPK_SWITCH_FACTOR 1.5
+
 /**
- * The longest sample of @p s[0..n) by ticks_per_op not yet marked as holding a context
- * switch (ivcsw 0); n when there is none. A harness that counts involuntary switches over a
- * stretch of batches instead of around each gives them to the longest batches: a switch
- * inside a batch makes it wait out another thread's run.
+ * Give @p switches involuntary context switches, counted over a stretch of batches instead
+ * of around each, to the batches they most likely landed in: in @p k sets of @p n samples
+ * each (the variants of an interleaved group; k = 1 for one case), the samples with the
+ * largest ticks_per_op against their own set's median, one switch each (ivcsw = 1), as long
+ * as such a sample took over DPK_SWITCH_FACTOR times that median. Switches left over landed
+ * between batches (in the harness's own bookkeeping) and mark nothing. Returns the samples
+ * marked; 0 when out of memory.
  */
-size_t dpk_stats_longest_unswitched(const struct dpk_sample *s, size_t n);
+size_t dpk_stats_give_switches(struct dpk_sample *const *sets, unsigned k, size_t n,
+                               uint32_t switches);
 
 /** A round's median counts towards the reference only with this many kept samples. */
 #define DPK_SLOW_MIN_SAMPLES 16

@@ -212,8 +212,10 @@ static void stats_exact(enum layout l)
 	for (uint64_t until = dpk_test_now_ms() + WAIT_MS; dpk_test_now_ms() < until;) {
 		uint64_t e1 = 0, e2 = 0;
 
-		dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED, &e1);
-		dpk_service_lcore_attr_get(2, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED, &e2);
+		ASSERT_EQ(0, dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
+		                                        &e1));
+		ASSERT_EQ(0, dpk_service_lcore_attr_get(2, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
+		                                        &e2));
 		if (e1 && e2)
 			break;
 		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);

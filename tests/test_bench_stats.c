@@ -294,23 +294,38 @@ static void reject_ignores_ctx_switch_when_disabled(void)
 	ASSERT_EQ_U(2, counts[DPK_REJECT_CTX_SWITCH]);
 }
 
-static void longest_unswitched_skips_marked_samples(void)
+static void switches_go_to_the_longest_batches_of_each_set(void)
 {
-	struct dpk_sample s[10];
+	struct dpk_sample a[10], b[10];
+	struct dpk_sample *const one[1] = {a}, *const two[2] = {a, b};
 
-	clean(s, 10, 50.0); /* 50 51 52 50 51 52 ... */
-	s[4].ticks_per_op = 400.0;
-	s[6].ticks_per_op = 300.0;
-	ASSERT_EQ_U(4, dpk_stats_longest_unswitched(s, 10));
-	s[4].ivcsw = 1;
-	ASSERT_EQ_U(6, dpk_stats_longest_unswitched(s, 10));
-	s[6].ivcsw = 1;
-	ASSERT_EQ_U(2, dpk_stats_longest_unswitched(s, 10)); /* the first of the 52s */
+	clean(a, 10, 50.0); /* 50 51 52 50 51 52 ...: median 51 */
+	a[4].ticks_per_op = 400.0;
+	a[6].ticks_per_op = 300.0;
+	a[8].ticks_per_op = 70.0; /* 1.37 x the median: not long enough to hold a switch */
+	ASSERT_EQ_U(0, dpk_stats_give_switches(one, 1, 10, 0));
+	ASSERT_EQ_U(1, dpk_stats_give_switches(one, 1, 10, 1));
+	EXPECT_EQ_U(1, a[4].ivcsw);
+	EXPECT_EQ_U(0, a[6].ivcsw);
+	/* Two more: one goes to the 300, the other finds no batch and marks nothing. */
+	ASSERT_EQ_U(1, dpk_stats_give_switches(one, 1, 10, 2));
+	EXPECT_EQ_U(1, a[6].ivcsw);
+	EXPECT_EQ_U(0, a[8].ivcsw);
 	for (size_t i = 0; i < 10; i++)
-		s[i].ivcsw = 1;
-	ASSERT_EQ_U(10, dpk_stats_longest_unswitched(s, 10));
-	ASSERT_EQ_U(0, dpk_stats_longest_unswitched(s, 0));
-	ASSERT_EQ_U(3, dpk_stats_longest_unswitched(NULL, 3));
+		EXPECT_EQ_U(i == 4 || i == 6, a[i].ivcsw);
+
+	/* Across sets each batch is judged against its own set's median: 300 in a set around
+	 * 1000 is not long, 90 in a set around 51 is. */
+	clean(a, 10, 50.0);
+	clean(b, 10, 1000.0);
+	a[3].ticks_per_op = 90.0;
+	b[5].ticks_per_op = 1800.0;
+	b[7].ticks_per_op = 300.0;
+	ASSERT_EQ_U(2, dpk_stats_give_switches(two, 2, 10, 5));
+	EXPECT_EQ_U(1, a[3].ivcsw);
+	EXPECT_EQ_U(1, b[5].ivcsw);
+	EXPECT_EQ_U(0, b[7].ivcsw);
+	ASSERT_EQ_U(0, dpk_stats_give_switches(two, 2, 0, 5));
 }
 
 static void reject_keeps_uniformly_slow_set(void)
@@ -569,7 +584,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(sort_puts_nan_last),
         DPK_TEST(reject_counts_each_reason),
         DPK_TEST(reject_ignores_ctx_switch_when_disabled),
-        DPK_TEST(longest_unswitched_skips_marked_samples),
+        DPK_TEST(switches_go_to_the_longest_batches_of_each_set),
         DPK_TEST(reject_keeps_uniformly_slow_set),
         DPK_TEST(reject_gap_median_skips_rejected_samples),
         DPK_TEST(reject_edge_inputs),
