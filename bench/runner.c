@@ -30,10 +30,11 @@
 /* Multi-lcore samples are longer: a role's bookkeeping between batches (a getrusage
  * call, the sample store) stalls its partner, so it must be a small share of a batch. */
 #define MULTI_MIN_NS 200000.0
-/* A slice's warm-up keeps this many batch timings to judge the batch size by, and grows
- * batches whose median falls below this share of the target. */
+/* A slice's warm-up judges the batch size by its last few batch timings, and grows
+ * batches whose median falls below a share of the sample target. */
 #define REWARM_KEPT       64u
 #define REWARM_GROW_BELOW 0.9
+#define REWARM_GROW_MAX   16.0 /* growth at one warm-up at most */
 
 static const char *const unit_names[DPK_UNIT_COUNT] = {
         [DPK_UNIT_ELEMENT] = "per element",       [DPK_UNIT_CALL] = "per call",
@@ -1228,16 +1229,20 @@ static bool rewarm(const struct dpk_bench_runner *r, struct dpk_bench_run *run, 
 		if (time_batch(run, 0, *n, r->clock.read_cost, NULL, false, &ticks) < *n ||
 		    atomic_load(&run->failed))
 			return false;
-		if (nt < REWARM_KEPT)
-			t[nt++] = ticks;
+		t[nt++ % REWARM_KEPT] = ticks; /* the last ones, the warmest */
 	} while (dpk_tsc() - w0 < warm);
 	/* Batches sized while the machine ran slow (a busy host during the first slice)
 	 * fall short of the sample target once it runs fast: the read cost and the counter's
 	 * step would then weigh more than they should. Grow them back to the target; never
 	 * shrink them, or a slow stretch would leave them short when it ends. */
-	ticks = dpk_stats_median(t, nt);
-	if (ticks > 0 && ticks < REWARM_GROW_BELOW * target)
-		*n = round_ops((uint64_t)((double)*n * target / ticks + 0.5), mult);
+	ticks = dpk_stats_median(t, nt < REWARM_KEPT ? nt : REWARM_KEPT);
+	if (ticks > 0 && ticks < REWARM_GROW_BELOW * target) {
+		double grow = target / ticks;
+
+		if (grow > REWARM_GROW_MAX) /* a bad reading must not make a slice endless */
+			grow = REWARM_GROW_MAX;
+		*n = round_ops((uint64_t)((double)*n * grow + 0.5), mult);
+	}
 	return true;
 }
 
