@@ -421,19 +421,30 @@ static uint32_t ivcsw_now(void)
 	return (uint32_t)ru.ru_nivcsw;
 }
 
-/* The calling thread's involuntary switches so far, as the runner counts them (tests
- * script the count). */
-static uint32_t switches_now(const struct dpk_bench_runner *r)
+/* A reading of the calling thread's involuntary switches, as the runner counts them
+ * (tests script the count); ok false when getrusage() failed. */
+struct switch_count {
+	uint32_t n;
+	bool ok;
+};
+
+static struct switch_count switches_now(const struct dpk_bench_runner *r)
 {
-	return r->switches ? r->switches() : ivcsw_now();
+	struct rusage ru;
+
+	if (r->switches)
+		return (struct switch_count){r->switches(), true};
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return (struct switch_count){0, false};
+	return (struct switch_count){(uint32_t)ru.ru_nivcsw, true};
 }
 
-/* Switches since reading @p before; none if the count went backwards (a failed read). */
-static uint32_t switches_since(const struct dpk_bench_runner *r, uint32_t before)
+/* Switches since reading @p before; none unless both readings worked. */
+static uint32_t switches_since(const struct dpk_bench_runner *r, struct switch_count before)
 {
-	uint32_t now = switches_now(r);
+	struct switch_count now = switches_now(r);
 
-	return now > before ? now - before : 0;
+	return before.ok && now.ok ? now.n - before.n : 0;
 }
 
 /* Time one batch of @p n operations of @p role. Returns completed operations. Called
@@ -1071,7 +1082,7 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
 	bool ok = runs && samples && n && sum_ticks, *set_up = calloc(k, sizeof(bool));
 	uint8_t slow_part[DPK_BENCH_ROUNDS_MAX] = {0};
 	const struct slow_rounds parts = {slow_part, DPK_BENCH_ROUNDS_MAX};
-	uint32_t cs0 = 0;
+	struct switch_count cs0 = {0, false};
 	bool counting = false;
 
 	for (unsigned i = 0; i < k; i++) {
@@ -1316,7 +1327,7 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 	uint64_t t0 = dpk_tsc(), start, now;
 	double ticks, before = 0;
 	size_t first;
-	uint32_t cs0;
+	struct switch_count cs0;
 	bool ok = true;
 
 	if (!run) {

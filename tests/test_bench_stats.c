@@ -326,6 +326,14 @@ static void switches_go_to_the_longest_batches_of_each_set(void)
 	EXPECT_EQ_U(1, b[5].ivcsw);
 	EXPECT_EQ_U(0, b[7].ivcsw);
 	ASSERT_EQ_U(0, dpk_stats_give_switches(two, 2, 0, 5));
+	/* One switch: 90 against 51 (x1.76) outranks 1700 against 1001 (x1.70). */
+	clean(a, 10, 50.0);
+	clean(b, 10, 1000.0);
+	a[3].ticks_per_op = 90.0;
+	b[5].ticks_per_op = 1700.0;
+	ASSERT_EQ_U(1, dpk_stats_give_switches(two, 2, 10, 1));
+	EXPECT_EQ_U(1, a[3].ivcsw);
+	EXPECT_EQ_U(0, b[5].ivcsw);
 }
 
 static void reject_keeps_uniformly_slow_set(void)
