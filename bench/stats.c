@@ -309,7 +309,7 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 			order[steady++] = med[q];
 	}
 	if (steady > 0) {
-		qsort(order, steady, sizeof(*order), cmp_double);
+		dpk_stats_sort(order, steady);
 		ref = order[(steady - 1) / DPK_SLOW_REF_RANK];
 	}
 	if (steady > 0 && ref > 0) {
