@@ -10,7 +10,9 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dpk/cycles.h>
 
@@ -295,6 +297,71 @@ static void bodies_run_where_the_harness_puts_the_stack(void)
 #endif
 	EXPECT_EQ(0, frame_jumps);
 	EXPECT_GT(frame_steps, 0); /* 40 slices, each of one batch or more */
+	stop();
+}
+
+/* The VmFlags line of the mapping in /proc/self/smaps that holds @p at, in @p flags;
+ * false when there is none (no smaps, or no such mapping). */
+static bool vm_flags_of(const void *at, char *flags, size_t len)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool inside = false, found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		char dash;
+
+		if (sscanf(line, "%lx%c%lx ", &lo, &dash, &hi) == 3 && dash == '-')
+			inside = (uintptr_t)at >= lo && (uintptr_t)at < hi;
+		else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+			snprintf(flags, len, "%s", line + 8);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static char arena_flags[256];
+static bool arena_flags_read;
+
+static int flags_setup(struct dpk_bench_run *run)
+{
+	void *p = dpk_bench_alloc(run, 64, 64);
+
+	if (!p)
+		return -ENOMEM;
+	arena_flags_read = vm_flags_of(p, arena_flags, sizeof(arena_flags));
+	return 0;
+}
+
+static const struct dpk_bench_case c_flags = {.name = "flags",
+                                              .desc = "reads its arena's flags",
+                                              .kind = DPK_BENCH_SINGLE,
+                                              .unit = DPK_UNIT_ITERATION,
+                                              .setup = flags_setup,
+                                              .body = body_spin};
+
+static void arenas_are_kept_off_huge_pages(void)
+{
+	/* The arena carries the kernel's no-huge-page advice ("nh" among its flags), so
+	 * each slice draws its own 4 KB frames wherever transparent huge pages are on. */
+	struct dpk_bench_result res;
+
+	if (!vm_flags_of((const void *)&runner, arena_flags, sizeof(arena_flags)))
+		DPK_SKIP("no VmFlags in /proc/self/smaps");
+	if (access("/sys/kernel/mm/transparent_hugepage", F_OK) != 0)
+		DPK_SKIP("the kernel has no transparent huge pages");
+	ASSERT_EQ(0, start("0"));
+	arena_flags_read = false;
+	dpk_bench_run_case(&runner, &suite, &c_flags, DPK_PLACE_SINGLE, 0, &res);
+	EXPECT_EQ(DPK_RESULT_OK, res.status);
+	dpk_bench_result_free(&res);
+	ASSERT_TRUE(arena_flags_read);
+	EXPECT_TRUE(strstr(arena_flags, " nh") != NULL);
 	stop();
 }
 
@@ -1156,6 +1223,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(default_spec_has_oversub_worker),
         DPK_TEST(single_case_gives_samples),
         DPK_TEST(bodies_run_where_the_harness_puts_the_stack),
+        DPK_TEST(arenas_are_kept_off_huge_pages),
         DPK_TEST(interleaved_variants_share_each_offset_in_both_orders),
         DPK_TEST(raw_samples_keep_their_order),
         DPK_TEST(batches_grow_back_when_operations_get_cheaper),
