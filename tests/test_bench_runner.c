@@ -325,7 +325,7 @@ static bool vm_flags_of(const void *at, char *flags, size_t len)
 	return found;
 }
 
-static char arena_flags[256];
+static char arena_flags[512];
 static bool arena_flags_read;
 
 static int flags_setup(struct dpk_bench_run *run)
