@@ -138,16 +138,14 @@ static unsigned stack_shift_of(unsigned i)
 /*
  * Map the arena of interleave slot @p slot at its fixed address (anywhere if taken), in
  * 4 KB pages. The virtual layout is pinned, the physical one is not: which frames hold a
- * case's lines still decides which of them meet in the physically indexed caches, and
- * there a neighbour's traffic (a host's other hyperthread shares them) evicts some lines
- * and not others. A one-lcore case maps a fresh arena for every slice, so 4 KB pages give
- * each slice frames of its own and a run's figure averages over many physical layouts. A
- * transparent huge page (on by default on some systems, for every mapping as large and
- * aligned as this one) gives a slice one 2 MB frame, most often the one the slice before
- * it freed, so a whole run keeps one layout: on the development VM, with huge pages, the
- * 16-byte SP/SC empty dequeue came out at 1.62-1.66 ticks a call in some runs and
- * 1.74-1.75 in others, every round of a run alike; in 4 KB pages, 1.60-1.65 in every run.
- * A kernel without transparent huge pages refuses the advice, which is then moot.
+ * case's lines still decides which of them meet in the physically indexed caches, where a
+ * neighbour's traffic (a host's other hyperthread shares them) evicts some lines and not
+ * others. A one-lcore case run in rounds maps a fresh arena for every slice, and in 4 KB
+ * pages each slice's lines land in frames of their own, so a run's figure averages over
+ * many physical layouts. A transparent huge page (on by default on some systems, for every
+ * mapping as large and aligned as this one) gives a slice one 2 MB frame, most often the
+ * one the slice before it freed, and a whole run then keeps one layout. A kernel without
+ * transparent huge pages refuses the advice, which is then moot.
  */
 static void arena_map(struct dpk_bench_run *run, unsigned slot)
 {

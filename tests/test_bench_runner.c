@@ -300,20 +300,25 @@ static void bodies_run_where_the_harness_puts_the_stack(void)
 	stop();
 }
 
-/* The VmFlags line of the mapping in /proc/self/smaps that holds @p at, in @p flags;
- * false when there is none (no smaps, or no such mapping). */
-static bool vm_flags_of(const void *at, char *flags, size_t len)
+/* Read the VmFlags line of the mapping in /proc/self/smaps that holds @p at into @p flags;
+ * false when there is none (no smaps, or no such mapping). The rest of a line longer than
+ * the buffer (a long file name) is skipped, not read as a line of its own. */
+static bool read_vm_flags(const void *at, char *flags, size_t len)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
 	char line[512];
-	bool inside = false, found = false;
+	bool inside = false, found = false, rest = false;
 
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f)) {
+		const bool start = !rest; /* the line starts here, not in the last read */
 		unsigned long lo, hi;
 		char dash;
 
+		rest = strchr(line, '\n') == NULL;
+		if (!start)
+			continue;
 		if (sscanf(line, "%lx%c%lx ", &lo, &dash, &hi) == 3 && dash == '-')
 			inside = (uintptr_t)at >= lo && (uintptr_t)at < hi;
 		else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
@@ -334,7 +339,7 @@ static int flags_setup(struct dpk_bench_run *run)
 
 	if (!p)
 		return -ENOMEM;
-	arena_flags_read = vm_flags_of(p, arena_flags, sizeof(arena_flags));
+	arena_flags_read = read_vm_flags(p, arena_flags, sizeof(arena_flags));
 	return 0;
 }
 
@@ -351,7 +356,7 @@ static void arenas_are_kept_off_huge_pages(void)
 	 * each slice draws its own 4 KB frames wherever transparent huge pages are on. */
 	struct dpk_bench_result res;
 
-	if (!vm_flags_of((const void *)&runner, arena_flags, sizeof(arena_flags)))
+	if (!read_vm_flags((const void *)&runner, arena_flags, sizeof(arena_flags)))
 		DPK_SKIP("no VmFlags in /proc/self/smaps");
 	if (access("/sys/kernel/mm/transparent_hugepage", F_OK) != 0)
 		DPK_SKIP("the kernel has no transparent huge pages");
