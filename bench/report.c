@@ -359,6 +359,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			if (x->witness_slices) {
 				dpk_json_uint(&j, "witness_slices", x->witness_slices);
 				dpk_json_uint(&j, "witness_fast_samples", x->witness_fast);
+				dpk_json_uint(&j, "witness_kept_rounds", x->witness_kept_rounds);
 				dpk_json_bool(&j, "witness_slow_only", x->witness_slow_only);
 			}
 			if (x->interleaved) {
@@ -428,7 +429,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 	           "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,batch_ops,"
 	           "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
 	           "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_samples,"
-	           "witness_slow_only\n");
+	           "witness_slow_only,witness_kept_rounds\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct dpk_bench_result *x = &res[i];
 		const struct dpk_summary *t = &x->ticks;
@@ -452,10 +453,10 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 			fprintf(f,
 			        ",,,,,,,,,,,,,,,,,,,,"); /* 19 empty fields, then the witness's */
 		if (x->status == DPK_RESULT_OK && x->witness_slices)
-			fprintf(f, "%u,%zu,%d\n", x->witness_slices, x->witness_fast,
-			        x->witness_slow_only);
+			fprintf(f, "%u,%zu,%d,%u\n", x->witness_slices, x->witness_fast,
+			        x->witness_slow_only, x->witness_kept_rounds);
 		else
-			fprintf(f, ",,\n");
+			fprintf(f, ",,,\n");
 		if (raw && x->raw) {
 			for (size_t q = 0; q < x->nraw; q++) {
 				fprintf(f, "sample,%s,%s,", x->suite->name, x->c->name);
@@ -463,7 +464,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement),
 				        x->repeat);
 				csv_str(f, dpk_bench_unit_name(x->c->unit));
-				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f,,,\n", q, x->raw[q]);
+				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f,,,,\n", q, x->raw[q]);
 			}
 		}
 	}

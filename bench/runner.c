@@ -1407,6 +1407,23 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 	return ok && rc->ns < cap;
 }
 
+/* The rounds (time slices) the kept samples of @p s (n of them) came from. */
+static unsigned kept_rounds(const struct dpk_sample *s, size_t n)
+{
+	uint8_t seen[(UINT16_MAX + 1) / 8] = {0}; /* a sample's round is 16 bits */
+	unsigned count = 0;
+
+	for (size_t x = 0; x < n; x++) {
+		const unsigned q = s[x].round;
+
+		if (s[x].reject != DPK_REJECT_NONE || (seen[q / 8] & (1u << (q % 8))))
+			continue;
+		seen[q / 8] |= (uint8_t)(1u << (q % 8));
+		count++;
+	}
+	return count;
+}
+
 /* The median witness timing next to the kept samples of @p s; NaN when none is kept (or
  * out of memory). */
 static double kept_witness_p50(const struct dpk_sample *s, size_t n)
@@ -1528,6 +1545,7 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 			              rc[i].sum_ticks, rc[i].ops, &wit, NULL, &res[i]);
 			res[i].witness_kept_slow = wit.kept_slow;
 			res[i].witness_kept_p50 = kept_witness_p50(rc[i].samples, rc[i].ns);
+			res[i].witness_kept_rounds = kept_rounds(rc[i].samples, rc[i].ns);
 			log->samples += rc[i].ns;
 			log->slow += rc[i].ns - fast;
 			log->set_aside += wit.set_aside;

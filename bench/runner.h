@@ -107,12 +107,15 @@ struct dpk_bench_result {
 	 * found fast (both 0 otherwise). */
 	unsigned witness_slices;
 	size_t witness_fast;
-	bool witness_kept_slow;  /**< fewer than DPK_WITNESS_MIN_FAST fast samples were left
-	                              after the other rejections: the slow ones were kept */
-	double witness_kept_p50; /**< median witness timing next to the kept samples (NaN:
-	                              none) */
-	bool witness_slow_only;  /**< by the run's final fastest reading, most kept samples were
-	                              slow (set by dpk_bench_witness_finish) */
+	unsigned witness_kept_rounds; /**< of the slices, those the kept samples came from: a
+	                                   figure from few of them rests on a short stretch of
+	                                   the run */
+	bool witness_kept_slow;       /**< fewer than DPK_WITNESS_MIN_FAST fast samples were left
+	                                   after the other rejections: the slow ones were kept */
+	double witness_kept_p50;      /**< median witness timing next to the kept samples (NaN:
+	                                   none) */
+	bool witness_slow_only; /**< by the run's final fastest reading, most kept samples were
+	                             slow (set by dpk_bench_witness_finish) */
 };
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */

@@ -686,6 +686,9 @@ static void rounds_visit_cases_in_turn(void)
 	for (unsigned i = 0; i < 2; i++) {
 		EXPECT_EQ(DPK_RESULT_OK, res[i].status);
 		EXPECT_GT(res[i].samples, 0);
+		EXPECT_EQ(4, res[i].witness_slices);
+		EXPECT_GE(res[i].witness_kept_rounds, 1);
+		EXPECT_LE(res[i].witness_kept_rounds, 4);
 		EXPECT_EQ(res[i].samples, total_samples(&res[i]));
 		EXPECT_GT_F(res[i].elapsed_s, 0.0);
 		dpk_bench_result_free(&res[i]);
@@ -780,6 +783,9 @@ static void witness_slow_samples_are_replaced(void)
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
 		EXPECT_EQ(runner.witness.rounds, res[i].witness_slices);
 		EXPECT_FALSE(res[i].witness_kept_slow);
+		/* Kept samples come from the extra rounds alone. */
+		EXPECT_GE(res[i].witness_kept_rounds, 1);
+		EXPECT_LE(res[i].witness_kept_rounds, runner.witness.rounds - 4);
 		EXPECT_GT(res[i].witness_fast, 0);
 		EXPECT_LT(res[i].witness_fast, res[i].samples);
 		/* Kept: fast samples only. Set aside as slow: the others, less those another

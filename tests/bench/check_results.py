@@ -125,6 +125,9 @@ def main():
                 assert r["placement"] == "single", where
                 assert r["witness_slices"] > 0, where
                 assert 0 <= r["witness_fast_samples"] <= r["samples"], where
+                kr = r["witness_kept_rounds"]
+                assert isinstance(kr, int) and 0 <= kr <= r["witness_slices"], where
+                assert (kr > 0) == (r["kept"] > 0) and kr <= r["kept"], where
                 assert isinstance(r["witness_slow_only"], bool), where
     t("every result", results)
 

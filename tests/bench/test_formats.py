@@ -151,12 +151,12 @@ def _():
         assert int(r[col["kept"]]) == res["kept"]
         if "witness_slices" in res:
             assert (int(r[col["witness_slices"]]), int(r[col["witness_fast_samples"]]),
-                    r[col["witness_slow_only"]] == "1") == \
+                    r[col["witness_slow_only"]] == "1", int(r[col["witness_kept_rounds"]])) == \
                 (res["witness_slices"], res["witness_fast_samples"],
-                 res["witness_slow_only"]), res["case"]
+                 res["witness_slow_only"], res["witness_kept_rounds"]), res["case"]
         else:
             assert r[col["witness_slices"]] == r[col["witness_fast_samples"]] == \
-                r[col["witness_slow_only"]] == "", r
+                r[col["witness_slow_only"]] == r[col["witness_kept_rounds"]] == "", r
         assert abs(float(r[col["p50_ticks"]]) - res["ticks"]["p50"]) < 1e-3 + 1e-6 * res["ticks"]["p50"]
         mine = [s for s in samples if (s[col["suite"]], s[col["case"]], s[col["placement"]],
                                        int(s[col["repeat"]])) ==
