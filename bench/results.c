@@ -205,6 +205,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	    (rc = number(c, o, path, "mops", true, &e->mops)) ||
 	    (rc = number(c, o, path, "witness_slices", true, &e->witness_slices)) ||
 	    (rc = number(c, o, path, "witness_fast_samples", true, &e->witness_fast)) ||
+	    (rc = number(c, o, path, "witness_kept_rounds", true, &e->witness_kept_rounds)) ||
 	    (isnan(e->witness_fast) &&
 	     (rc = number(c, o, path, "witness_fast_slices", true, &e->witness_fast))))
 		return rc;

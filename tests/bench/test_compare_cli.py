@@ -324,10 +324,11 @@ def _():
         expect_bad(["spread", one], "1 run found")
 
 
-def with_witness(d, name, src, best, no_fast=(), one_repeat=False):
+def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=None):
     """A copy of fixture @src whose run says its speed witness read @best at fastest, and
     that the cases of its first repeat named in @no_fast had no fast sample; @one_repeat
-    keeps only that repeat (so every case is in every run of a spread)."""
+    keeps only that repeat (so every case is in every run of a spread); @kept_rounds, when
+    given, is each such case's witness_kept_rounds."""
     doc = json.load(open(f(src)))
     if one_repeat:
         doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
@@ -340,6 +341,8 @@ def with_witness(d, name, src, best, no_fast=(), one_repeat=False):
             r["witness_slices"] = 40
             r["witness_fast_samples"] = 0 if r["case"] in no_fast else r["samples"]
             r["witness_slow_only"] = r["case"] in no_fast
+            if kept_rounds is not None:
+                r["witness_kept_rounds"] = kept_rounds
     path = os.path.join(d, name)
     json.dump(doc, open(path, "w"))
     return path
@@ -396,6 +399,34 @@ def _():
         # A file from before the witness shows as "-".
         rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
         assert "fastest reading of each file (ticks): 10.00 -" in out, out
+
+
+@case("spread: under a row over the limit, the slices behind each run's median")
+def _():
+    _, want = expected_spreads(f("base.json"), f("new.json"))
+    limit = f"{max(want.values()) / 2:.4f}"
+    # Files that do not say: no such line.
+    rc, out, _ = run("spread", f("base.json"), f("new.json"), "--limit", limit)
+    assert rc == 1 and "slices behind" not in out, out
+    with tempfile.TemporaryDirectory() as d:
+        a = with_witness(d, "a.json", "base.json", 10.0, one_repeat=True, kept_rounds=3)
+        b = with_witness(d, "b.json", "new.json", 10.0, one_repeat=True, kept_rounds=12)
+        c = with_witness(d, "c.json", "new.json", 10.0, one_repeat=True)
+        _, want = expected_spreads(a, b)
+        over = {k for k, v in want.items() if v >= 1.0 and "placement:single" in k}
+        assert over, want
+        rc, out, err = run("spread", a, b, "--limit", "1")
+        lines = out.splitlines()
+        for i, line in enumerate(lines):
+            parts = line.split()
+            if parts and parts[0] in over:
+                assert line.endswith(" *"), line
+                assert lines[i + 1].split() == ["slices", "behind", "each", "median:", "3",
+                                                "12"], (line, lines[i + 1])
+        assert sum(l.strip().startswith("slices behind") for l in lines) == len(over), out
+        # A file that does not say shows as "-".
+        rc, out, err = run("spread", a, c, "--limit", "1")
+        assert "slices behind each median: 3 -" in out, out
 
 
 def main():

@@ -44,7 +44,8 @@ const char dpk_cmd_spread_usage[] =
         "How well runs agree: for every case that ran (status ok) in every run, the median\n"
         "of each run and the spread (largest - smallest) / smallest. Each repeat in a file\n"
         "(--repeat) is a run of its own, so one file of five repeats or five files of one\n"
-        "both give five runs; at least two runs are needed.\n"
+        "both give five runs; at least two runs are needed. Under a case at or over the\n"
+        "limit: how many time slices each run's median came from, where the files say.\n"
         "\n"
         "options:\n"
         "  --limit PCT        the spread a case must stay under (default 5); cases at or\n"
@@ -425,18 +426,40 @@ struct spread_run {
 };
 
 /* The median of case @p id in run @p run, or NaN when it did not run ok there; @p no_fast
- * tells whether most of its kept samples were slow by the run's fastest witness reading. */
-static double run_p50(const struct spread_run *run, const char *id, bool *no_fast)
+ * tells whether most of its kept samples were slow by the run's fastest witness reading,
+ * @p slices how many slices they came from (NaN when the file does not say). */
+static double run_p50(const struct spread_run *run, const char *id, bool *no_fast, double *slices)
 {
 	for (size_t i = 0; i < run->file->n; i++) {
 		const struct dpk_res_entry *e = &run->file->e[i];
 		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0) {
 			*no_fast = e->witness_slow_only;
+			*slices = e->witness_kept_rounds;
 			return e->ticks.p50;
 		}
 	}
 	*no_fast = false;
+	*slices = NAN;
 	return NAN;
+}
+
+/* Under a row over the limit: how many slices each run's median came from, when the files
+ * say (a median from a few slices rests on a short stretch of its run). */
+static void slices_line(const double *slices, unsigned nruns)
+{
+	bool any = false;
+
+	for (unsigned q = 0; q < nruns; q++)
+		any |= isfinite(slices[q]);
+	if (!any)
+		return;
+	printf("      slices behind each median:");
+	for (unsigned q = 0; q < nruns; q++)
+		if (isfinite(slices[q]))
+			printf(" %.0f", slices[q]);
+		else
+			printf(" -");
+	printf("\n");
 }
 
 /* The speed witness's fastest reading of each file, and a warning naming the files whose
@@ -497,7 +520,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 {
 	const struct dpk_results *first = runs[0].file;
 	double *spreads = calloc(first->n ? first->n : 1, sizeof(double));
-	double v[RUNS_MAX];
+	double v[RUNS_MAX], slices[RUNS_MAX];
 	bool no_fast[RUNS_MAX];
 	unsigned flagged[RUNS_MAX] = {0};
 	size_t ncases = 0, over = 0, partial = 0;
@@ -520,7 +543,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		    !dpk_results_selected(a->patterns, a->npatterns, e))
 			continue;
 		for (unsigned q = 0; q < nruns; q++) {
-			v[q] = run_p50(&runs[q], e->id, &no_fast[q]);
+			v[q] = run_p50(&runs[q], e->id, &no_fast[q], &slices[q]);
 			all &= isfinite(v[q]) && v[q] > 0;
 		}
 		if (!all) {
@@ -541,6 +564,8 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 			       any_of(no_fast, nruns) ? " !" : "");
 		sp = (hi - lo) / lo;
 		printf("  %6.1f%%%s\n", sp * 100.0, sp >= a->limit ? " *" : "");
+		if (sp >= a->limit)
+			slices_line(slices, nruns);
 		spreads[ncases++] = sp;
 		over += sp >= a->limit;
 		if (sp > worst || !worst_id) {
