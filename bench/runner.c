@@ -425,31 +425,26 @@ bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_pl
 
 /* ---- timing ----------------------------------------------------------------------- */
 
-static uint32_t ivcsw_now(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru) != 0)
-		return 0;
-	return (uint32_t)ru.ru_nivcsw;
-}
-
-/* A reading of the calling thread's involuntary switches, as the runner counts them
- * (tests script the count); ok false when getrusage() failed. */
+/* A reading of the calling thread's involuntary switches; ok false when getrusage()
+ * failed. */
 struct switch_count {
 	uint32_t n;
 	bool ok;
 };
 
-static struct switch_count switches_now(const struct dpk_bench_runner *r)
+static struct switch_count ivcsw_now(void)
 {
 	struct rusage ru;
 
-	if (r->switches)
-		return (struct switch_count){r->switches(), true};
 	if (getrusage(RUSAGE_THREAD, &ru) != 0)
 		return (struct switch_count){0, false};
 	return (struct switch_count){(uint32_t)ru.ru_nivcsw, true};
+}
+
+/* ivcsw_now() as the runner counts it (tests script the count). */
+static struct switch_count switches_now(const struct dpk_bench_runner *r)
+{
+	return r->switches ? (struct switch_count){r->switches(), true} : ivcsw_now();
 }
 
 /* Switches since reading @p before; none unless both readings worked. */
@@ -469,7 +464,7 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
                                                           struct dpk_sample *s, bool want_ctx,
                                                           double *ticks_out)
 {
-	uint32_t cs0 = want_ctx ? ivcsw_now() : 0;
+	uint32_t cs0 = want_ctx ? ivcsw_now().n : 0;
 	unsigned c0 = (unsigned)sched_getcpu(), c1 = 0;
 	uint64_t t0 = dpk_tsc_begin();
 	uint64_t done = run->c->body(run, role, n);
@@ -483,7 +478,7 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
 		s->ticks_per_op = done ? ticks / (double)done : 0;
 		s->cpu_begin = c0;
 		s->cpu_end = c1;
-		s->ivcsw = want_ctx ? ivcsw_now() - cs0 : 0;
+		s->ivcsw = want_ctx ? ivcsw_now().n - cs0 : 0;
 		s->reject = DPK_REJECT_NONE;
 		s->wit = 0;
 	}
