@@ -10,6 +10,7 @@
 
 #include "compare.h"
 #include "json.h"
+#include "stats.h"
 #include "witness.h"
 
 const char *dpk_cmp_verdict_name(enum dpk_cmp_verdict v)
@@ -163,22 +164,6 @@ static double boot_median(uint64_t *s, const double *v, size_t n)
 	return v[idx - 1];
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-static double quantile_sorted(const double *v, size_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	size_t i = (size_t)floor(h);
-
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
-}
-
 int dpk_cmp_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
                             unsigned resamples, uint64_t seed, double conf, double *lo, double *hi)
 {
@@ -194,9 +179,9 @@ int dpk_cmp_bootstrap_ratio(const double *a, size_t na, const double *b, size_t 
 		return -ENOMEM;
 	for (unsigned i = 0; i < resamples; i++)
 		r[i] = boot_median(&s, b, nb) / boot_median(&s, a, na);
-	qsort(r, resamples, sizeof(*r), cmp_double);
-	*lo = quantile_sorted(r, resamples, (1.0 - conf) / 2.0);
-	*hi = quantile_sorted(r, resamples, 1.0 - (1.0 - conf) / 2.0);
+	dpk_stats_sort(r, resamples);
+	*lo = dpk_stats_quantile(r, resamples, (1.0 - conf) / 2.0);
+	*hi = dpk_stats_quantile(r, resamples, 1.0 - (1.0 - conf) / 2.0);
 	free(r);
 	return 0;
 }
@@ -284,16 +269,16 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 	}
 	memcpy(s->rep, p50s, np * sizeof(p50s[0]));
 	s->nrep = (unsigned)np;
-	qsort(s->rep, s->nrep, sizeof(s->rep[0]), cmp_double);
+	dpk_stats_sort(s->rep, s->nrep);
 	if (all_raw && nraw) {
-		qsort(raw, nraw, sizeof(*raw), cmp_double);
+		dpk_stats_sort(raw, nraw);
 		s->raw = raw;
 		s->nraw = nraw;
 		s->n = (double)nraw;
 		s->p50 = dpk_cmp_median(raw, nraw);
 	} else {
 		free(raw);
-		qsort(p50s, np, sizeof(p50s[0]), cmp_double);
+		dpk_stats_sort(p50s, np);
 		s->p50 = dpk_cmp_median(p50s, np);
 	}
 	if (!isfinite(s->lo) || !isfinite(s->hi)) {

@@ -13,6 +13,7 @@
 
 #include "gbench.h"
 #include "json.h"
+#include "stats.h"
 
 #ifndef DPK_BUILD_TYPE
 #define DPK_BUILD_TYPE "unknown"
@@ -201,12 +202,6 @@ static void json_context(struct dpk_json *j, const struct dpk_bench_meta *m,
 	dpk_json_object_end(j);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void entry_head(struct dpk_json *j, const char *name, const char *run_name, unsigned family,
                        unsigned instance, const char *run_type, size_t reps)
 {
@@ -306,7 +301,7 @@ int dpk_report_gbench(FILE *f, const struct dpk_bench_meta *m, const struct dpk_
 			free(v);
 			continue;
 		}
-		qsort(v, fill, sizeof(*v), cmp_double);
+		dpk_stats_sort(v, fill);
 
 		unsigned threads = x->nroles ? x->nroles : 1;
 		size_t entries = fill < DPK_GBENCH_ENTRIES_MAX ? fill : DPK_GBENCH_ENTRIES_MAX;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "stats.h"
 
 #define SVG_W     1000
 #define LABEL_W   330
@@ -479,12 +480,6 @@ static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, boo
 	fputs("</svg>\n", f);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Pool the raw samples of @p id in file @p r (sorted); NULL when none were recorded. */
 static double *pool_raw(const struct dpk_results *r, const char *id, size_t *n)
 {
@@ -505,8 +500,7 @@ static double *pool_raw(const struct dpk_results *r, const char *id, size_t *n)
 		memcpy(v + *n, e->raw, e->nraw * sizeof(*v));
 		*n += e->nraw;
 	}
-	if (v && *n)
-		qsort(v, *n, sizeof(*v), cmp_double);
+	dpk_stats_sort(v, *n);
 	if (v && !*n) {
 		free(v);
 		v = NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "stats.h"
 #include "witness.h"
 
 #define SCHEMA         "dpkit-bench"
@@ -95,12 +96,6 @@ static int summary(struct ctx *c, const struct dpk_jv *obj, const char *path,
 		if ((rc = number(c, obj, path, keys[i], false, dst[i])))
 			return rc;
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 struct param {
@@ -245,7 +240,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 			e->raw[i] = x->num;
 		}
 		e->nraw = v->arr.n;
-		qsort(e->raw, e->nraw, sizeof(double), cmp_double);
+		dpk_stats_sort(e->raw, e->nraw);
 	} else if (rc) {
 		return rc;
 	}

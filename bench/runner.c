@@ -188,12 +188,6 @@ void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align)
 
 /* ---- clock ---------------------------------------------------------------------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
 	while (b) {
@@ -222,7 +216,7 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 		uint64_t b = dpk_tsc_end();
 		cost[i] = (double)(b - a);
 	}
-	qsort(cost, N, sizeof(cost[0]), cmp_double);
+	dpk_stats_sort(cost, N);
 	k->read_cost = cost[N / 2];
 	k->read_cost_min = cost[0];
 
@@ -660,7 +654,7 @@ static bool calibrate_single(const struct dpk_bench_runner *r, struct dpk_bench_
 		if (nw < 512)
 			wv[nw++] = ticks;
 	} while (dpk_tsc() - w0 < warm_ticks);
-	qsort(wv, nw, sizeof(wv[0]), cmp_double);
+	dpk_stats_sort(wv, nw);
 	if (nw && wv[nw / 2] > 0) {
 		double scaled = (double)n * target / wv[nw / 2];
 		if (scaled > (double)n)

@@ -158,7 +158,7 @@ bool dpk_stats_median_ci_ranks(size_t n, size_t *lo, size_t *hi);
 /** The q-quantile (0 <= q <= 1) of sorted @p v by linear interpolation; 0 if n == 0. */
 double dpk_stats_quantile(const double *sorted, size_t n, double q);
 
-/** Ascending sort of doubles. */
+/** Ascending sort of @p v (n doubles), NaN after every number; NULL or n < 2 leaves it be. */
 void dpk_stats_sort(double *v, size_t n);
 
 /** Copy the ticks per operation of the kept samples of @p s (n of them) into @p out, which
