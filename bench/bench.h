@@ -50,13 +50,57 @@ enum dpk_bench_kind { DPK_BENCH_SINGLE, DPK_BENCH_PAIR, DPK_BENCH_ALL };
 #define DPK_BENCH_PARAMS_MAX 4
 #define DPK_BENCH_ROLES_MAX  64
 
+struct dpk_bench_run;
+
+/** What a case's body is: perform @p n operations as role @p role; return the number
+ *  completed. */
+typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, uint64_t n);
+
+/*
+ * Code layouts. Where a loop's instructions fall against the 64-byte lines the front end
+ * fetches and caches decides how fast a loop of a few instructions runs, and that place
+ * moves whenever code anywhere before it in the binary grows or shrinks. On the
+ * development VM, two builds that differed only in harness code the cases never ran put
+ * the ring's bodies 32 bytes apart: the MP/MC empty dequeue of 16-byte elements came out
+ * at 1.6 ticks a call in one build and 0.95 in the other, and the 16-byte SP/SC single call
+ * at 9.3-9.5 ticks in every run of one and 9.5-10.9 in runs of the other. A suite can give a
+ * case its body compiled DPK_BENCH_LAYOUTS times, each copy at its own offset from a
+ * 64-byte boundary (DPK_BENCH_CODE_AT(), offsets DPK_BENCH_LAYOUT_STEP apart); one-lcore
+ * batches then run an equal share of their operations in each copy, so every sample, and
+ * so the figure, is the body's cost over those offsets: the same set in every build.
+ */
+#define DPK_BENCH_LAYOUTS     4
+#define DPK_BENCH_LAYOUT_STEP 16
+
+/*
+ * Place a function at @p off bytes (a literal: 0, 16, 32 or 48) past a 64-byte boundary.
+ * Its entry is aligned to 64 and preceded by @p off bytes of padding that never run
+ * (GCC's and Clang's patchable_function_entry with all its NOPs before the entry). The
+ * compiler aligns jump targets inside a function to 16 bytes at most, so the whole body
+ * moves by @p off. Without the attribute every copy sits at offset 0 (see
+ * dpk_bench_code_offset()).
+ */
+#if defined(__has_attribute)
+#if __has_attribute(patchable_function_entry)
+#define DPK_BENCH_CODE_AT(off)                                                                     \
+	__attribute__((noinline, aligned(64), patchable_function_entry(off, off)))
+#endif
+#endif
+#ifndef DPK_BENCH_CODE_AT
+#define DPK_BENCH_CODE_AT(off) __attribute__((noinline, aligned(64)))
+#endif
+
+/** Where @p body begins past a 64-byte boundary (0..63). */
+static inline unsigned dpk_bench_code_offset(dpk_bench_body_fn body)
+{
+	return (unsigned)((uintptr_t)body % 64);
+}
+
 /** A named integer parameter of a case ("n", "esize", ...). */
 struct dpk_bench_param {
 	const char *name;
 	long value;
 };
-
-struct dpk_bench_run;
 
 /** A case, as suites declare it in their static tables. */
 struct dpk_bench_case {
@@ -75,7 +119,10 @@ struct dpk_bench_case {
 	/** Allocate and initialise run->state for @p nroles roles; 0 or -errno. */
 	int (*setup)(struct dpk_bench_run *run);
 	/** Perform @p n operations as role @p role; return the number completed. */
-	uint64_t (*body)(struct dpk_bench_run *run, unsigned role, uint64_t n);
+	dpk_bench_body_fn body;
+	/** Optional: the body at DPK_BENCH_LAYOUTS code offsets (see DPK_BENCH_CODE_AT()),
+	 *  used by one-lcore batches in place of body; all or none. */
+	dpk_bench_body_fn layouts[DPK_BENCH_LAYOUTS];
 	/** Check end-of-run invariants (dpk_bench_fail on breakage) and free the state. */
 	void (*teardown)(struct dpk_bench_run *run);
 	/** Case-specific constant data. */

@@ -106,8 +106,9 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 }
 
 /* Enqueue then dequeue n elements a call of b at a time (bulk or burst calls). */
-#define RING_CALLS_BODY(NAME, ENQ, DEQ, WHAT)                                                      \
-	static uint64_t NAME(struct dpk_bench_run *run, unsigned role, uint64_t n)                 \
+#define RING_CALLS_BODY(NAME, L, ENQ, DEQ, WHAT)                                                   \
+	DPK_BENCH_CODE_AT(L)                                                                       \
+	static uint64_t NAME##_##L(struct dpk_bench_run *run, unsigned role, uint64_t n)           \
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
@@ -130,10 +131,10 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 		return i;                                                                          \
 	}
 
-/* Bodies for one mode. ENQ1/DEQ1(u, buf) -> 0 on success; ENQB/DEQB/ENQS/DEQS(u, buf, n)
- * -> count moved; u points to a struct ring_use. */
-#define RING_BODIES(P, M, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                                      \
-	static uint64_t P##_##M##_single(struct dpk_bench_run *run, unsigned role, uint64_t n)     \
+/* The one-lcore bodies of one mode at code offset L (see DPK_BENCH_CODE_AT()). */
+#define RING_ONE_LCORE_BODIES(P, M, L, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                         \
+	DPK_BENCH_CODE_AT(L)                                                                       \
+	static uint64_t P##_##M##_single_##L(struct dpk_bench_run *run, unsigned role, uint64_t n) \
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
@@ -154,9 +155,10 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 		rr->deq += i;                                                                      \
 		return i;                                                                          \
 	}                                                                                          \
-	RING_CALLS_BODY(P##_##M##_bulk, ENQB, DEQB, "bulk")                                        \
-	RING_CALLS_BODY(P##_##M##_burst, ENQS, DEQS, "burst")                                      \
-	static uint64_t P##_##M##_empty(struct dpk_bench_run *run, unsigned role, uint64_t n)      \
+	RING_CALLS_BODY(P##_##M##_bulk, L, ENQB, DEQB, "bulk")                                     \
+	RING_CALLS_BODY(P##_##M##_burst, L, ENQS, DEQS, "burst")                                   \
+	DPK_BENCH_CODE_AT(L)                                                                       \
+	static uint64_t P##_##M##_empty_##L(struct dpk_bench_run *run, unsigned role, uint64_t n)  \
 	{                                                                                          \
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
@@ -170,7 +172,17 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 			return 0;                                                                  \
 		}                                                                                  \
 		return n;                                                                          \
-	}                                                                                          \
+	}
+
+/* Bodies for one mode. ENQ1/DEQ1(u, buf) -> 0 on success; ENQB/DEQB/ENQS/DEQS(u, buf, n)
+ * -> count moved; u points to a struct ring_use. The one-lcore bodies come at every code
+ * offset; the pair's roles run on lcores of their own, where a cross-core hand-off, not
+ * the fetch of a short loop, sets the pace. */
+#define RING_BODIES(P, M, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                                      \
+	RING_ONE_LCORE_BODIES(P, M, 0, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                         \
+	RING_ONE_LCORE_BODIES(P, M, 16, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                        \
+	RING_ONE_LCORE_BODIES(P, M, 32, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                        \
+	RING_ONE_LCORE_BODIES(P, M, 48, ENQ1, DEQ1, ENQB, DEQB, ENQS, DEQS)                        \
 	/* Pair: role 0 produces, role 1 consumes; both poll stop while blocked. */                \
 	static uint64_t P##_##M##_pair(struct dpk_bench_run *run, unsigned role, uint64_t n)       \
 	{                                                                                          \
@@ -243,11 +255,14 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 #define RING_ARG(m, o, e, nn)                                                                      \
 	(&(const struct ring_arg){.mode = (m), .op = (o), .esize = (e), .n = (nn)})
 
+/* A one-lcore case's body at every code offset, the first also as its plain body. */
+#define RING_LAYOUTS(NAME) .body = NAME##_0, .layouts = {NAME##_0, NAME##_16, NAME##_32, NAME##_48}
+
 #define RING_CASE_SINGLE(P, SU, TD, m, M, e)                                                       \
 	{                                                                                          \
 		.name = #m "_single", .desc = "enqueue then dequeue of one element, single calls", \
 		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ELEMENT, .params = {{"esize", e}},      \
-		.setup = SU, .body = P##_##m##_single, .teardown = TD,                             \
+		.setup = SU, RING_LAYOUTS(P##_##m##_single), .teardown = TD,                       \
 		.arg = RING_ARG(M, RING_OP_SINGLE, e, 1)                                           \
 	}
 
@@ -256,14 +271,14 @@ static inline void ring_check_balance(struct dpk_bench_run *run, const struct ri
 		.name = #m "_" #op, .desc = "enqueue then dequeue of n elements, " #op " calls",   \
 		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_ELEMENT,                                \
 		.params = {{"esize", e}, {"n", nn}}, .ops_multiple = nn, .setup = SU,              \
-		.body = P##_##m##_##op, .teardown = TD, .arg = RING_ARG(M, OP, e, nn)              \
+		RING_LAYOUTS(P##_##m##_##op), .teardown = TD, .arg = RING_ARG(M, OP, e, nn)        \
 	}
 
 #define RING_CASE_EMPTY(P, SU, TD, m, M, e)                                                        \
 	{                                                                                          \
 		.name = #m "_empty_dequeue", .desc = "bulk dequeue of 8 from an empty ring",       \
 		.kind = DPK_BENCH_SINGLE, .unit = DPK_UNIT_CALL,                                   \
-		.params = {{"esize", e}, {"n", 8}}, .setup = SU, .body = P##_##m##_empty,          \
+		.params = {{"esize", e}, {"n", 8}}, .setup = SU, RING_LAYOUTS(P##_##m##_empty),    \
 		.teardown = TD, .arg = RING_ARG(M, RING_OP_EMPTY, e, 8)                            \
 	}
 

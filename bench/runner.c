@@ -449,6 +449,37 @@ static uint32_t switches_since(const struct dpk_bench_runner *r, struct switch_c
 	return before.ok && now.ok ? now.n - before.n : 0;
 }
 
+/*
+ * Run @p n operations of @p role: through the case's body, or, for a one-lcore case with
+ * code layouts, an equal share in each layout in turn (shares in whole multiples of the
+ * case's ops_multiple; a batch too small for every layout to get one leaves some out, and
+ * any remainder goes to the last). Stops at the first share that comes back short.
+ */
+static uint64_t run_body(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	const struct dpk_bench_case *c = run->c;
+	const uint64_t m = c->ops_multiple ? c->ops_multiple : 1, units = n / m;
+	uint64_t done = 0;
+
+	if (!c->layouts[0] || run->nroles != 1)
+		return c->body(run, role, n);
+	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
+		uint64_t share =
+		        (units * (k + 1) / DPK_BENCH_LAYOUTS - units * k / DPK_BENCH_LAYOUTS) * m;
+		uint64_t got;
+
+		if (k == DPK_BENCH_LAYOUTS - 1)
+			share += n - units * m;
+		if (share == 0)
+			continue;
+		got = c->layouts[k](run, role, share);
+		done += got;
+		if (got < share)
+			break;
+	}
+	return done;
+}
+
 /* Time one batch of @p n operations of @p role. Returns completed operations. Called
  * through time_batch(), which fixes where its stack lies. With @p want_ctx the batch's
  * own involuntary switches are counted around it: only for batches long next to a system
@@ -461,7 +492,7 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
 	uint32_t cs0 = want_ctx ? ivcsw_now().n : 0;
 	unsigned c0 = (unsigned)sched_getcpu(), c1 = 0;
 	uint64_t t0 = dpk_tsc_begin();
-	uint64_t done = run->c->body(run, role, n);
+	uint64_t done = run_body(run, role, n);
 	uint64_t t1 = dpk_tsc_end_cpu(&c1);
 	double ticks = (double)(t1 - t0) - overhead;
 

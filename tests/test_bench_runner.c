@@ -19,6 +19,7 @@
 #include "dpk_test.h"
 #include "report.h"
 #include "runner.h"
+#include "suites.h"
 #include "witness.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -1218,6 +1219,124 @@ static void csv_rows_have_one_width(void)
 	stop();
 }
 
+/* ---- code layouts ---------------------------------------------------------------- */
+
+/* Whether this compiler can place a function past a 64-byte boundary (bench.h). */
+#if defined(__has_attribute)
+#if __has_attribute(patchable_function_entry)
+#define LAYOUTS_PLACED 1
+#endif
+#endif
+#ifndef LAYOUTS_PLACED
+#define LAYOUTS_PLACED 0
+#endif
+
+/* Each copy of the layout case's body notes the share it is handed, the last LAYOUT_LOG
+ * of them (the first batches, while the harness sizes them, are small and many). */
+#define LAYOUT_LOG 4096
+static struct layout_call {
+	unsigned layout;
+	uint64_t n;
+} layout_log[LAYOUT_LOG];
+static unsigned long layout_logged;
+
+static uint64_t layout_body(struct dpk_bench_run *run, unsigned k, uint64_t n)
+{
+	layout_log[layout_logged++ % LAYOUT_LOG] = (struct layout_call){k, n};
+	return body_spin(run, 0, n);
+}
+
+/* The body at code offset OFF, noting its share as layout OFF / 16. */
+#define LAYOUT_BODY(OFF)                                                                           \
+	DPK_BENCH_CODE_AT(OFF)                                                                     \
+	static uint64_t body_at_##OFF(struct dpk_bench_run *run, unsigned role, uint64_t n)        \
+	{                                                                                          \
+		(void)role;                                                                        \
+		return layout_body(run, (OFF) / DPK_BENCH_LAYOUT_STEP, n);                         \
+	}
+
+LAYOUT_BODY(0)
+LAYOUT_BODY(16)
+LAYOUT_BODY(32)
+LAYOUT_BODY(48)
+
+/* Shares come in threes. */
+static const struct dpk_bench_case c_layouts = {
+        .name = "layouts",
+        .kind = DPK_BENCH_SINGLE,
+        .unit = DPK_UNIT_CALL,
+        .ops_multiple = 3,
+        .body = body_at_0,
+        .layouts = {body_at_0, body_at_16, body_at_32, body_at_48},
+};
+
+/* The copies sit where DPK_BENCH_CODE_AT() puts them, in this test and in the ring suites
+ * (dpkit's, and DPDK's when built), where a case's plain body is its first copy. */
+static void code_copies_sit_at_their_offsets(void)
+{
+	if (!LAYOUTS_PLACED)
+		DPK_SKIP("the compiler has no patchable_function_entry attribute");
+	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++)
+		EXPECT_EQ(k * DPK_BENCH_LAYOUT_STEP, dpk_bench_code_offset(c_layouts.layouts[k]));
+	for (unsigned i = 0; dpk_bench_suite_at(i); i++) {
+		const struct dpk_bench_suite *s = dpk_bench_suite_at(i);
+		bool ring = strcmp(s->name, "ring") == 0 || strcmp(s->name, "dpdk_ring") == 0;
+		unsigned placed = 0;
+
+		for (unsigned c = 0; c < s->ncases; c++) {
+			const struct dpk_bench_case *x = &s->cases[c];
+
+			if (!x->layouts[0])
+				continue;
+			EXPECT_TRUE(x->body == x->layouts[0]);
+			for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++)
+				EXPECT_EQ(k * DPK_BENCH_LAYOUT_STEP,
+				          dpk_bench_code_offset(x->layouts[k]));
+			placed++;
+		}
+		/* Every one-lcore ring case: 10 per mode and element size. */
+		if (ring)
+			EXPECT_EQ(40u, placed);
+	}
+}
+
+/* A one-lcore batch hands an equal share to each copy in turn: whole multiples of the
+ * case's ops_multiple, at most one multiple apart. Read over the last batches noted, which
+ * are large enough for every copy to get a share. */
+static void batches_share_out_over_the_layouts(void)
+{
+	struct dpk_bench_result res;
+	unsigned long first;
+	unsigned batches = 0;
+
+	ASSERT_EQ(0, start("0"));
+	layout_logged = 0;
+	dpk_bench_run_case(&runner, &suite, &c_layouts, DPK_PLACE_SINGLE, 0, &res);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_GT(layout_logged, LAYOUT_LOG);
+	first = layout_logged - LAYOUT_LOG;
+	while (layout_log[first % LAYOUT_LOG].layout != 0) /* a batch's first share */
+		first++;
+	for (unsigned long i = first; i + DPK_BENCH_LAYOUTS <= layout_logged;
+	     i += DPK_BENCH_LAYOUTS, batches++) {
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
+			const struct layout_call *c = &layout_log[(i + k) % LAYOUT_LOG];
+
+			ASSERT_EQ(k, c->layout);
+			EXPECT_EQ(0u, c->n % 3);
+			lo = c->n < lo ? c->n : lo;
+			hi = c->n > hi ? c->n : hi;
+		}
+		EXPECT_GT(lo, 0);
+		EXPECT_LE(hi - lo, 3);
+	}
+	EXPECT_GT(batches, 100);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
 static void params_format(void)
 {
 	char buf[64];
@@ -1256,6 +1375,8 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(switches_are_counted_over_a_stretch),
         DPK_TEST(witness_final_judgement_counts_kept_samples_only),
         DPK_TEST(csv_rows_have_one_width),
+        DPK_TEST(code_copies_sit_at_their_offsets),
+        DPK_TEST(batches_share_out_over_the_layouts),
         DPK_TEST(params_format),
 };
 

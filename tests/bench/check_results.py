@@ -26,7 +26,7 @@ ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
 RESULT = {"suite": str, "case": str, "params": dict, "placement": str, "repeat": int,
           "description": str, "unit": str, "status": str, "elapsed_s": NUM}
 OK_RESULT = {"batch_ops": int, "samples": int, "kept": int, "rejected": dict, "ticks": dict,
-             "ns": dict, "mops": NUM, "lcores": list}
+             "ns": dict, "mops": NUM, "code_layouts": int, "lcores": list}
 SUMMARY = ["min", "p50", "p90", "p99", "max", "mean", "stddev", "cv", "p50_ci95_lo",
            "p50_ci95_hi"]
 LCORE = {"role": int, "lcore": int, "cpu": int, "counted": bool, "ops": int,
@@ -121,6 +121,9 @@ def main():
             assert r["lcores"], where
             for lc in r["lcores"]:
                 need(lc, LCORE, where + " lcore")
+            # One-lcore ring cases run their body at four code offsets; nothing else does.
+            ring_single = r["suite"] in ("ring", "dpdk_ring") and r["placement"] == "single"
+            assert r["code_layouts"] == (4 if ring_single else 1), where
             if "witness_slices" in r:  # single-lcore cases run in rounds
                 assert r["placement"] == "single", where
                 assert r["witness_slices"] > 0, where
