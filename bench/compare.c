@@ -383,6 +383,12 @@ static void env_differs(struct dpk_cmp_report *r, const struct dpk_results *a,
 		warn(r, "different %s: base \"%s\", new \"%s\"", what, vx, vy);
 }
 
+/* The code layouts @p e's figures span: files from before the field measured one. */
+static double code_layouts(const struct dpk_res_entry *e)
+{
+	return isnan(e->code_layouts) ? 1 : e->code_layouts;
+}
+
 static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
                          const struct dpk_results *b)
 {
@@ -463,6 +469,11 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 	}
 	env_warnings(out, base, new);
 
+	/* Cases whose figures span different numbers of code layouts, and the first of them. */
+	size_t layouts_differ = 0;
+	const char *layouts_first = NULL;
+	double layouts_base = 1, layouts_new = 1;
+
 	for (size_t i = 0; i < base->n; i++) {
 		const struct dpk_res_entry *e = &base->e[i];
 		struct dpk_cmp_case c;
@@ -505,6 +516,11 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 			out->nskip++;
 			continue;
 		}
+		if (code_layouts(c.base.first) != code_layouts(c.new.first) && !layouts_differ++) {
+			layouts_first = e->id;
+			layouts_base = code_layouts(c.base.first);
+			layouts_new = code_layouts(c.new.first);
+		}
 		judge(&c, o, resamples, seed);
 		struct dpk_cmp_case *nc = realloc(out->c, (out->n + 1) * sizeof(*nc));
 		if (!nc)
@@ -517,6 +533,12 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 		free(c.new.raw);
 		goto nomem;
 	}
+	if (layouts_differ)
+		warn(out,
+		     "%zu case%s measured over different numbers of code layouts (%s: %g in base, "
+		     "%g in new): the ratios mix the code's change with the method's",
+		     layouts_differ, layouts_differ == 1 ? "" : "s", layouts_first, layouts_base,
+		     layouts_new);
 	for (size_t i = 0; i < new->n; i++) {
 		const struct dpk_res_entry *e = &new->e[i];
 		if (selected(o, e) && first_of_id(new, i) && find_id(base, e->id) == base->n &&

@@ -187,7 +187,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 
 	e->ok = strcmp(e->status, "ok") == 0;
 	e->kept = e->samples = e->batch_ops = e->mops = NAN;
-	e->witness_slices = e->witness_fast = NAN;
+	e->witness_slices = e->witness_fast = e->code_layouts = NAN;
 	{
 		struct dpk_res_summary nan = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		e->ticks = e->ns = nan;
@@ -201,6 +201,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	    (rc = number(c, o, path, "witness_slices", true, &e->witness_slices)) ||
 	    (rc = number(c, o, path, "witness_fast_samples", true, &e->witness_fast)) ||
 	    (rc = number(c, o, path, "witness_kept_rounds", true, &e->witness_kept_rounds)) ||
+	    (rc = number(c, o, path, "code_layouts", true, &e->code_layouts)) ||
 	    (isnan(e->witness_fast) &&
 	     (rc = number(c, o, path, "witness_fast_slices", true, &e->witness_fast))))
 		return rc;

@@ -36,6 +36,7 @@ struct dpk_res_entry {
 	double witness_slices, witness_fast;   /**< its slices and fast samples; NaN when absent */
 	double witness_kept_rounds; /**< the slices its kept samples came from; NaN when absent */
 	bool witness_slow_only;     /**< most kept samples slow by the run's fastest reading */
+	double code_layouts;        /**< code offsets its figures span (bench.h); NaN when absent */
 	unsigned nroles;            /**< lcores listed for the result (0 when absent) */
 	struct dpk_res_summary ticks, ns;
 	double *raw; /**< raw_ticks sorted ascending, or NULL when not recorded */

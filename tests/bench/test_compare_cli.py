@@ -429,6 +429,33 @@ def _():
         assert "slices behind each median: 3 -" in out, out
 
 
+@case("compare: cases measured over different numbers of code layouts are named")
+def _():
+    # Fixtures from before the field: one layout each side, nothing said.
+    rc, out, err = run("compare", f("base.json"), f("new.json"))
+    assert "code layouts" not in out + err, out + err
+    with tempfile.TemporaryDirectory() as d:
+        def layouts(name, src, n, only=None):
+            doc = json.load(open(f(src)))
+            for r in doc["results"]:
+                if r["status"] == "ok" and (only is None or r["case"] == only):
+                    r["code_layouts"] = n
+            path = os.path.join(d, name)
+            json.dump(doc, open(path, "w"))
+            return path
+        four = layouts("four.json", "new.json", 4)
+        four_one = layouts("four_one.json", "new.json", 4, only="shift10")
+        rc, out, err = run("compare", f("base.json"), four)
+        assert "different numbers of code layouts (synth/" in out + err, out + err
+        assert ": 1 in base, 4 in new)" in out + err, out + err
+        rc, out, err = run("compare", f("base.json"), four_one)
+        assert "1 case measured over different numbers of code layouts " \
+            "(synth/shift10/" in out + err, out + err
+        # Four a side is the same method.
+        rc, out, err = run("compare", layouts("four_b.json", "base.json", 4), four)
+        assert "code layouts" not in out + err, out + err
+
+
 def main():
     print("TAP version 13")
     print(f"1..{len(results)}")
