@@ -63,7 +63,7 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
  * development VM, two builds that differed only in harness code the cases never ran put
  * the ring's bodies 32 bytes apart: the MP/MC empty dequeue of 16-byte elements came out
  * at 1.6 ticks a call in one build and 0.95 in the other, and the 16-byte SP/SC single call
- * at 9.3-9.5 ticks in every run of one and 9.5-10.9 in runs of the other. A suite can give a
+ * at 9.3-9.5 ticks in every run of one and 9.4-10.9 in runs of the other. A suite can give a
  * case its body compiled DPK_BENCH_LAYOUTS times, each copy at its own offset from a
  * 64-byte boundary (DPK_BENCH_CODE_AT(), offsets DPK_BENCH_LAYOUT_STEP apart); one-lcore
  * batches then run an equal share of their operations in each copy, so every sample, and
