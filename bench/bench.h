@@ -59,15 +59,14 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
 /*
  * Code layouts. Where a loop's instructions fall against the 64-byte lines the front end
  * fetches and caches decides how fast a loop of a few instructions runs, and that place
- * moves whenever code anywhere before it in the binary grows or shrinks. On the
- * development VM, two builds that differed only in harness code the cases never ran put
- * the ring's bodies 32 bytes apart: the MP/MC empty dequeue of 16-byte elements came out
- * at 1.6 ticks a call in one build and 0.95 in the other, and the 16-byte SP/SC single call
- * at 9.3-9.5 ticks in every run of one and 9.4-10.9 in runs of the other. A suite can give a
- * case its body compiled DPK_BENCH_LAYOUTS times, each copy at its own offset from a
- * 64-byte boundary (DPK_BENCH_CODE_AT(), offsets DPK_BENCH_LAYOUT_STEP apart); one-lcore
- * batches then run an equal share of their operations in each copy, so every sample, and
- * so the figure, is the body's cost over those offsets: the same set in every build.
+ * moves whenever code anywhere before it in the binary grows or shrinks: builds that
+ * differed only in harness code no case runs moved ring figures by tens of percent (the
+ * README's "Code layout" has the figures). A suite can give a case its body compiled
+ * DPK_BENCH_LAYOUTS times, each copy at its own offset from a 64-byte boundary
+ * (DPK_BENCH_CODE_AT(), offsets DPK_BENCH_LAYOUT_STEP apart); one-lcore batches then run
+ * an equal share of their operations in each copy, so every sample, and so the figure, is
+ * the body's cost over those offsets, the same set in every build, instead of the luck of
+ * one of them.
  */
 #define DPK_BENCH_LAYOUTS     4
 #define DPK_BENCH_LAYOUT_STEP 16
@@ -76,9 +75,12 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
  * Place a function at @p off bytes (a literal: 0, 16, 32 or 48) past a 64-byte boundary.
  * Its entry is aligned to 64 and preceded by @p off bytes of padding that never run
  * (GCC's and Clang's patchable_function_entry with all its NOPs before the entry). The
- * compiler aligns jump targets inside a function to 16 bytes at most, so the whole body
- * moves by @p off. Without the attribute every copy sits at offset 0 (see
- * dpk_bench_code_offset()).
+ * copies are the same instructions, moved as a whole: GCC's x86-64 tunings align loops and
+ * jump targets to 16 bytes at most, and whether a label is padded depends on its address
+ * modulo 16, which a move by a multiple of 16 keeps. Options that align to 32 bytes
+ * (-falign-loops=32, -Wa,-mbranches-within-32B-boundaries) would pad the copies
+ * differently. Without the attribute every copy sits at offset 0, and
+ * dpk_bench_code_layouts() reports one layout.
  */
 #if defined(__has_attribute)
 #if __has_attribute(patchable_function_entry)

@@ -357,9 +357,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			json_summary(&j, "ns", &x->ticks, ns_per_tick);
 			dpk_json_double(&j, "mops", x->mops);
 			dpk_json_uint(&j, "code_layouts",
-			              x->placement == DPK_PLACE_SINGLE && x->c->layouts[0]
-			                      ? DPK_BENCH_LAYOUTS
-			                      : 1);
+			              dpk_bench_code_layouts(x->c, x->placement));
 			if (x->witness_slices) {
 				dpk_json_uint(&j, "witness_slices", x->witness_slices);
 				dpk_json_uint(&j, "witness_fast_samples", x->witness_fast);

@@ -449,30 +449,57 @@ static uint32_t switches_since(const struct dpk_bench_runner *r, struct switch_c
 	return before.ok && now.ok ? now.n - before.n : 0;
 }
 
+unsigned dpk_bench_code_layouts(const struct dpk_bench_case *c, enum dpk_placement p)
+{
+	unsigned distinct = 0;
+
+	if (p != DPK_PLACE_SINGLE || !c->layouts[0])
+		return 1;
+	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
+		unsigned j = 0;
+
+		while (j < k &&
+		       dpk_bench_code_offset(c->layouts[j]) != dpk_bench_code_offset(c->layouts[k]))
+			j++;
+		distinct += j == k;
+	}
+	return distinct;
+}
+
+/* Whether @p run's batches share out over its case's code layouts: one-lcore runs of a
+ * case that has them. Multi-lcore roles run the plain body. */
+static bool layouts_in_use(const struct dpk_bench_run *run)
+{
+	return run->placement == DPK_PLACE_SINGLE && run->c->layouts[0];
+}
+
+/* What @p run's batches come in multiples of: the case's ops_multiple, times the number of
+ * layouts where batches share out over them, so that every copy gets the same share and
+ * the mix of layouts in a sample does not move with the batch size. */
+static unsigned batch_multiple(const struct dpk_bench_run *run)
+{
+	const unsigned m = run->c->ops_multiple ? run->c->ops_multiple : 1;
+
+	return layouts_in_use(run) ? m * DPK_BENCH_LAYOUTS : m;
+}
+
 /*
- * Run @p n operations of @p role: through the case's body, or, for a one-lcore case with
- * code layouts, an equal share in each layout in turn (shares in whole multiples of the
- * case's ops_multiple; a batch too small for every layout to get one leaves some out, and
- * any remainder goes to the last). Stops at the first share that comes back short.
+ * Run @p n operations of @p role: through the case's body, or, where batches share out
+ * over the code layouts, n / DPK_BENCH_LAYOUTS in each copy in turn (n is a multiple of
+ * batch_multiple()). A copy that comes back short has failed the case or been stopped;
+ * the later copies must not run on what it left, so the batch ends there.
  */
 static uint64_t run_body(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
 	const struct dpk_bench_case *c = run->c;
-	const uint64_t m = c->ops_multiple ? c->ops_multiple : 1, units = n / m;
+	const uint64_t share = n / DPK_BENCH_LAYOUTS;
 	uint64_t done = 0;
 
-	if (!c->layouts[0] || run->nroles != 1)
+	if (!layouts_in_use(run))
 		return c->body(run, role, n);
 	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
-		uint64_t share =
-		        (units * (k + 1) / DPK_BENCH_LAYOUTS - units * k / DPK_BENCH_LAYOUTS) * m;
-		uint64_t got;
+		const uint64_t got = c->layouts[k](run, role, share);
 
-		if (k == DPK_BENCH_LAYOUTS - 1)
-			share += n - units * m;
-		if (share == 0)
-			continue;
-		got = c->layouts[k](run, role, share);
 		done += got;
 		if (got < share)
 			break;
@@ -660,7 +687,7 @@ static bool calibrate_single(const struct dpk_bench_runner *r, struct dpk_bench_
 	const double target = r->clock.target_single, overhead = r->clock.read_cost;
 	const uint64_t warm_ticks = (uint64_t)(r->opt.warmup_s * hz);
 	const uint64_t budget = (uint64_t)(r->opt.time_s * hz);
-	unsigned mult = run->c->ops_multiple ? run->c->ops_multiple : 1;
+	const unsigned mult = batch_multiple(run);
 	uint64_t n = round_ops(1, mult), t_start = dpk_tsc();
 	double ticks, wv[512];
 	unsigned nw = 0;
@@ -1264,7 +1291,7 @@ static bool rewarm(const struct dpk_bench_runner *r, struct dpk_bench_run *run, 
                    uint64_t warm)
 {
 	const double target = r->clock.target_single;
-	const unsigned mult = run->c->ops_multiple ? run->c->ops_multiple : 1;
+	const unsigned mult = batch_multiple(run);
 	uint64_t w0 = dpk_tsc();
 	double t[REWARM_KEPT], ticks;
 	unsigned nt = 0;

@@ -241,4 +241,11 @@ void dpk_bench_result_free(struct dpk_bench_result *res);
 /** "esize=8 n=32" for the case's parameters into @p buf. */
 char *dpk_bench_params_str(const struct dpk_bench_case *c, char *buf, size_t len);
 
+/**
+ * How many code layouts the figures of case @p c on placement @p p span: on the single
+ * placement, the distinct offsets of its copies (4 where the compiler could place them, 1
+ * where every copy landed at offset 0); otherwise, or without copies, 1.
+ */
+unsigned dpk_bench_code_layouts(const struct dpk_bench_case *c, enum dpk_placement p);
+
 #endif /* DPK_BENCH_RUNNER_H */

@@ -1274,10 +1274,14 @@ static const struct dpk_bench_case c_layouts = {
  * (dpkit's, and DPDK's when built), where a case's plain body is its first copy. */
 static void code_copies_sit_at_their_offsets(void)
 {
+	/* Copies count on the single placement only, and a case without them has one. */
+	EXPECT_EQ(1u, dpk_bench_code_layouts(&c_layouts, DPK_PLACE_CORE));
+	EXPECT_EQ(1u, dpk_bench_code_layouts(&c_single, DPK_PLACE_SINGLE));
 	if (!LAYOUTS_PLACED)
 		DPK_SKIP("the compiler has no patchable_function_entry attribute");
 	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++)
 		EXPECT_EQ(k * DPK_BENCH_LAYOUT_STEP, dpk_bench_code_offset(c_layouts.layouts[k]));
+	EXPECT_EQ(4u, dpk_bench_code_layouts(&c_layouts, DPK_PLACE_SINGLE));
 	for (unsigned i = 0; dpk_bench_suite_at(i); i++) {
 		const struct dpk_bench_suite *s = dpk_bench_suite_at(i);
 		bool ring = strcmp(s->name, "ring") == 0 || strcmp(s->name, "dpdk_ring") == 0;
@@ -1292,6 +1296,7 @@ static void code_copies_sit_at_their_offsets(void)
 			for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++)
 				EXPECT_EQ(k * DPK_BENCH_LAYOUT_STEP,
 				          dpk_bench_code_offset(x->layouts[k]));
+			EXPECT_EQ(4u, dpk_bench_code_layouts(x, DPK_PLACE_SINGLE));
 			placed++;
 		}
 		/* Every one-lcore ring case: 10 per mode and element size. */
@@ -1300,9 +1305,8 @@ static void code_copies_sit_at_their_offsets(void)
 	}
 }
 
-/* A one-lcore batch hands an equal share to each copy in turn: whole multiples of the
- * case's ops_multiple, at most one multiple apart. Read over the last batches noted, which
- * are large enough for every copy to get a share. */
+/* A one-lcore batch hands an equal share to each copy in turn, a whole multiple of the
+ * case's ops_multiple. Read over the last batches noted. */
 static void batches_share_out_over_the_layouts(void)
 {
 	struct dpk_bench_result res;
@@ -1313,26 +1317,82 @@ static void batches_share_out_over_the_layouts(void)
 	layout_logged = 0;
 	dpk_bench_run_case(&runner, &suite, &c_layouts, DPK_PLACE_SINGLE, 0, &res);
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_EQ(0u, res.batch_ops % (3 * DPK_BENCH_LAYOUTS));
 	ASSERT_GT(layout_logged, LAYOUT_LOG);
+	/* The oldest share still noted may be mid-batch: start at a batch's first. */
 	first = layout_logged - LAYOUT_LOG;
-	while (layout_log[first % LAYOUT_LOG].layout != 0) /* a batch's first share */
+	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS && layout_log[first % LAYOUT_LOG].layout; k++)
 		first++;
 	for (unsigned long i = first; i + DPK_BENCH_LAYOUTS <= layout_logged;
 	     i += DPK_BENCH_LAYOUTS, batches++) {
-		uint64_t lo = UINT64_MAX, hi = 0;
+		const uint64_t n0 = layout_log[i % LAYOUT_LOG].n;
 
+		EXPECT_EQ(0u, n0 % 3);
 		for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
 			const struct layout_call *c = &layout_log[(i + k) % LAYOUT_LOG];
 
 			ASSERT_EQ(k, c->layout);
-			EXPECT_EQ(0u, c->n % 3);
-			lo = c->n < lo ? c->n : lo;
-			hi = c->n > hi ? c->n : hi;
+			ASSERT_EQ(n0, c->n);
 		}
-		EXPECT_GT(lo, 0);
-		EXPECT_LE(hi - lo, 3);
 	}
 	EXPECT_GT(batches, 100);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
+/* Copy 16 of this case breaks the case on its first call. */
+DPK_BENCH_CODE_AT(16)
+static uint64_t body_breaks_at_16(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	(void)role;
+	(void)n;
+	layout_body(run, 1, 0);
+	dpk_bench_fail(run, "copy 16 broke");
+	return 0;
+}
+
+static const struct dpk_bench_case c_layouts_break = {
+        .name = "layouts_break",
+        .kind = DPK_BENCH_SINGLE,
+        .unit = DPK_UNIT_CALL,
+        .body = body_at_0,
+        .layouts = {body_at_0, body_breaks_at_16, body_at_32, body_at_48},
+};
+
+/* A pair case with copies runs its plain body on both lcores, never a copy. */
+static const struct dpk_bench_case c_pair_layouts = {
+        .name = "pair_layouts",
+        .kind = DPK_BENCH_PAIR,
+        .unit = DPK_UNIT_ITERATION,
+        .counted_roles = 2,
+        .body = body_spin,
+        .layouts = {body_at_0, body_at_16, body_at_32, body_at_48},
+};
+
+/* A copy that comes back short ends its batch: the copies after it do not run on what it
+ * left, and the case fails. Multi-lcore runs never use the copies. */
+static void layouts_stop_at_a_short_share_and_stay_single(void)
+{
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+	layout_logged = 0;
+	dpk_bench_run_case(&runner, &suite, &c_layouts_break, DPK_PLACE_SINGLE, 0, &res);
+	EXPECT_EQ(DPK_RESULT_FAILED, res.status);
+	ASSERT_EQ(2ul, layout_logged);
+	EXPECT_EQ(0u, layout_log[0].layout);
+	EXPECT_EQ(1u, layout_log[1].layout);
+	dpk_bench_result_free(&res);
+	stop();
+
+	if (!have_two_cpus())
+		DPK_SKIP("needs two online CPUs");
+	ASSERT_EQ(0, start(NULL));
+	runner.opt.time_s = 0.2;
+	layout_logged = 0;
+	dpk_bench_run_case(&runner, &suite, &c_pair_layouts, DPK_PLACE_OVERSUB, 0, &res);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_EQ(0ul, layout_logged);
 	dpk_bench_result_free(&res);
 	stop();
 }
@@ -1377,6 +1437,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(csv_rows_have_one_width),
         DPK_TEST(code_copies_sit_at_their_offsets),
         DPK_TEST(batches_share_out_over_the_layouts),
+        DPK_TEST(layouts_stop_at_a_short_share_and_stay_single),
         DPK_TEST(params_format),
 };
 
