@@ -72,9 +72,10 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
 #define DPK_BENCH_LAYOUT_STEP 16
 
 /*
- * Place a function at @p off bytes (a literal: 0, 16, 32 or 48) past a 64-byte boundary.
- * Its entry is aligned to 64 and preceded by @p off bytes of padding that never run
- * (GCC's and Clang's patchable_function_entry with all its NOPs before the entry). The
+ * Place a function at @p off bytes (a literal: 0, 16, 32 or 48) past a 64-byte boundary:
+ * @p off bytes of padding start on the boundary and the entry follows them, so the
+ * padding never runs (GCC's and Clang's patchable_function_entry with all its NOPs before
+ * the entry, and the function aligned to 64). The
  * copies are the same instructions, moved as a whole: GCC's x86-64 tunings align loops and
  * jump targets to 16 bytes at most, and whether a label is padded depends on its address
  * modulo 16, which a move by a multiple of 16 keeps. Options that align to 32 bytes

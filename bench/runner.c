@@ -497,6 +497,7 @@ static uint64_t run_body(struct dpk_bench_run *run, unsigned role, uint64_t n)
 
 	if (!layouts_in_use(run))
 		return c->body(run, role, n);
+	assert(n % batch_multiple(run) == 0);
 	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
 		const uint64_t got = c->layouts[k](run, role, share);
 
