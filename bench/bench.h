@@ -73,15 +73,14 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
 
 /*
  * Place a function at @p off bytes (a literal: 0, 16, 32 or 48) past a 64-byte boundary:
- * @p off bytes of padding start on the boundary and the entry follows them, so the
- * padding never runs (GCC's and Clang's patchable_function_entry with all its NOPs before
- * the entry, and the function aligned to 64). The
- * copies are the same instructions, moved as a whole: GCC's x86-64 tunings align loops and
- * jump targets to 16 bytes at most, and whether a label is padded depends on its address
- * modulo 16, which a move by a multiple of 16 keeps. Options that align to 32 bytes
- * (-falign-loops=32, -Wa,-mbranches-within-32B-boundaries) would pad the copies
- * differently. Without the attribute every copy sits at offset 0, and
- * dpk_bench_code_layouts() reports one layout.
+ * @p off bytes of padding start on the boundary and the entry follows them, so the padding
+ * never runs (GCC's and Clang's patchable_function_entry with all its NOPs before the
+ * entry, and the function aligned to 64). The copies are the same instructions, moved as a
+ * whole: GCC's x86-64 tunings align loops and jump targets to 16 bytes at most, and
+ * whether a label is padded depends on its address modulo 16, which a move by a multiple
+ * of 16 keeps. Options that align to 32 bytes (-falign-loops=32,
+ * -Wa,-mbranches-within-32B-boundaries) would pad the copies differently. Without the
+ * attribute every copy sits at offset 0, and dpk_bench_code_layouts() reports one layout.
  */
 #if defined(__has_attribute)
 #if __has_attribute(patchable_function_entry)
