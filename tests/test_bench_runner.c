@@ -1117,15 +1117,16 @@ static double wit_table(void)
 
 static void witness_final_judgement_counts_kept_samples_only(void)
 {
-	/* Slices of the ramp case, all at the same work: the first six time 30, the rest 14,
-	 * which becomes the fastest reading (limit 17.5). The six slow slices' samples are set
-	 * aside, the rest kept. Then four slices of another case time 12. Judged once more by
-	 * 12 (limit 15), the ramp's kept samples (14) are at full speed; its set-aside
-	 * samples' 30 must not count, for they went: counted, they would make the median
-	 * timing 30, as they outnumber the kept ones. A slice preempted for most of its time
-	 * holds few samples; the planned rounds may then fall short of fast samples, and the
-	 * extra rounds time 14 as well. */
-	static const double ramp_table[] = {30, 30, 30, 30, 30, 30, 14};
+	/* Slices of the ramp case, all at the same work: the first seven of the eight planned
+	 * time 30, the rest 14, which becomes the fastest reading (limit 17.5). The seven slow
+	 * slices' samples are set aside, the rest kept. Then four slices of another case time
+	 * 12. Judged once more by 12 (limit 15), the ramp's kept samples (14) are at full
+	 * speed; its set-aside samples' 30 must not count, for they went: counted, they would
+	 * make the median timing 30, as they outnumber the kept ones. A slice preempted for
+	 * most of its time holds few samples; the planned rounds may then fall short of fast
+	 * samples, and the extra rounds, which time 14 as well, run only until the fast ones
+	 * reach an eighth of the planned rounds' samples. */
+	static const double ramp_table[] = {30, 30, 30, 30, 30, 30, 30, 14};
 	static const double other_table[] = {12};
 	const struct dpk_bench_suite *suites[1] = {&suite};
 	const struct dpk_bench_case *cases[1] = {&c_log_a};
@@ -1146,8 +1147,14 @@ static void witness_final_judgement_counts_kept_samples_only(void)
 	EXPECT_GE(res[0].witness_slices, 8);
 	EXPECT_LT(res[0].witness_fast, res[0].samples);
 	EXPECT_TRUE(runner.witness.best == 14.0);
-	EXPECT_GT(res[0].reject[DPK_REJECT_SLOW], res[0].reject[0]); /* the slow slices went */
+	EXPECT_GT(res[0].reject[DPK_REJECT_SLOW], 0); /* the slow slices went */
 	EXPECT_TRUE(res[0].witness_kept_p50 == 14.0);
+	if (res[0].reject[DPK_REJECT_SLOW] <= res[0].reject[0]) {
+		/* Only where the slow samples outnumber the kept ones does the judgement below
+		 * tell counting them from not; preemption of the slow slices can prevent that. */
+		dpk_bench_result_free(&res[0]);
+		DPK_SKIP("the slow slices were preempted: too few slow samples to tell");
+	}
 	wit_values = other_table;
 	wit_nvalues = 1;
 	runner.opt.time_s = 0.02; /* four slices: one preempted still leaves a reading */
