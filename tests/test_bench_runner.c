@@ -962,7 +962,9 @@ static void switches_are_counted_over_a_stretch(void)
 	 * tested in test_bench_stats). */
 	ASSERT_EQ(0, start("0"));
 	runner.opt.rounds = 4;
-	runner.opt.time_s = 0.04;
+	/* 50 ms slices: a slice preempted from its first batch on for most of 10 ms held one
+	 * or two batches, none dear enough next to its own median to take the switch. */
+	runner.opt.time_s = 0.2;
 	for (unsigned pass = 0; pass < 2; pass++) {
 		reset_witness(wit_script, 10.0);
 		wit_slow_slices = 0;
