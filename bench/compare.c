@@ -516,10 +516,12 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 			out->nskip++;
 			continue;
 		}
-		if (code_layouts(c.base.first) != code_layouts(c.new.first) && !layouts_differ++) {
+		const double lb = code_layouts(c.base.first), ln = code_layouts(c.new.first);
+
+		if (lb != ln && !layouts_differ++) {
 			layouts_first = e->id;
-			layouts_base = code_layouts(c.base.first);
-			layouts_new = code_layouts(c.new.first);
+			layouts_base = lb;
+			layouts_new = ln;
 		}
 		judge(&c, o, resamples, seed);
 		struct dpk_cmp_case *nc = realloc(out->c, (out->n + 1) * sizeof(*nc));

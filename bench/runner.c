@@ -449,11 +449,18 @@ static uint32_t switches_since(const struct dpk_bench_runner *r, struct switch_c
 	return before.ok && now.ok ? now.n - before.n : 0;
 }
 
+/* Whether case @p c on placement @p p shares its batches out over its code layouts: one
+ * lcore, and copies to share them with. Multi-lcore roles run the plain body. */
+static bool layouts_apply(const struct dpk_bench_case *c, enum dpk_placement p)
+{
+	return p == DPK_PLACE_SINGLE && c->layouts[0];
+}
+
 unsigned dpk_bench_code_layouts(const struct dpk_bench_case *c, enum dpk_placement p)
 {
 	unsigned distinct = 0;
 
-	if (p != DPK_PLACE_SINGLE || !c->layouts[0])
+	if (!layouts_apply(c, p))
 		return 1;
 	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
 		unsigned j = 0;
@@ -466,13 +473,6 @@ unsigned dpk_bench_code_layouts(const struct dpk_bench_case *c, enum dpk_placeme
 	return distinct;
 }
 
-/* Whether @p run's batches share out over its case's code layouts: one-lcore runs of a
- * case that has them. Multi-lcore roles run the plain body. */
-static bool layouts_in_use(const struct dpk_bench_run *run)
-{
-	return run->placement == DPK_PLACE_SINGLE && run->c->layouts[0];
-}
-
 /* What @p run's batches come in multiples of: the case's ops_multiple, times the number of
  * layouts where batches share out over them, so that every copy gets the same share and
  * the mix of layouts in a sample does not move with the batch size. */
@@ -480,7 +480,7 @@ static unsigned batch_multiple(const struct dpk_bench_run *run)
 {
 	const unsigned m = run->c->ops_multiple ? run->c->ops_multiple : 1;
 
-	return layouts_in_use(run) ? m * DPK_BENCH_LAYOUTS : m;
+	return layouts_apply(run->c, run->placement) ? m * DPK_BENCH_LAYOUTS : m;
 }
 
 /*
@@ -492,12 +492,12 @@ static unsigned batch_multiple(const struct dpk_bench_run *run)
 static uint64_t run_body(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
 	const struct dpk_bench_case *c = run->c;
-	const uint64_t share = n / DPK_BENCH_LAYOUTS;
-	uint64_t done = 0;
+	uint64_t share, done = 0;
 
-	if (!layouts_in_use(run))
+	if (!layouts_apply(c, run->placement))
 		return c->body(run, role, n);
 	assert(n % batch_multiple(run) == 0);
+	share = n / DPK_BENCH_LAYOUTS;
 	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++) {
 		const uint64_t got = c->layouts[k](run, role, share);
 
