@@ -276,11 +276,43 @@ static bool range_median(const struct dpk_sample *s, size_t n, double *scratch, 
 	return true;
 }
 
+/* A steady round's median and how many kept samples it rests on. */
+struct round_median {
+	double median;
+	size_t kept;
+};
+
+static int round_median_cmp(const void *a, const void *b)
+{
+	const double x = ((const struct round_median *)a)->median;
+	const double y = ((const struct round_median *)b)->median;
+
+	return (x > y) - (x < y);
+}
+
+/* The reference of @p n steady rounds (n > 0): sorted by median, the first round at which
+ * the rounds so far hold 1 / DPK_SLOW_REF_RANK of their kept samples. Reorders @p r. */
+static double slow_reference(struct round_median *r, size_t n)
+{
+	size_t total = 0, acc = 0, i;
+
+	qsort(r, n, sizeof(*r), round_median_cmp);
+	for (i = 0; i < n; i++)
+		total += r[i].kept;
+	for (i = 0; i + 1 < n; i++) {
+		acc += r[i].kept;
+		if (acc * DPK_SLOW_REF_RANK >= total)
+			break;
+	}
+	return r[i].median;
+}
+
 size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
                              size_t counts[DPK_REJECT_COUNT])
 {
 	size_t kept_total = 0, rounds = 0, nslow = 0, q = 0, k, steady = 0;
-	double ref = 0, *scratch, *med, *order;
+	double ref = 0, *scratch, *med;
+	struct round_median *order;
 	uint8_t *slow;
 
 	for (size_t i = 0; s && i < n; i++) {
@@ -289,7 +321,7 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 		if ((size_t)s[i].round + 1 > nslow)
 			nslow = (size_t)s[i].round + 1;
 	}
-	if (!s || limit <= 0 || rounds < 2)
+	if (!s || limit <= 0 || rounds < DPK_SLOW_MIN_ROUNDS)
 		return kept_total;
 	scratch = malloc(n * sizeof(*scratch));
 	med = malloc(rounds * sizeof(*med));
@@ -306,13 +338,11 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 		if (!range_median(s + a, b - a, scratch, &k, &med[q]))
 			med[q] = NAN;
 		else if (k >= DPK_SLOW_MIN_SAMPLES)
-			order[steady++] = med[q];
+			order[steady++] = (struct round_median){.median = med[q], .kept = k};
 	}
-	if (steady > 0) {
-		dpk_stats_sort(order, steady);
-		ref = order[(steady - 1) / DPK_SLOW_REF_RANK];
-	}
-	if (steady > 0 && ref > 0) {
+	if (steady >= DPK_SLOW_MIN_ROUNDS)
+		ref = slow_reference(order, steady);
+	if (ref > 0) {
 		/* Compare each round with the reference, in the same order as above. */
 		q = 0;
 		for (size_t a = 0, b; a < n; a = b, q++) {

@@ -79,9 +79,12 @@ size_t dpk_stats_give_switches(struct dpk_sample *const *sets, unsigned k, size_
 /** A round's median counts towards the reference only with this many kept samples. */
 #define DPK_SLOW_MIN_SAMPLES 16
 
-/** The reference round: the one at rank (rounds - 1) / DPK_SLOW_REF_RANK from the fastest,
- * among the rounds with DPK_SLOW_MIN_SAMPLES kept (4: the lower quartile). */
+/** The reference round: sorted by median, the first at which the steady rounds so far hold
+ * 1 / DPK_SLOW_REF_RANK of the steady rounds' kept samples (4: the lower quartile). */
 #define DPK_SLOW_REF_RANK 4
+
+/** The rule sets nothing aside with fewer steady rounds than this. */
+#define DPK_SLOW_MIN_ROUNDS 5
 
 /**
  * The slow-round rule, applied after dpk_stats_reject() (and the speed witness's rule,
@@ -91,20 +94,27 @@ size_t dpk_stats_give_switches(struct dpk_sample *const *sets, unsigned k, size_
  * from round to round in ways no reference workload sees (a neighbour on the physical core
  * competing for what this case needs and the witness does not), and a median over every
  * round lands on whichever state dominated this time. So: take the median of each round's
- * kept samples; among the rounds with DPK_SLOW_MIN_SAMPLES kept, the lower quartile of those
- * medians is the reference; mark every kept sample of a round whose median exceeds the
- * reference by more than @p limit (0.05 = 5%) as DPK_REJECT_SLOW. What is left is the cost
- * in the faster rounds of the run, and the counts say how much was set aside.
+ * kept samples; the rounds with DPK_SLOW_MIN_SAMPLES kept are steady; the reference is
+ * their lower quartile weighted by kept samples (sorted by median, the first round at
+ * which the rounds so far hold a quarter of the steady rounds' kept samples); mark every
+ * kept sample of a round whose median exceeds the reference by more than @p limit (0.05 =
+ * 5%) as DPK_REJECT_SLOW. What is left is the cost in the faster rounds of the run, and
+ * the counts say how much was set aside.
  *
  * The reference is not the fastest round: that is the extreme of many noisy medians, one
  * lucky round. On the development VM a 16-byte single-element ring case's round medians
  * ranged over 10-14 ticks with the witness reading fast, and five runs judged against their
- * fastest rounds disagreed by up to 22%; the lower quartile is steadier (with four steady
- * rounds or fewer it is the fastest).
+ * fastest rounds disagreed by up to 22%. Each round also draws its own physical memory
+ * layout, which moves a round's median by a few percent (at full speed, 1st to 99th
+ * percentile -3% to +4% of the case's median round for rounds of 256 samples or more).
+ * Weighting by samples keeps a few short rounds that drew a fast layout from setting the
+ * reference when a busy run leaves a case few full rounds, and with fewer than
+ * DPK_SLOW_MIN_ROUNDS steady rounds the rule cannot tell a slow phase from a slow layout,
+ * so it sets nothing aside.
  *
- * Does nothing when @p limit <= 0, when the samples hold fewer than two rounds, or when no
- * round has enough kept samples. Adds to @p counts (may be NULL), moving the marked samples
- * from counts[0]. Returns the number of samples still kept.
+ * Does nothing when @p limit <= 0 or when fewer than DPK_SLOW_MIN_ROUNDS rounds are
+ * steady. Adds to @p counts (may be NULL), moving the marked samples from counts[0].
+ * Returns the number of samples still kept.
  */
 size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
                              size_t counts[DPK_REJECT_COUNT]);

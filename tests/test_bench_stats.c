@@ -408,19 +408,21 @@ static void round_of(struct dpk_sample *s, unsigned q, size_t per, double ticks)
 
 static void slow_rounds_are_set_aside(void)
 {
-	enum { PER = 40, N = 4 * PER };
+	enum { PER = 40, N = 5 * PER };
 	struct dpk_sample s[N];
 	size_t counts[DPK_REJECT_COUNT];
 
-	/* Round medians 101, 201, 105 (+4%: kept at a 5% limit), 111 (+10%: slow). */
+	/* Round medians 101, 201, 105, 111, 103; the reference is 103 (the second of five
+	 * equal rounds), so 105 (+2%) stays at a 5% limit and 111 (+8%) is slow. */
 	round_of(s, 0, PER, 100.0);
 	round_of(s, 1, PER, 200.0);
 	round_of(s, 2, PER, 104.0);
 	round_of(s, 3, PER, 110.0);
+	round_of(s, 4, PER, 102.0);
 	s[PER + 5].cpu_end = 9; /* a migration inside a slow round stays a migration */
 	ASSERT_EQ_U(N - 1, dpk_stats_reject(s, N, true, counts));
-	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, N, 0.05, counts));
-	ASSERT_EQ_U(2 * PER, counts[DPK_REJECT_NONE]);
+	ASSERT_EQ_U(3 * PER, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ_U(3 * PER, counts[DPK_REJECT_NONE]);
 	ASSERT_EQ_U(2 * PER - 1, counts[DPK_REJECT_SLOW]);
 	ASSERT_EQ_U(1, counts[DPK_REJECT_MIGRATION]);
 	ASSERT_EQ(DPK_REJECT_NONE, s[0].reject);
@@ -428,11 +430,12 @@ static void slow_rounds_are_set_aside(void)
 	ASSERT_EQ(DPK_REJECT_MIGRATION, s[PER + 5].reject);
 	ASSERT_EQ(DPK_REJECT_NONE, s[2 * PER + 7].reject);
 	ASSERT_EQ(DPK_REJECT_SLOW, s[3 * PER + 7].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[4 * PER + 7].reject);
 
-	/* A wider limit keeps the +10% round; the first rule clears the marks again. */
+	/* A wider limit keeps the +8% round; the first rule clears the marks again. */
 	ASSERT_EQ_U(N - 1, dpk_stats_reject(s, N, true, counts));
 	ASSERT_EQ(DPK_REJECT_NONE, s[PER].reject);
-	ASSERT_EQ_U(3 * PER, dpk_stats_reject_slow(s, N, 0.2, NULL));
+	ASSERT_EQ_U(4 * PER, dpk_stats_reject_slow(s, N, 0.2, NULL));
 	ASSERT_EQ(DPK_REJECT_NONE, s[3 * PER].reject);
 	ASSERT_EQ(DPK_REJECT_SLOW, s[PER + 1].reject);
 }
@@ -444,8 +447,9 @@ static void slow_reference_is_the_lower_quartile(void)
 	struct dpk_sample s[N];
 	size_t counts[DPK_REJECT_COUNT];
 
-	/* Nine steady rounds; their medians in order are 81, 101, 104 (the reference: rank
-	 * (9 - 1) / 4 = 2), 108, 113, 119, 125, 131, 140. One lucky round at 81 does not make
+	/* Nine steady rounds of equal length; their medians in order are 81, 101, 104 (the
+	 * reference: the first three hold a quarter of the samples), 108, 113, 119, 125, 131,
+	 * 140. One lucky round at 81 does not make
 	 * the others slow: the rounds up to 109.2 (5% over 104) stay, and the lucky one too,
 	 * for it is faster. A reference one rank off would keep three rounds or five. */
 	for (unsigned q = 0; q < R; q++)
@@ -457,25 +461,85 @@ static void slow_reference_is_the_lower_quartile(void)
 		EXPECT_EQ(cost[q] < 108 ? DPK_REJECT_NONE : DPK_REJECT_SLOW, s[q * PER + 3].reject);
 }
 
+/* Rounds of the lengths @p len[] one after another from s[0], round q around @p ticks[q];
+ * returns the samples written. */
+static size_t rounds_of_lengths(struct dpk_sample *s, const size_t *len, const double *ticks,
+                                unsigned r)
+{
+	size_t at = 0;
+
+	for (unsigned q = 0; q < r; q++) {
+		clean(s + at, len[q], ticks[q]);
+		for (size_t i = 0; i < len[q]; i++)
+			s[at + i].round = (uint16_t)q;
+		at += len[q];
+	}
+	return at;
+}
+
+static void slow_reference_is_weighted_by_samples(void)
+{
+	enum { R = 8, SHORT = 20, FULL = 200, N = 2 * SHORT + 6 * FULL };
+	static const size_t len[R] = {SHORT, FULL, FULL, SHORT, FULL, FULL, FULL, FULL};
+	static const double cost[R] = {90, 100, 101, 90, 102, 103, 104, 130};
+	static struct dpk_sample s[N];
+	size_t counts[DPK_REJECT_COUNT];
+
+	/* Two short fast rounds (medians 91) among six full ones (101-105, 131). By round
+	 * count the lower quartile would be 91 and every full round slow; by samples the
+	 * rounds up to 102 hold a quarter, so 102 is the reference and only 131 is slow. */
+	ASSERT_EQ_U(N, rounds_of_lengths(s, len, cost, R));
+	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ_U(N - FULL, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ_U(FULL, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ(DPK_REJECT_NONE, s[0].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[SHORT].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[N - 1].reject);
+}
+
 static void slow_reference_needs_enough_samples(void)
 {
-	enum { PER = 40, SHORT = DPK_SLOW_MIN_SAMPLES - 1, N = 2 * PER + SHORT };
+	enum { R = 6, PER = 40, SHORT = DPK_SLOW_MIN_SAMPLES - 1, N = 5 * PER + SHORT };
+	static const size_t len[R] = {PER, PER, PER, PER, PER, SHORT};
+	static const double cost[R] = {100, 106, 107, 108, 130, 50};
 	struct dpk_sample s[N];
 	size_t counts[DPK_REJECT_COUNT];
 
 	/* A short round at half the cost cannot be the reference (too few samples for a
-	 * steady median); it is judged against the reference like any round, and kept. */
-	round_of(s, 0, PER, 100.0);
-	round_of(s, 1, PER, 120.0);
-	clean(s + 2 * PER, SHORT, 50.0);
-	for (size_t i = 2 * PER; i < N; i++)
-		s[i].round = 2;
+	 * steady median); it is judged against the reference like any round, and kept. Were
+	 * it steady, the reference would be 101, not 107, and 107-109 would be slow too. */
+	ASSERT_EQ_U(N, rounds_of_lengths(s, len, cost, R));
 	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
-	ASSERT_EQ_U(PER + SHORT, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ_U(4 * PER + SHORT, dpk_stats_reject_slow(s, N, 0.05, counts));
 	ASSERT_EQ_U(PER, counts[DPK_REJECT_SLOW]);
 	ASSERT_EQ(DPK_REJECT_NONE, s[0].reject);
-	ASSERT_EQ(DPK_REJECT_SLOW, s[PER].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[PER].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[4 * PER].reject);
 	ASSERT_EQ(DPK_REJECT_NONE, s[N - 1].reject);
+}
+
+static void slow_rule_needs_five_steady_rounds(void)
+{
+	enum { R = 5, PER = 40, N = R * PER };
+	static const size_t len[R] = {PER, PER, PER, PER, DPK_SLOW_MIN_SAMPLES - 1};
+	static const double cost[R] = {100, 100, 100, 200, 100};
+	struct dpk_sample s[N];
+	size_t counts[DPK_REJECT_COUNT];
+	size_t n = rounds_of_lengths(s, len, cost, R);
+
+	/* Four steady rounds and a short one: a round at twice the cost stays, for so few
+	 * rounds cannot tell a slow phase from a slow memory layout. */
+	ASSERT_EQ_U(n, dpk_stats_reject(s, n, true, counts));
+	ASSERT_EQ_U(n, dpk_stats_reject_slow(s, n, 0.05, counts));
+	ASSERT_EQ_U(0, counts[DPK_REJECT_SLOW]);
+
+	/* A fifth steady round makes it judge. */
+	clean(s + n, PER - (DPK_SLOW_MIN_SAMPLES - 1), 100.0);
+	for (size_t i = n; i < N; i++)
+		s[i].round = R - 1;
+	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ_U(N - PER, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ(DPK_REJECT_SLOW, s[3 * PER].reject);
 }
 
 static void slow_rule_does_nothing_without_rounds_or_limit(void)
@@ -598,7 +662,9 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reject_edge_inputs),
         DPK_TEST(slow_rounds_are_set_aside),
         DPK_TEST(slow_reference_is_the_lower_quartile),
+        DPK_TEST(slow_reference_is_weighted_by_samples),
         DPK_TEST(slow_reference_needs_enough_samples),
+        DPK_TEST(slow_rule_needs_five_steady_rounds),
         DPK_TEST(slow_rule_does_nothing_without_rounds_or_limit),
         DPK_TEST(slow_marks_given_rounds),
         DPK_TEST(witness_marks_slow_samples),
