@@ -337,7 +337,7 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 			;
 		if (!range_median(s + a, b - a, scratch, &k, &med[q]))
 			med[q] = NAN;
-		else if (k >= DPK_SLOW_MIN_SAMPLES)
+		else if (k >= DPK_SLOW_MIN_SAMPLES && isfinite(med[q]))
 			order[steady++] = (struct round_median){.median = med[q], .kept = k};
 	}
 	if (steady >= DPK_SLOW_MIN_ROUNDS)

@@ -413,7 +413,7 @@ static void slow_rounds_are_set_aside(void)
 	size_t counts[DPK_REJECT_COUNT];
 
 	/* Round medians 101, 201, 105, 111, 103; the reference is 103 (the second of five
-	 * equal rounds), so 105 (+2%) stays at a 5% limit and 111 (+8%) is slow. */
+	 * rounds), so 105 (+2%) stays at a 5% limit and 111 (+8%) is slow. */
 	round_of(s, 0, PER, 100.0);
 	round_of(s, 1, PER, 200.0);
 	round_of(s, 2, PER, 104.0);
@@ -459,6 +459,16 @@ static void slow_reference_is_the_lower_quartile(void)
 	ASSERT_EQ_U(5 * PER, counts[DPK_REJECT_SLOW]);
 	for (unsigned q = 0; q < R; q++)
 		EXPECT_EQ(cost[q] < 108 ? DPK_REJECT_NONE : DPK_REJECT_SLOW, s[q * PER + 3].reject);
+
+	/* Eight equal rounds, medians 101, 105, 109, ...: the first two hold exactly a
+	 * quarter, so the second is the reference (limit 110.25) and 109 stays; the third as
+	 * reference would keep 113 too. */
+	for (unsigned q = 0; q < 8; q++)
+		round_of(s, q, PER, 100.0 + 4.0 * q);
+	ASSERT_EQ_U(8 * PER, dpk_stats_reject(s, 8 * PER, true, counts));
+	ASSERT_EQ_U(3 * PER, dpk_stats_reject_slow(s, 8 * PER, 0.05, counts));
+	ASSERT_EQ(DPK_REJECT_NONE, s[2 * PER].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[3 * PER].reject);
 }
 
 /* Rounds of the lengths @p len[] one after another from s[0], round q around @p ticks[q];
@@ -481,19 +491,23 @@ static void slow_reference_is_weighted_by_samples(void)
 {
 	enum { R = 8, SHORT = 20, FULL = 200, N = 2 * SHORT + 6 * FULL };
 	static const size_t len[R] = {SHORT, FULL, FULL, SHORT, FULL, FULL, FULL, FULL};
-	static const double cost[R] = {90, 100, 101, 90, 102, 103, 104, 130};
+	static const double cost[R] = {90, 100, 101, 90, 102, 106, 107, 130};
 	static struct dpk_sample s[N];
 	size_t counts[DPK_REJECT_COUNT];
 
-	/* Two short fast rounds (medians 91) among six full ones (101-105, 131). By round
-	 * count the lower quartile would be 91 and every full round slow; by samples the
-	 * rounds up to 102 hold a quarter, so 102 is the reference and only 131 is slow. */
+	/* Two short fast rounds (medians 91) among six full ones (medians 101, 102, 103, 107,
+	 * 108, 131). By round count the lower quartile would be 91 and every full round slow;
+	 * by samples the rounds up to 102 hold a quarter, so 102 is the reference (limit
+	 * 107.1): 107 stays, 108 and 131 are slow. A reference one round off either way, 101
+	 * or 103, would judge 107 or 108 the other way. */
 	ASSERT_EQ_U(N, rounds_of_lengths(s, len, cost, R));
 	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
-	ASSERT_EQ_U(N - FULL, dpk_stats_reject_slow(s, N, 0.05, counts));
-	ASSERT_EQ_U(FULL, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ_U(N - 2 * FULL, dpk_stats_reject_slow(s, N, 0.05, counts));
+	ASSERT_EQ_U(2 * FULL, counts[DPK_REJECT_SLOW]);
 	ASSERT_EQ(DPK_REJECT_NONE, s[0].reject);
 	ASSERT_EQ(DPK_REJECT_NONE, s[SHORT].reject);
+	ASSERT_EQ(DPK_REJECT_NONE, s[2 * SHORT + 3 * FULL].reject);
+	ASSERT_EQ(DPK_REJECT_SLOW, s[2 * SHORT + 4 * FULL].reject);
 	ASSERT_EQ(DPK_REJECT_SLOW, s[N - 1].reject);
 }
 
@@ -544,21 +558,25 @@ static void slow_rule_needs_five_steady_rounds(void)
 
 static void slow_rule_does_nothing_without_rounds_or_limit(void)
 {
-	enum { PER = 30 };
-	struct dpk_sample s[2 * PER];
+	enum { PER = 30, R = 5, N = R * PER };
+	struct dpk_sample s[N];
 	size_t counts[DPK_REJECT_COUNT];
 
-	round_of(s, 0, PER, 100.0);
-	round_of(s, 1, PER, 300.0);
-	ASSERT_EQ_U(2 * PER, dpk_stats_reject(s, 2 * PER, true, counts));
-	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, 2 * PER, 0.0, counts)); /* off */
-	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, 2 * PER, -1.0, counts));
+	/* Five steady rounds, one at three times the cost: off, nothing is set aside. */
+	for (unsigned q = 0; q < R; q++)
+		round_of(s, q, PER, q == 2 ? 300.0 : 100.0);
+	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
+	ASSERT_EQ_U(N, dpk_stats_reject_slow(s, N, 0.0, counts)); /* off */
+	ASSERT_EQ_U(N, dpk_stats_reject_slow(s, N, -1.0, counts));
 	ASSERT_EQ_U(0, counts[DPK_REJECT_SLOW]);
+	ASSERT_EQ_U(N - PER, dpk_stats_reject_slow(s, N, 0.05, counts)); /* on: it is slow */
+	ASSERT_EQ_U(PER, counts[DPK_REJECT_SLOW]);
 
 	/* One round: nothing to compare with. */
-	for (size_t i = 0; i < 2 * PER; i++)
+	ASSERT_EQ_U(N, dpk_stats_reject(s, N, true, counts));
+	for (size_t i = 0; i < N; i++)
 		s[i].round = 3;
-	ASSERT_EQ_U(2 * PER, dpk_stats_reject_slow(s, 2 * PER, 0.05, counts));
+	ASSERT_EQ_U(N, dpk_stats_reject_slow(s, N, 0.05, counts));
 	ASSERT_EQ_U(0, counts[DPK_REJECT_SLOW]);
 	ASSERT_EQ_U(0, dpk_stats_reject_slow(NULL, 10, 0.05, counts));
 	ASSERT_EQ_U(0, dpk_stats_reject_slow(s, 0, 0.05, counts));
