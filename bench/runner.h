@@ -191,7 +191,8 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
  * involuntary switches read and one untimed batch, timed batches, the count read again
  * (dpk_stats_give_switches()), tear down. Each case's samples so span the whole stretch of the k
  * cases instead of one block of it, and the slow-round rule (dpk_stats_reject_slow) can tell a slow
- * phase of the machine from the case's own cost. The number of rounds is opt.rounds, fewer
+ * phase of the machine from the case's own cost (given DPK_SLOW_MIN_ROUNDS rounds with enough
+ * kept samples; with fewer it sets nothing aside). The number of rounds is opt.rounds, fewer
  * if slices would be shorter than DPK_BENCH_SLICE_MIN_S.
  *
  * The speed witness (witness.h) is timed after the warm-up and after every batch, so each
