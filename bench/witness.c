@@ -7,6 +7,12 @@
  * and branch traffic of a real queue call and the compiler cannot see that each value read
  * back is the one just written; the empty asm statements with a memory clobber keep the
  * slot store and load in place even if it could.
+ *
+ * The witness must run at one speed in every build, and where a short loop and its calls
+ * fall against the 64-byte fetch lines sets that speed (bench.h, "Code layout"): the
+ * fastest reading was 11.1-12.3 ticks a pair in one build and 13.0-13.4 in the next, whose
+ * only change was in code the witness never runs, which had moved its three functions
+ * 16 bytes against those lines. So each starts on a 64-byte boundary.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,9 +23,9 @@
 #include "witness.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
-#define WITNESS_CALL __attribute__((noinline, noipa))
+#define WITNESS_CALL __attribute__((noinline, noipa, aligned(64)))
 #else
-#define WITNESS_CALL __attribute__((noinline))
+#define WITNESS_CALL __attribute__((noinline, aligned(64)))
 #endif
 
 /* The queue never holds more than one element: eight slots fill one cache line, so a timing
@@ -76,7 +82,7 @@ static inline void witness_pair(uint64_t *v)
 	wseq++;
 }
 
-double dpk_bench_witness_timing(void)
+__attribute__((aligned(64))) double dpk_bench_witness_timing(void)
 {
 	uint64_t v = 0, t0;
 
