@@ -551,12 +551,12 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
  * (DPDK's ring, run through bodies of its own, was the lucky one at one fixed offset), so
  * single-lcore callers move the offset from batch to batch (stack_shift_of()): a round of
  * 256 batches or more mixes all the stack offsets in equal parts, the slow-round rule sees
- * time more than stack offset, and a figure is the case's cost over layouts. Calibration, warm-up
- * and the roles of multi-lcore cases run at shift 0 (the roles share one run, and a shift set by
- * one would race with the others' reads). The arena is pinned for the same reason
- * (dpk_bench_alloc()). The padding is taken before the clock starts. ASan builds align
- * their allocas to 32 bytes, so there the offset can move by 16 bytes with ASLR; those
- * builds are not for timing.
+ * time more than stack offset, and a figure is the case's cost over stack offsets.
+ * Calibration, warm-up and the roles of multi-lcore cases run at shift 0 (the roles share
+ * one run, and a shift set by one would race with the others' reads). The arena is pinned
+ * for the same reason (dpk_bench_alloc()). The padding is taken before the clock starts.
+ * ASan builds align their allocas to 32 bytes, so there the offset can move by 16 bytes
+ * with ASLR; those builds are not for timing.
  */
 __attribute__((noinline)) static uint64_t time_batch(struct dpk_bench_run *run, unsigned role,
                                                      uint64_t n, double overhead,

@@ -291,7 +291,8 @@ static int round_median_cmp(const void *a, const void *b)
 }
 
 /* The reference of @p n steady rounds (n > 0): sorted by median, the first round at which
- * the rounds so far hold 1 / DPK_SLOW_REF_RANK of their kept samples. Reorders @p r. */
+ * the rounds so far hold at least 1 / DPK_SLOW_REF_RANK of all n rounds' kept samples.
+ * Reorders @p r. */
 static double slow_reference(struct round_median *r, size_t n)
 {
 	size_t total = 0, acc = 0, i;

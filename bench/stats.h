@@ -80,7 +80,8 @@ size_t dpk_stats_give_switches(struct dpk_sample *const *sets, unsigned k, size_
 #define DPK_SLOW_MIN_SAMPLES 16
 
 /** The reference round: sorted by median, the first at which the steady rounds so far hold
- * 1 / DPK_SLOW_REF_RANK of the steady rounds' kept samples (4: the lower quartile). */
+ * at least 1 / DPK_SLOW_REF_RANK of the steady rounds' kept samples (4: the lower
+ * quartile). */
 #define DPK_SLOW_REF_RANK 4
 
 /** The rule sets nothing aside with fewer steady rounds than this. */
