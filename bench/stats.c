@@ -170,6 +170,80 @@ size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out)
 	return k;
 }
 
+/* The pace of one round from its clock timings @p v (n > 0 of them; sorted here): their
+ * trimmed mean less the read cost, in ticks per chain. */
+static double round_pace(double *v, size_t n, double read_cost)
+{
+	const double cut = dpk_stats_median(v, n) * DPK_CORECLOCK_TRIM;
+	double sum = 0;
+	size_t k = 0;
+
+	for (; k < n && v[k] <= cut; k++)
+		sum += v[k];
+	return k ? sum / (double)k - read_cost : NAN;
+}
+
+size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_cycles,
+                             double read_cost, double *out, double *ratio_p50)
+{
+	size_t rounds = 0, timed = 0, k = 0, used = 0;
+	size_t *first = NULL;
+	double *v = NULL, *ratio = NULL;
+
+	if (ratio_p50)
+		*ratio_p50 = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE && s[i].clk > 0) {
+			if ((size_t)s[i].round + 1 > rounds)
+				rounds = (size_t)s[i].round + 1;
+			timed++;
+		}
+	if (!timed)
+		return 0;
+	/* The timings grouped by round: first[r] is where round r's start in v. */
+	first = calloc(rounds + 1, sizeof(*first));
+	v = malloc(timed * sizeof(*v));
+	ratio = malloc(rounds * sizeof(*ratio));
+	if (!first || !v || !ratio)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE && s[i].clk > 0)
+			first[s[i].round + 1]++;
+	for (size_t r = 0; r < rounds; r++)
+		first[r + 1] += first[r];
+	{
+		size_t *next = calloc(rounds, sizeof(*next));
+
+		if (!next)
+			goto out;
+		for (size_t i = 0; i < n; i++)
+			if (s[i].reject == DPK_REJECT_NONE && s[i].clk > 0)
+				v[first[s[i].round] + next[s[i].round]++] = s[i].clk;
+		free(next);
+	}
+	for (size_t r = 0; r < rounds; r++) {
+		const size_t m = first[r + 1] - first[r];
+		const double pace = m ? round_pace(v + first[r], m, read_cost) : NAN;
+
+		ratio[r] = pace > 0 ? chain_cycles / pace : NAN;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE && s[i].round < rounds &&
+		    isfinite(ratio[s[i].round]))
+			out[k++] = s[i].ticks_per_op * ratio[s[i].round];
+	/* The rounds' ratios, gathered at the front of v (its timings are no longer needed). */
+	for (size_t r = 0; r < rounds; r++)
+		if (isfinite(ratio[r]))
+			v[used++] = ratio[r];
+	if (ratio_p50 && used)
+		*ratio_p50 = dpk_stats_median(v, used);
+out:
+	free(first);
+	free(v);
+	free(ratio);
+	return k;
+}
+
 /* The median of the samples not yet rejected, or NAN when there is none or no memory. */
 static double kept_median(const struct dpk_sample *s, size_t n, size_t kept)
 {

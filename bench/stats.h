@@ -39,6 +39,8 @@ struct dpk_sample {
 	uint8_t reject;      /**< enum dpk_reject, filled by dpk_stats_reject() */
 	float wit;           /**< the slower speed-witness timing next to the batch (ticks per
 	                          pair, witness.h); 0 when none was taken */
+	float clk;           /**< the core clock timing after the batch (ticks for a chain,
+	                          coreclock.h); 0 when none was taken */
 };
 
 /** A gap is a sample above this many times the median of the other samples. */
@@ -176,6 +178,24 @@ void dpk_stats_sort(double *v, size_t n);
  * has room for as many as are kept, in the order the samples were taken. Returns how many
  * were copied. */
 size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out);
+
+/** A round's clock timings over this many times their median are left out of its pace (an
+ * interrupt or a preemption inside the chain: such a timing reads 4 to 1000 times the
+ * median on the development VM, where the rest lie within 4% of it). */
+#define DPK_CORECLOCK_TRIM 1.25
+
+/**
+ * Copy the kept samples of @p s (n of them) into @p out in core cycles per operation, in
+ * the order the samples were taken; returns how many were copied. A round's pace is the
+ * mean of the clock timings (dpk_sample.clk) of its kept samples, those over
+ * DPK_CORECLOCK_TRIM times the round's median timing left out, less @p read_cost (ticks);
+ * its samples are multiplied by @p chain_cycles / pace, the core cycles per tick in that
+ * round. A round without such a timing, or whose pace is not positive, is left out. When
+ * @p ratio_p50 is not NULL it gets the median core cycles per tick over the rounds used
+ * (NaN when none). @p out has room for every kept sample.
+ */
+size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_cycles,
+                             double read_cost, double *out, double *ratio_p50);
 
 /** Sort @p v (n values) and return its median, as dpk_stats_quantile(v, n, 0.5). */
 double dpk_stats_median(double *v, size_t n);

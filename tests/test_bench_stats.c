@@ -651,6 +651,95 @@ static void kept_ticks_keep_their_order(void)
 	ASSERT_EQ_U(0, dpk_stats_kept_ticks(s, 0, out));
 }
 
+/* Kept samples in three rounds, with clock timings: read cost 10, so a timing of 110 is a
+ * pace of 100 ticks a chain. */
+static void cycles_sample(struct dpk_sample *s, double ticks, unsigned round, float clk)
+{
+	clean(s, 1, ticks);
+	s->round = (uint16_t)round;
+	s->reject = DPK_REJECT_NONE;
+	s->wit = 0;
+	s->clk = clk;
+}
+
+static void cycles_convert_round_by_round(void)
+{
+	enum { N = 7 };
+	struct dpk_sample s[N];
+	double out[N], ratio;
+
+	/* Round 0 at a pace of 100 ticks a chain of 600 cycles (6 cycles a tick), round 1 at
+	 * 200 (3 a tick); the samples come back in the order taken. */
+	cycles_sample(&s[0], 2.0, 0, 110);
+	cycles_sample(&s[1], 4.0, 1, 210);
+	cycles_sample(&s[2], 3.0, 0, 110);
+	cycles_sample(&s[3], 5.0, 1, 210);
+	/* Rejected: neither its value nor its timing counts. */
+	cycles_sample(&s[4], 1000.0, 1, 5000);
+	s[4].reject = DPK_REJECT_GAP;
+	/* Round 2 has no timing (0: none taken): its sample is left out. */
+	cycles_sample(&s[5], 7.0, 2, 0);
+	cycles_sample(&s[6], 1.0, 0, 110);
+	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, &ratio));
+	ASSERT_NEAR(12.0, out[0], 1e-9);
+	ASSERT_NEAR(12.0, out[1], 1e-9);
+	ASSERT_NEAR(18.0, out[2], 1e-9);
+	ASSERT_NEAR(15.0, out[3], 1e-9);
+	ASSERT_NEAR(6.0, out[4], 1e-9);
+	/* The median of two rounds' ratios, 6 and 3. */
+	ASSERT_NEAR(4.5, ratio, 1e-9);
+	/* The ratio is optional. */
+	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, NULL));
+}
+
+static void cycles_trim_the_round_outliers(void)
+{
+	enum { N = 7 };
+	struct dpk_sample s[N];
+	const float clk[N] = {100, 100, 125, 100, 5000, 126, 100};
+	double out[N], ratio;
+
+	/* Median timing 100, cut at 125: the 125 counts, the 126 and the 5000 do not; the
+	 * pace is the mean of four 100s and the 125, 105, less no read cost. */
+	for (unsigned i = 0; i < N; i++)
+		cycles_sample(&s[i], 1.0, 0, clk[i]);
+	ASSERT_EQ_U(N, dpk_stats_kept_cycles(s, N, 420.0, 0.0, out, &ratio));
+	ASSERT_NEAR(4.0, ratio, 1e-9);
+	for (unsigned i = 0; i < N; i++)
+		ASSERT_NEAR(4.0, out[i], 1e-9);
+}
+
+static void cycles_need_a_positive_pace(void)
+{
+	enum { N = 4 };
+	struct dpk_sample s[N];
+	double out[N], ratio = 1;
+
+	/* Round 0's timings are all read cost (a chain folded away would read so): no pace,
+	 * no figures; round 1's are fine. */
+	cycles_sample(&s[0], 1.0, 0, 10);
+	cycles_sample(&s[1], 1.0, 0, 9);
+	cycles_sample(&s[2], 2.0, 1, 60);
+	cycles_sample(&s[3], 2.0, 1, 60);
+	ASSERT_EQ_U(2, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, &ratio));
+	ASSERT_NEAR(4.0, out[0], 1e-9);
+	ASSERT_NEAR(2.0, ratio, 1e-9);
+	/* No timing at all, nothing kept, or no samples: nothing, and no ratio. */
+	for (unsigned i = 0; i < N; i++)
+		s[i].clk = 0;
+	ratio = 1;
+	EXPECT_EQ_U(0, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, &ratio));
+	EXPECT_TRUE(isnan(ratio));
+	for (unsigned i = 0; i < N; i++) {
+		s[i].clk = 60;
+		s[i].reject = DPK_REJECT_SLOW;
+	}
+	ratio = 1;
+	EXPECT_EQ_U(0, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, &ratio));
+	EXPECT_TRUE(isnan(ratio));
+	EXPECT_EQ_U(0, dpk_stats_kept_cycles(s, 0, 100.0, 10.0, out, NULL));
+}
+
 static void reject_names(void)
 {
 	ASSERT_STREQ("none", dpk_reject_name(DPK_REJECT_NONE));
@@ -678,6 +767,9 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reject_keeps_uniformly_slow_set),
         DPK_TEST(reject_gap_median_skips_rejected_samples),
         DPK_TEST(reject_edge_inputs),
+        DPK_TEST(cycles_convert_round_by_round),
+        DPK_TEST(cycles_trim_the_round_outliers),
+        DPK_TEST(cycles_need_a_positive_pace),
         DPK_TEST(slow_rounds_are_set_aside),
         DPK_TEST(slow_reference_is_the_lower_quartile),
         DPK_TEST(slow_reference_is_weighted_by_samples),
