@@ -19,6 +19,7 @@
 #include <dpk/cycles.h>
 
 #include "runner.h"
+#include "coreclock.h"
 #include "witness.h"
 
 /* Samples are at least this many times the read cost and the tick step, so each of the
@@ -534,6 +535,7 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_run *
 		s->ivcsw = want_ctx ? ivcsw_now().n - cs0 : 0;
 		s->reject = DPK_REJECT_NONE;
 		s->wit = 0;
+		s->clk = 0;
 	}
 	return done;
 }
@@ -738,6 +740,25 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 }
 
 /* Fill a single-lcore result from its samples (rejection, summary, rates). */
+/* The kept samples of a single-lcore case in core cycles, where they have clock timings
+ * (coreclock.h): res->cycles, and res->core_hz from the median round's pace. */
+static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample *samples,
+                             size_t ns, struct dpk_bench_result *res)
+{
+	double *v = malloc((res->reject[0] ? res->reject[0] : 1) * sizeof(double)), ratio;
+	size_t k = v ? dpk_stats_kept_cycles(samples, ns, DPK_CORECLOCK_CHAIN_CYCLES,
+	                                     r->clock.read_cost, v, &ratio)
+	             : 0;
+
+	memset(&res->cycles, 0, sizeof(res->cycles));
+	res->core_hz = 0;
+	if (k) {
+		dpk_stats_summarise(v, k, &res->cycles);
+		res->core_hz = ratio * (double)r->clock.hz;
+	}
+	free(v);
+}
+
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
                           double sum_ops, struct witness_rule *wit, const struct slow_rounds *given,
@@ -758,6 +779,7 @@ static void finish_single(const struct dpk_bench_runner *r, const struct dpk_ben
 	                  &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw);
 	res->role[0].kept = res->reject[0];
 	res->role[0].ticks = res->ticks;
+	summarise_cycles(r, samples, ns, res);
 	res->role[0].ops = (uint64_t)sum_ops;
 	res->role[0].window_s = sum_ticks / hz;
 	/* The median rate: one preempted batch must not drag the throughput figure the way
@@ -1430,6 +1452,7 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 			break;
 		}
 		after = timing();
+		sm->clk = (float)dpk_bench_coreclock_timing();
 		sm->wit = (float)(after > before ? after : before);
 		sm->round = (uint16_t)q;
 		before = after;

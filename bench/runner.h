@@ -91,6 +91,11 @@ struct dpk_bench_result {
 	size_t samples;                  /**< samples taken (counted roles) */
 	size_t reject[DPK_REJECT_COUNT]; /**< [0] kept, then per reason (counted roles) */
 	struct dpk_summary ticks;        /**< per operation over kept samples of counted roles */
+	struct dpk_summary cycles;       /**< per operation in core cycles (coreclock.h), over the
+	                                      kept samples of rounds with clock timings; n == 0
+	                                      where there are none (multi-lcore cases,
+	                                      interleaved groups, builds without the chain) */
+	double core_hz;                  /**< the core clock by the median round's pace (0: none) */
 	double mops;                     /**< aggregate throughput, millions of ops per second */
 	double elapsed_s;                /**< wall time of the case including warm-up */
 	double *raw;                     /**< kept samples (ticks per op) when options.raw */

@@ -20,6 +20,7 @@
 #include "report.h"
 #include "runner.h"
 #include "suites.h"
+#include "coreclock.h"
 #include "witness.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -536,7 +537,9 @@ static void pair_case_counts_only_counted_role(void)
 	EXPECT_TRUE(res.role[1].counted);
 	EXPECT_EQ(res.samples, res.role[1].samples);
 	EXPECT_EQ(res.role[0].cpu, res.role[1].cpu); /* oversub: one CPU */
-	EXPECT_EQ(0, res.role[1].batch_ops % 4);     /* ops_multiple honoured */
+	EXPECT_EQ_U(0, res.cycles.n);                /* no clock chain on the roles */
+	EXPECT_TRUE(res.core_hz == 0);
+	EXPECT_EQ(0, res.role[1].batch_ops % 4); /* ops_multiple honoured */
 	dpk_bench_result_free(&res);
 	stop();
 }
@@ -1189,6 +1192,46 @@ static void witness_reads_the_machine(void)
 	stop();
 }
 
+/* The clock chain is timed, not folded away: its pace is a core clock a CPU could run at,
+ * and a case run in rounds gets its figures in cycles from it (a multi-lcore case gets
+ * none: pair_case_counts_only_counted_role). */
+static void coreclock_reads_a_chain(void)
+{
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+#if defined(__x86_64__)
+	double t[101], pace, mhz;
+
+	EXPECT_EQ(0u, (unsigned)((uintptr_t)dpk_bench_coreclock_timing % 64));
+	for (unsigned i = 0; i < 101; i++)
+		t[i] = dpk_bench_coreclock_timing();
+	pace = dpk_stats_median(t, 101) - runner.clock.read_cost;
+	EXPECT_GT_F(pace, 0.0);
+	mhz = DPK_CORECLOCK_CHAIN_CYCLES / pace * (double)runner.clock.hz / 1e6;
+	EXPECT_GT_F(mhz, 200.0);
+	EXPECT_LT_F(mhz, 10000.0);
+#endif
+	const struct dpk_bench_suite *suites[1] = {&suite};
+	const struct dpk_bench_case *cases[1] = {&c_single};
+
+	runner.opt.time_s = 0.02;
+	runner.opt.rounds = 4;
+	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res, NULL, NULL);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+#if defined(__x86_64__)
+	ASSERT_GT(res.cycles.n, 0u);
+	EXPECT_LE(res.cycles.n, res.reject[0]);
+	EXPECT_GT_F(res.cycles.p50, 0.0);
+	EXPECT_GT_F(res.core_hz, 200e6);
+	EXPECT_LT_F(res.core_hz, 10e9);
+#else
+	EXPECT_EQ(0.0, dpk_bench_coreclock_timing());
+	EXPECT_EQ_U(0, res.cycles.n);
+#endif
+	stop();
+}
+
 /* Every CSV row has the header's number of fields, whatever became of the result. */
 static void csv_rows_have_one_width(void)
 {
@@ -1468,6 +1511,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(witness_judges_each_call_once),
         DPK_TEST(switches_are_counted_over_a_stretch),
         DPK_TEST(witness_final_judgement_counts_kept_samples_only),
+        DPK_TEST(coreclock_reads_a_chain),
         DPK_TEST(csv_rows_have_one_width),
         DPK_TEST(code_copies_sit_at_their_offsets),
         DPK_TEST(batches_share_out_over_the_layouts),
