@@ -66,6 +66,28 @@ static double witness_p50(const struct dpk_bench_witness_log *w)
 	return m;
 }
 
+void dpk_report_coreclock(FILE *f, const struct dpk_bench_result *res, size_t n)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (res[i].status == DPK_RESULT_OK && res[i].cycles.n && res[i].core_hz > 0)
+			v[k++] = res[i].core_hz / 1e6;
+	if (k) {
+		dpk_stats_sort(v, k);
+		fprintf(f,
+		        "core clock: %.0f MHz median over %zu single-lcore results (%.0f-%.0f), "
+		        "each "
+		        "from its median round's multiply chain; p50 cyc converts each round's "
+		        "samples at that round's clock\n",
+		        dpk_stats_quantile(v, k, 0.5), k, v[0], v[k - 1]);
+	}
+	free(v);
+}
+
 void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
                         const struct dpk_bench_result *res, size_t n)
 {
@@ -131,10 +153,14 @@ void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
                              const struct dpk_bench_clock *k)
 {
 	fprintf(f, "\n%s: %s\n", s->name, s->desc);
-	fprintf(f, "  figures in TSC ticks (%.2f MHz) per unit; ns and Mops/s at that rate\n",
+	fprintf(f,
+	        "  figures in TSC ticks (%.2f MHz) per unit; ns and Mops/s at that rate; p50 cyc "
+	        "in "
+	        "core cycles\n",
 	        (double)k->hz / 1e6);
-	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s  %s\n", "case", "place",
-	        "unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 ns", "Mops/s", "samples");
+	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s %9s  %s\n", "case", "place",
+	        "unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 cyc", "p50 ns", "Mops/s",
+	        "samples");
 }
 
 static void num(char *buf, size_t len, double v)
@@ -149,7 +175,7 @@ static void num(char *buf, size_t len, double v)
 
 void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k)
 {
-	char name[96], params[64], a[6][24];
+	char name[96], params[64], a[7][24];
 	const struct dpk_summary *t = &res->ticks;
 	double ns_per_tick = 1e9 / (double)k->hz;
 
@@ -169,15 +195,16 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	num(a[3], sizeof(a[3]), t->p99);
 	num(a[4], sizeof(a[4]), t->max);
 	num(a[5], sizeof(a[5]), t->p50 * ns_per_tick);
+	num(a[6], sizeof(a[6]), res->cycles.n ? res->cycles.p50 : NAN);
 	size_t rejected = res->samples - res->reject[0];
 	char mops[24];
 	if (res->mops >= 0.1 || res->mops == 0)
 		snprintf(mops, sizeof(mops), "%.1f", res->mops);
 	else
 		snprintf(mops, sizeof(mops), "%.2g", res->mops);
-	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s  %zu", name,
+	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s %9s  %zu", name,
 	        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
-	        a[2], a[3], a[4], t->cv * 100.0, a[5], mops, res->reject[0]);
+	        a[2], a[3], a[4], t->cv * 100.0, a[6], a[5], mops, res->reject[0]);
 	if (rejected && res->reject[DPK_REJECT_SLOW])
 		fprintf(f, " (%zu rejected, %zu of them slow)", rejected,
 		        res->reject[DPK_REJECT_SLOW]);
@@ -355,6 +382,10 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			dpk_json_object_end(&j);
 			json_summary(&j, "ticks", &x->ticks, 1.0);
 			json_summary(&j, "ns", &x->ticks, ns_per_tick);
+			if (x->cycles.n) {
+				json_summary(&j, "cycles", &x->cycles, 1.0);
+				dpk_json_double(&j, "core_mhz", x->core_hz / 1e6);
+			}
 			dpk_json_double(&j, "mops", x->mops);
 			dpk_json_uint(&j, "code_layouts",
 			              dpk_bench_code_layouts(x->c, x->placement));
@@ -431,7 +462,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 	           "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,batch_ops,"
 	           "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
 	           "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_samples,"
-	           "witness_slow_only,witness_kept_rounds\n");
+	           "witness_slow_only,witness_kept_rounds,p50_cycles,core_mhz\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct dpk_bench_result *x = &res[i];
 		const struct dpk_summary *t = &x->ticks;
@@ -455,10 +486,14 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 			fprintf(f,
 			        ",,,,,,,,,,,,,,,,,,,,"); /* 19 empty fields, then the witness's */
 		if (x->status == DPK_RESULT_OK && x->witness_slices)
-			fprintf(f, "%u,%zu,%d,%u\n", x->witness_slices, x->witness_fast,
+			fprintf(f, "%u,%zu,%d,%u,", x->witness_slices, x->witness_fast,
 			        x->witness_slow_only, x->witness_kept_rounds);
 		else
-			fprintf(f, ",,,\n");
+			fprintf(f, ",,,,");
+		if (x->status == DPK_RESULT_OK && x->cycles.n)
+			fprintf(f, "%.4f,%.1f\n", x->cycles.p50, x->core_hz / 1e6);
+		else
+			fprintf(f, ",\n");
 		if (raw && x->raw) {
 			for (size_t q = 0; q < x->nraw; q++) {
 				fprintf(f, "sample,%s,%s,", x->suite->name, x->c->name);
@@ -466,7 +501,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement),
 				        x->repeat);
 				csv_str(f, dpk_bench_unit_name(x->c->unit));
-				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f,,,,\n", q, x->raw[q]);
+				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f,,,,,,\n", q, x->raw[q]);
 			}
 		}
 	}

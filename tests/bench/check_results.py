@@ -132,6 +132,14 @@ def main():
                 assert isinstance(kr, int) and 0 <= kr <= r["witness_slices"], where
                 assert (kr > 0) == (r["kept"] > 0) and kr <= r["kept"], where
                 assert isinstance(r["witness_slow_only"], bool), where
+            # Figures in core cycles: single-lcore cases run in rounds, where the clock chain
+            # is timed after every batch (x86-64); each comes with its core clock.
+            if "cycles" in r:
+                assert "witness_slices" in r, f"{where}: cycles outside the rounds"
+                summary_ok(r["cycles"], where + " cycles")
+                assert isinstance(r["core_mhz"], NUM) and 100 < r["core_mhz"] < 20000, where
+            else:
+                assert "core_mhz" not in r, where
     t("every result", results)
 
     def suites_ok():

@@ -158,6 +158,12 @@ def _():
             assert r[col["witness_slices"]] == r[col["witness_fast_samples"]] == \
                 r[col["witness_slow_only"]] == r[col["witness_kept_rounds"]] == "", r
         assert abs(float(r[col["p50_ticks"]]) - res["ticks"]["p50"]) < 1e-3 + 1e-6 * res["ticks"]["p50"]
+        if "cycles" in res:
+            assert abs(float(r[col["p50_cycles"]]) - res["cycles"]["p50"]) < \
+                1e-3 + 1e-6 * res["cycles"]["p50"], res["case"]
+            assert abs(float(r[col["core_mhz"]]) - res["core_mhz"]) < 0.06, res["case"]
+        else:
+            assert r[col["p50_cycles"]] == r[col["core_mhz"]] == "", r
         mine = [s for s in samples if (s[col["suite"]], s[col["case"]], s[col["placement"]],
                                        int(s[col["repeat"]])) ==
                 (res["suite"], res["case"], res["placement"], res["repeat"])]
