@@ -170,16 +170,18 @@ size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out)
 	return k;
 }
 
-/* The pace of one round from its clock timings @p v (n > 0 of them; sorted here): their
- * trimmed mean less the read cost, in ticks per chain. */
-static double round_pace(double *v, size_t n, double read_cost)
+/* The pace of one round from its clock timings @p v (n of them): the mean of those up to
+ * @p cut, less the read cost, in ticks per chain; NaN when none is. */
+static double round_pace(const double *v, size_t n, double cut, double read_cost)
 {
-	const double cut = dpk_stats_median(v, n) * DPK_CORECLOCK_TRIM;
 	double sum = 0;
 	size_t k = 0;
 
-	for (; k < n && v[k] <= cut; k++)
-		sum += v[k];
+	for (size_t i = 0; i < n; i++)
+		if (v[i] <= cut) {
+			sum += v[i];
+			k++;
+		}
 	return k ? sum / (double)k - read_cost : NAN;
 }
 
@@ -188,7 +190,7 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 {
 	size_t rounds = 0, timed = 0, k = 0, used = 0;
 	size_t *first = NULL;
-	double *v = NULL, *ratio = NULL;
+	double *v = NULL, *ratio = NULL, cut;
 
 	if (ratio_p50)
 		*ratio_p50 = NAN;
@@ -200,7 +202,7 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 		}
 	if (!timed)
 		return 0;
-	/* The timings grouped by round: first[r] is where round r's start in v. */
+	/* The timings grouped by round: round r's start at v[first[r]]. */
 	first = calloc(rounds + 1, sizeof(*first));
 	v = malloc(timed * sizeof(*v));
 	ratio = malloc(rounds * sizeof(*ratio));
@@ -221,11 +223,23 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 				v[first[s[i].round] + next[s[i].round]++] = s[i].clk;
 		free(next);
 	}
+	/* The cut, from the median of every timing (sorted in a copy: v stays grouped). */
+	{
+		double *all = malloc(timed * sizeof(*all));
+
+		if (!all)
+			goto out;
+		memcpy(all, v, timed * sizeof(*all));
+		cut = dpk_stats_median(all, timed) * DPK_CORECLOCK_TRIM;
+		free(all);
+	}
 	for (size_t r = 0; r < rounds; r++) {
 		const size_t m = first[r + 1] - first[r];
-		const double pace = m ? round_pace(v + first[r], m, read_cost) : NAN;
+		const double pace = m ? round_pace(v + first[r], m, cut, read_cost) : NAN;
 
-		ratio[r] = pace > 0 ? chain_cycles / pace : NAN;
+		/* A chain takes longer than an empty fenced window: one that read no longer was
+		 * not timed whole (or was folded away), and its round has no pace. */
+		ratio[r] = pace > read_cost && pace > 0 ? chain_cycles / pace : NAN;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (s[i].reject == DPK_REJECT_NONE && s[i].round < rounds &&

@@ -179,18 +179,20 @@ void dpk_stats_sort(double *v, size_t n);
  * were copied. */
 size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out);
 
-/** A round's clock timings over this many times their median are left out of its pace (an
- * interrupt or a preemption inside the chain: such a timing reads 4 to 1000 times the
- * median on the development VM, where the rest lie within 4% of it). */
+/** Clock timings over this many times the median of a case's timings are left out of the
+ * paces (an interrupt or a preemption inside the chain: such a timing reads 4 to 1000 times
+ * the median on the development VM, where the rest lie within 4% of it). The median is the
+ * case's, not the round's: a round may keep a single sample. */
 #define DPK_CORECLOCK_TRIM 1.25
 
 /**
  * Copy the kept samples of @p s (n of them) into @p out in core cycles per operation, in
  * the order the samples were taken; returns how many were copied. A round's pace is the
  * mean of the clock timings (dpk_sample.clk) of its kept samples, those over
- * DPK_CORECLOCK_TRIM times the round's median timing left out, less @p read_cost (ticks);
+ * DPK_CORECLOCK_TRIM times the median of all of them left out, less @p read_cost (ticks);
  * its samples are multiplied by @p chain_cycles / pace, the core cycles per tick in that
- * round. A round without such a timing, or whose pace is not positive, is left out. When
+ * round. A round without such a timing, or whose pace is not over @p read_cost and over 0,
+ * is left out. When
  * @p ratio_p50 is not NULL it gets the median core cycles per tick over the rounds used
  * (NaN when none). @p out has room for every kept sample.
  */

@@ -669,11 +669,11 @@ static void cycles_convert_round_by_round(void)
 	double out[N], ratio;
 
 	/* Round 0 at a pace of 100 ticks a chain of 600 cycles (6 cycles a tick), round 1 at
-	 * 200 (3 a tick); the samples come back in the order taken. */
+	 * 120 (5 a tick); the samples come back in the order taken. */
 	cycles_sample(&s[0], 2.0, 0, 110);
-	cycles_sample(&s[1], 4.0, 1, 210);
+	cycles_sample(&s[1], 4.0, 1, 130);
 	cycles_sample(&s[2], 3.0, 0, 110);
-	cycles_sample(&s[3], 5.0, 1, 210);
+	cycles_sample(&s[3], 5.0, 1, 130);
 	/* Rejected: neither its value nor its timing counts. */
 	cycles_sample(&s[4], 1000.0, 1, 5000);
 	s[4].reject = DPK_REJECT_GAP;
@@ -682,12 +682,12 @@ static void cycles_convert_round_by_round(void)
 	cycles_sample(&s[6], 1.0, 0, 110);
 	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, &ratio));
 	ASSERT_NEAR(12.0, out[0], 1e-9);
-	ASSERT_NEAR(12.0, out[1], 1e-9);
+	ASSERT_NEAR(20.0, out[1], 1e-9);
 	ASSERT_NEAR(18.0, out[2], 1e-9);
-	ASSERT_NEAR(15.0, out[3], 1e-9);
+	ASSERT_NEAR(25.0, out[3], 1e-9);
 	ASSERT_NEAR(6.0, out[4], 1e-9);
-	/* The median of two rounds' ratios, 6 and 3. */
-	ASSERT_NEAR(4.5, ratio, 1e-9);
+	/* The median of two rounds' ratios, 6 and 5. */
+	ASSERT_NEAR(5.5, ratio, 1e-9);
 	/* The ratio is optional. */
 	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, NULL));
 }
@@ -709,21 +709,48 @@ static void cycles_trim_the_round_outliers(void)
 		ASSERT_NEAR(4.0, out[i], 1e-9);
 }
 
+static void cycles_trim_by_the_case_median(void)
+{
+	enum { N = 5 };
+	struct dpk_sample s[N];
+	double out[N], ratio;
+
+	/* Round 2 kept one sample, and its chain was interrupted: the round's own median would
+	 * keep that timing, the case's (110) leaves it out, and the round with it. */
+	cycles_sample(&s[0], 1.0, 0, 110);
+	cycles_sample(&s[1], 1.0, 0, 110);
+	cycles_sample(&s[2], 1.0, 1, 110);
+	cycles_sample(&s[3], 1.0, 1, 110);
+	cycles_sample(&s[4], 1.0, 2, 5000);
+	ASSERT_EQ_U(4, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, &ratio));
+	for (unsigned i = 0; i < 4; i++)
+		ASSERT_NEAR(6.0, out[i], 1e-9);
+	ASSERT_NEAR(6.0, ratio, 1e-9);
+}
+
 static void cycles_need_a_positive_pace(void)
 {
-	enum { N = 4 };
+	enum { N = 5 };
 	struct dpk_sample s[N];
 	double out[N], ratio = 1;
 
 	/* Round 0's timings are all read cost (a chain folded away would read so): no pace,
-	 * no figures; round 1's are fine. */
+	 * no figures; round 1's are fine, and 60 is the case's median. */
 	cycles_sample(&s[0], 1.0, 0, 10);
 	cycles_sample(&s[1], 1.0, 0, 9);
 	cycles_sample(&s[2], 2.0, 1, 60);
 	cycles_sample(&s[3], 2.0, 1, 60);
-	ASSERT_EQ_U(2, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, &ratio));
+	cycles_sample(&s[4], 2.0, 1, 60);
+	ASSERT_EQ_U(3, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, &ratio));
 	ASSERT_NEAR(4.0, out[0], 1e-9);
 	ASSERT_NEAR(2.0, ratio, 1e-9);
+	/* A pace of 15 over a read cost of 10 passes; one of 8 (a timing of 18) does not. */
+	cycles_sample(&s[0], 1.0, 0, 25);
+	cycles_sample(&s[1], 1.0, 0, 25);
+	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, NULL));
+	cycles_sample(&s[0], 1.0, 0, 18);
+	cycles_sample(&s[1], 1.0, 0, 18);
+	ASSERT_EQ_U(3, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, NULL));
 	/* No timing at all, nothing kept, or no samples: nothing, and no ratio. */
 	for (unsigned i = 0; i < N; i++)
 		s[i].clk = 0;
@@ -769,6 +796,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reject_edge_inputs),
         DPK_TEST(cycles_convert_round_by_round),
         DPK_TEST(cycles_trim_the_round_outliers),
+        DPK_TEST(cycles_trim_by_the_case_median),
         DPK_TEST(cycles_need_a_positive_pace),
         DPK_TEST(slow_rounds_are_set_aside),
         DPK_TEST(slow_reference_is_the_lower_quartile),
