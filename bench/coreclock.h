@@ -10,8 +10,9 @@
  * is known gives the ratio instead: DPK_CORECLOCK_MULS dependent 64-bit multiplies take
  * DPK_CORECLOCK_MULS x DPK_CORECLOCK_MUL_CYCLES core cycles, whatever the clock, on the
  * x86-64 cores of the last decade (3 cycles each: Intel since Nehalem, AMD since Zen). The
- * harness times one chain after every single-lcore batch, next to the speed witness's
- * timing, and turns each round's kept samples into core cycles with that round's pace
+ * harness times one chain after every batch of a single-lcore case run in rounds
+ * (dpk_bench_run_rounds(); not in interleaved groups), next to the speed witness's timing,
+ * and turns each round's kept samples into core cycles with that round's pace
  * (dpk_stats_kept_cycles()).
  */
 #ifndef DPK_BENCH_CORECLOCK_H

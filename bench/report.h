@@ -44,13 +44,13 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 /** Print the lcores used and the placements skipped. */
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m);
 
-/** What the speed witness saw over the run's rounds (nothing if no rounds ran): one line,
- * then, if some results kept mostly slow samples, a line counting them and one naming those
- * the table could not mark (judged before the fastest reading came). */
 /** The core clock the single-lcore results' figures in cycles rest on (coreclock.h): the
  * median and range of their core_hz; nothing when no result has one. */
 void dpk_report_coreclock(FILE *f, const struct dpk_bench_result *res, size_t n);
 
+/** What the speed witness saw over the run's rounds (nothing if no rounds ran): one line,
+ * then, if some results kept mostly slow samples, a line counting them and one naming those
+ * the table could not mark (judged before the fastest reading came). */
 void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
                         const struct dpk_bench_result *res, size_t n);
 

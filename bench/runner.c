@@ -739,7 +739,6 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 	return q < 1 ? 1 : q;
 }
 
-/* Fill a single-lcore result from its samples (rejection, summary, rates). */
 /* The kept samples of a single-lcore case in core cycles, where they have clock timings
  * (coreclock.h): res->cycles, and res->core_hz from the median round's pace. */
 static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample *samples,
@@ -759,6 +758,7 @@ static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample
 	free(v);
 }
 
+/* Fill a single-lcore result from its samples (rejection, summary, rates). */
 static void finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                           struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
                           double sum_ops, struct witness_rule *wit, const struct slow_rounds *given,

@@ -537,9 +537,7 @@ static void pair_case_counts_only_counted_role(void)
 	EXPECT_TRUE(res.role[1].counted);
 	EXPECT_EQ(res.samples, res.role[1].samples);
 	EXPECT_EQ(res.role[0].cpu, res.role[1].cpu); /* oversub: one CPU */
-	EXPECT_EQ_U(0, res.cycles.n);                /* no clock chain on the roles */
-	EXPECT_TRUE(res.core_hz == 0);
-	EXPECT_EQ(0, res.role[1].batch_ops % 4); /* ops_multiple honoured */
+	EXPECT_EQ(0, res.role[1].batch_ops % 4);     /* ops_multiple honoured */
 	dpk_bench_result_free(&res);
 	stop();
 }
@@ -1193,8 +1191,7 @@ static void witness_reads_the_machine(void)
 }
 
 /* The clock chain is timed, not folded away: its pace is a core clock a CPU could run at,
- * and a case run in rounds gets its figures in cycles from it (a multi-lcore case gets
- * none: pair_case_counts_only_counted_role). */
+ * and a case run in rounds gets its figures in cycles from it. */
 static void coreclock_reads_a_chain(void)
 {
 	struct dpk_bench_result res;
@@ -1229,6 +1226,7 @@ static void coreclock_reads_a_chain(void)
 	EXPECT_EQ(0.0, dpk_bench_coreclock_timing());
 	EXPECT_EQ_U(0, res.cycles.n);
 #endif
+	dpk_bench_result_free(&res);
 	stop();
 }
 
