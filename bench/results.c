@@ -190,7 +190,8 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	e->witness_slices = e->witness_fast = e->code_layouts = NAN;
 	{
 		struct dpk_res_summary nan = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
-		e->ticks = e->ns = nan;
+		e->ticks = e->ns = e->cycles = nan;
+		e->core_mhz = NAN;
 	}
 	if (!e->ok)
 		return 0;
@@ -221,6 +222,14 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	if ((v = member(c, o, path, "ns", DPK_JV_OBJECT, true, &rc))) {
 		snprintf(sub, sizeof(sub), "%s.ns", path);
 		if ((rc = summary(c, v, sub, &e->ns)))
+			return rc;
+	} else if (rc) {
+		return rc;
+	}
+	if ((v = member(c, o, path, "cycles", DPK_JV_OBJECT, true, &rc))) {
+		snprintf(sub, sizeof(sub), "%s.cycles", path);
+		if ((rc = summary(c, v, sub, &e->cycles)) ||
+		    (rc = number(c, o, path, "core_mhz", true, &e->core_mhz)))
 			return rc;
 	} else if (rc) {
 		return rc;

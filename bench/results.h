@@ -39,7 +39,9 @@ struct dpk_res_entry {
 	double code_layouts;        /**< code offsets its figures span (bench.h); NaN when absent */
 	unsigned nroles;            /**< lcores listed for the result (0 when absent) */
 	struct dpk_res_summary ticks, ns;
-	double *raw; /**< raw_ticks sorted ascending, or NULL when not recorded */
+	struct dpk_res_summary cycles; /**< in core cycles; all NaN when the file has none */
+	double core_mhz;               /**< the core clock the cycles rest on; NaN when absent */
+	double *raw;                   /**< raw_ticks sorted ascending, or NULL when not recorded */
 	size_t nraw;
 };
 

@@ -324,6 +324,61 @@ def _():
         expect_bad(["spread", one], "1 run found")
 
 
+def with_cycles(d, name, src, cycles_p50):
+    """A copy of the first repeat of fixture @src whose single-lcore ok results carry figures
+    in core cycles, each case's median @cycles_p50(case id, ticks median); the others carry
+    none."""
+    doc = json.load(open(f(src)))
+    doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
+    for r in doc["results"]:
+        if r["status"] == "ok" and r["placement"] == "single":
+            params = "/".join(f"{k}:{v}" for k, v in r["params"].items())
+            cid = "/".join(x for x in [r["suite"], r["case"], params, "placement:single"] if x)
+            p50 = cycles_p50(cid, r["ticks"]["p50"])
+            r["cycles"] = {k: p50 for k in ("min", "p50", "p90", "p99", "max", "mean",
+                                            "p50_ci95_lo", "p50_ci95_hi")}
+            r["cycles"].update(stddev=0.0, cv=0.0)
+            r["core_mhz"] = 3000.0
+    path = os.path.join(d, name)
+    json.dump(doc, open(path, "w"))
+    return path
+
+
+@case("spread --unit cycles: the medians in core cycles; cases without them left out")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        # The same cycles in every run whatever the ticks did: no spread in cycles.
+        a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0)
+        b = with_cycles(d, "b.json", "new.json", lambda cid, t: 100.0)
+        _, ticks = expected_spreads(a, b)
+        assert any(v > 1 for v in ticks.values()), ticks
+        rc, out, err = run("spread", a, b, "--unit", "cycles", "--limit", "1")
+        assert rc == 0, (rc, out, err)
+        assert "(core cycles per unit)" in out, out
+        got = spread_rows(out)
+        single = {c for c in ticks if c.endswith("placement:single")}
+        assert single and set(got) == single, (sorted(got), sorted(single))
+        assert all(v == 0.0 for v in got.values()), got
+        assert "did not run ok with figures in cycles in every run" in out, out
+        # Ticks by default, from the same files.
+        rc, out, _ = run("spread", a, b, "--limit", "999")
+        assert rc == 0 and "(ticks per unit)" in out, out
+        got = spread_rows(out)
+        for cid, v in ticks.items():
+            assert abs(got[cid] - v) < 0.051, (cid, got[cid], v)
+        # Cycles 10% apart in one case: that case alone is over a 5% limit.
+        c = with_cycles(d, "c.json", "new.json",
+                        lambda cid, t: 110.0 if cid == sorted(single)[0] else 100.0)
+        rc, out, _ = run("spread", a, c, "--unit=cycles")
+        assert rc == 1, out
+        got = spread_rows(out)
+        assert abs(got[sorted(single)[0]] - 10.0) < 0.051, got
+        assert sum(v >= 5 for v in got.values()) == 1, got
+        expect_bad(["spread", a, b, "--unit", "hz"], "--unit: 'hz'", "'ticks' or 'cycles'")
+        expect_bad(["spread", f("base.json"), f("new.json"), "--unit", "cycles"],
+                   "no case ran ok with figures in cycles")
+
+
 def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=None):
     """A copy of fixture @src whose run says its speed witness read @best at fastest, and
     that the cases of its first repeat named in @no_fast had no fast sample; @one_repeat

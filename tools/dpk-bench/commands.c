@@ -52,6 +52,8 @@ const char dpk_cmd_spread_usage[] =
         "                     over it are marked '*' and make the exit status 1\n"
         "  --pattern GLOB     only cases matching SUITE, SUITE/CASE or the full id\n"
         "                     SUITE/CASE/PARAM:V/.../placement:P (repeatable)\n"
+        "  --unit UNIT        ticks (default) or cycles: the medians in core cycles, which\n"
+        "                     single-lcore cases run in rounds have; others are left out\n"
         "  --help             this text\n"
         "\n"
         "exit status: 0 every case under the limit, 1 some case at or over it, 2 bad input\n";
@@ -78,6 +80,7 @@ struct args {
 	const char *patterns[PATTERNS_MAX];
 	unsigned npatterns;
 	const char *json, *output, *title;
+	bool cycles; /* spread --unit cycles */
 	bool help;
 };
 
@@ -89,7 +92,7 @@ static int usage_error(const char *cmd, const char *msg)
 
 static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern",
                                            "--json",  "--help",       NULL};
-static const char *const spread_opts[] = {"--limit", "--pattern", "--help", NULL};
+static const char *const spread_opts[] = {"--limit", "--pattern", "--unit", "--help", NULL};
 static const char *const report_opts[] = {"--output", "-o",     "--noise", "--pattern",
                                           "--title",  "--help", NULL};
 
@@ -236,6 +239,13 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 			a->output = val;
 		} else if (strcmp(opt, "--title") == 0) {
 			a->title = val;
+		} else if (strcmp(opt, "--unit") == 0) {
+			if (strcmp(val, "ticks") != 0 && strcmp(val, "cycles") != 0) {
+				snprintf(err, errlen, "--unit: '%s' is not 'ticks' or 'cycles'",
+				         val);
+				return -EINVAL;
+			}
+			a->cycles = strcmp(val, "cycles") == 0;
 		}
 	}
 	return 0;
@@ -427,15 +437,17 @@ struct spread_run {
 
 /* The median of case @p id in run @p run, or NaN when it did not run ok there; @p no_fast
  * tells whether most of its kept samples were slow by the run's fastest witness reading,
- * @p slices how many slices they came from (NaN when the file does not say). */
-static double run_p50(const struct spread_run *run, const char *id, bool *no_fast, double *slices)
+ * @p slices how many slices they came from (NaN when the file does not say). With @p cycles,
+ * the median in core cycles (NaN when the file has none). */
+static double run_p50(const struct spread_run *run, const char *id, bool cycles, bool *no_fast,
+                      double *slices)
 {
 	for (size_t i = 0; i < run->file->n; i++) {
 		const struct dpk_res_entry *e = &run->file->e[i];
 		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0) {
 			*no_fast = e->witness_slow_only;
 			*slices = e->witness_kept_rounds;
-			return e->ticks.p50;
+			return cycles ? e->cycles.p50 : e->ticks.p50;
 		}
 	}
 	*no_fast = false;
@@ -531,8 +543,8 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		fprintf(stderr, "dpk-bench spread: out of memory\n");
 		return 2;
 	}
-	printf("%u runs; per case the median of each run (ticks per unit), then the spread\n",
-	       nruns);
+	printf("%u runs; per case the median of each run (%s per unit), then the spread\n", nruns,
+	       a->cycles ? "core cycles" : "ticks");
 	for (size_t i = 0; i < first->n; i++) {
 		const struct dpk_res_entry *e = &first->e[i];
 		double lo = INFINITY, hi = 0, sp;
@@ -543,7 +555,7 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		    !dpk_results_selected(a->patterns, a->npatterns, e))
 			continue;
 		for (unsigned q = 0; q < nruns; q++) {
-			v[q] = run_p50(&runs[q], e->id, &no_fast[q], &slices[q]);
+			v[q] = run_p50(&runs[q], e->id, a->cycles, &no_fast[q], &slices[q]);
 			all &= isfinite(v[q]) && v[q] > 0;
 		}
 		if (!all) {
@@ -574,7 +586,8 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		}
 	}
 	if (ncases == 0) {
-		fprintf(stderr, "dpk-bench spread: no case ran ok in every run%s\n",
+		fprintf(stderr, "dpk-bench spread: no case ran ok%s in every run%s\n",
+		        a->cycles ? " with figures in cycles" : "",
 		        a->npatterns ? " among those the patterns select" : "");
 		free(spreads);
 		return 2;
@@ -584,7 +597,8 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 	       ncases, nruns, 100.0 * dpk_stats_median(spreads, ncases), worst * 100.0, worst_id,
 	       ncases - over, a->limit * 100.0, over);
 	if (partial)
-		printf("%zu more cases did not run ok in every run and are left out\n", partial);
+		printf("%zu more cases did not run ok%s in every run and are left out\n", partial,
+		       a->cycles ? " with figures in cycles" : "");
 	witness_lines(runs, nruns, flagged);
 	free(spreads);
 	return over ? 1 : 0;
