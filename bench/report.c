@@ -433,6 +433,12 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 					dpk_json_double(&j, NULL, x->raw[q]);
 				dpk_json_array_end(&j);
 			}
+			if (x->raw_cycles) {
+				dpk_json_array_begin(&j, "raw_cycles");
+				for (size_t q = 0; q < x->nraw_cycles; q++)
+					dpk_json_double(&j, NULL, x->raw_cycles[q]);
+				dpk_json_array_end(&j);
+			}
 		}
 		dpk_json_object_end(&j);
 	}

@@ -83,6 +83,31 @@ static int number(struct ctx *c, const struct dpk_jv *obj, const char *path, con
 	return 0;
 }
 
+/* The optional array of numbers @p key of result @p o, sorted, into @p out (NULL and 0 when
+ * absent). */
+static int raw_array(struct ctx *c, const struct dpk_jv *o, const char *path, const char *key,
+                     double **out, size_t *n)
+{
+	const struct dpk_jv *v;
+	int rc = 0;
+
+	if (!(v = member(c, o, path, key, DPK_JV_ARRAY, true, &rc)))
+		return rc;
+	*out = malloc((v->arr.n ? v->arr.n : 1) * sizeof(double));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < v->arr.n; i++) {
+		const struct dpk_jv *x = &v->arr.v[i];
+		if (x->type != DPK_JV_NUMBER)
+			return bad(c, x, "%s.%s[%zu]: expected a number, found %s", path, key, i,
+			           dpk_jv_type_name(x->type));
+		(*out)[i] = x->num;
+	}
+	*n = v->arr.n;
+	dpk_stats_sort(*out, *n);
+	return 0;
+}
+
 static int summary(struct ctx *c, const struct dpk_jv *obj, const char *path,
                    struct dpk_res_summary *s)
 {
@@ -238,23 +263,9 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 		e->nroles = (unsigned)v->arr.n;
 	else if (rc)
 		return rc;
-	if ((v = member(c, o, path, "raw_ticks", DPK_JV_ARRAY, true, &rc))) {
-		e->raw = malloc((v->arr.n ? v->arr.n : 1) * sizeof(double));
-		if (!e->raw)
-			return -ENOMEM;
-		for (size_t i = 0; i < v->arr.n; i++) {
-			const struct dpk_jv *x = &v->arr.v[i];
-			if (x->type != DPK_JV_NUMBER)
-				return bad(c, x, "%s.raw_ticks[%zu]: expected a number, found %s",
-				           path, i, dpk_jv_type_name(x->type));
-			e->raw[i] = x->num;
-		}
-		e->nraw = v->arr.n;
-		dpk_stats_sort(e->raw, e->nraw);
-	} else if (rc) {
+	if ((rc = raw_array(c, o, path, "raw_ticks", &e->raw, &e->nraw)))
 		return rc;
-	}
-	return 0;
+	return raw_array(c, o, path, "raw_cycles", &e->raw_cycles, &e->nraw_cycles);
 }
 
 static void load_meta(struct dpk_results *r)
@@ -386,8 +397,10 @@ int dpk_results_load(const char *path, struct dpk_results *r, char *err, size_t 
 
 void dpk_results_free(struct dpk_results *r)
 {
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
 		free(r->e[i].raw);
+		free(r->e[i].raw_cycles);
+	}
 	free(r->e);
 	free(r->env);
 	dpk_jv_free(&r->doc);

@@ -43,6 +43,8 @@ struct dpk_res_entry {
 	double core_mhz;               /**< the core clock the cycles rest on; NaN when absent */
 	double *raw;                   /**< raw_ticks sorted ascending, or NULL when not recorded */
 	size_t nraw;
+	double *raw_cycles; /**< raw_cycles sorted ascending, or NULL when not recorded */
+	size_t nraw_cycles;
 };
 
 /** One environment item as the file has it. */

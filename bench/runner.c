@@ -751,6 +751,17 @@ static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample
 
 	memset(&res->cycles, 0, sizeof(res->cycles));
 	res->core_hz = 0;
+	free(res->raw_cycles);
+	res->raw_cycles = NULL;
+	res->nraw_cycles = 0;
+	if (k && r->opt.raw) {
+		/* In the order taken, as raw; the summary sorts v. */
+		res->raw_cycles = malloc(k * sizeof(double));
+		if (res->raw_cycles) {
+			memcpy(res->raw_cycles, v, k * sizeof(double));
+			res->nraw_cycles = k;
+		}
+	}
 	if (k) {
 		dpk_stats_summarise(v, k, &res->cycles);
 		res->core_hz = ratio * (double)r->clock.hz;
@@ -1068,6 +1079,9 @@ void dpk_bench_result_free(struct dpk_bench_result *res)
 	free(res->raw);
 	res->raw = NULL;
 	res->nraw = 0;
+	free(res->raw_cycles);
+	res->raw_cycles = NULL;
+	res->nraw_cycles = 0;
 }
 
 void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,

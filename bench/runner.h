@@ -100,6 +100,8 @@ struct dpk_bench_result {
 	double elapsed_s;                /**< wall time of the case including warm-up */
 	double *raw;                     /**< kept samples (ticks per op) when options.raw */
 	size_t nraw;
+	double *raw_cycles; /**< with raw: the kept samples in core cycles, where cycles.n */
+	size_t nraw_cycles;
 	/* Interleaved runs (--interleave): the paired comparison with the group's first
 	 * member, from rounds in which both kept their sample. */
 	bool interleaved;
