@@ -223,7 +223,7 @@ static bool first_of_id(const struct dpk_results *r, size_t i)
  * Pool the results of @p id in @p r into @p s. Returns 0, or -EAGAIN with @p why set
  * when the case cannot be compared (it failed or was skipped in some repeat).
  */
-static int pool_side(const struct dpk_results *r, const char *id, const char *side,
+static int pool_side(const struct dpk_results *r, const char *id, const char *side, bool cycles,
                      struct dpk_cmp_side *s, char *why, size_t whylen)
 {
 	double p50s[64], *raw = NULL;
@@ -245,27 +245,36 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 			free(raw);
 			return -EAGAIN;
 		}
+		const struct dpk_res_summary *t = cycles ? &e->cycles : &e->ticks;
+		const double *er = cycles ? e->raw_cycles : e->raw;
+		const size_t ner = cycles ? e->nraw_cycles : e->nraw;
+
+		if (cycles && !isfinite(e->cycles.p50)) {
+			snprintf(why, whylen, "no figures in cycles in %s", side);
+			free(raw);
+			return -EAGAIN;
+		}
 		s->repeats++;
 		if (np < sizeof(p50s) / sizeof(p50s[0]))
-			p50s[np++] = e->ticks.p50;
-		if (e->ticks.p50_lo < s->lo)
-			s->lo = e->ticks.p50_lo;
-		if (e->ticks.p50_hi > s->hi)
-			s->hi = e->ticks.p50_hi;
-		s->n += isnan(e->kept) ? (double)e->nraw : e->kept;
-		if (!e->raw || e->nraw == 0) {
+			p50s[np++] = t->p50;
+		if (t->p50_lo < s->lo)
+			s->lo = t->p50_lo;
+		if (t->p50_hi > s->hi)
+			s->hi = t->p50_hi;
+		s->n += isnan(e->kept) ? (double)ner : e->kept;
+		if (!er || ner == 0) {
 			all_raw = false;
 			continue;
 		}
-		double *nr = realloc(raw, (nraw + e->nraw) * sizeof(*raw));
+		double *nr = realloc(raw, (nraw + ner) * sizeof(*raw));
 		if (!nr) {
 			free(raw);
 			snprintf(why, whylen, "out of memory");
 			return -ENOMEM;
 		}
 		raw = nr;
-		memcpy(raw + nraw, e->raw, e->nraw * sizeof(*raw));
-		nraw += e->nraw;
+		memcpy(raw + nraw, er, ner * sizeof(*raw));
+		nraw += ner;
 	}
 	memcpy(s->rep, p50s, np * sizeof(p50s[0]));
 	s->nrep = (unsigned)np;
@@ -450,6 +459,7 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 
 	memset(out, 0, sizeof(*out));
 	out->noise = o->noise;
+	out->cycles = o->cycles;
 	out->fail_above = o->fail_above;
 	out->resamples = resamples;
 	out->geomean = NAN;
@@ -487,9 +497,9 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 			continue;
 		}
 		memset(&c, 0, sizeof(c));
-		rc = pool_side(base, e->id, "base", &c.base, why, sizeof(why));
+		rc = pool_side(base, e->id, "base", o->cycles, &c.base, why, sizeof(why));
 		if (rc == 0)
-			rc = pool_side(new, e->id, "new", &c.new, why, sizeof(why));
+			rc = pool_side(new, e->id, "new", o->cycles, &c.new, why, sizeof(why));
 		if (rc == 0 && strcmp(c.base.first->unit, c.new.first->unit) != 0) {
 			snprintf(why, sizeof(why), "unit changed from \"%s\" to \"%s\"",
 			         c.base.first->unit, c.new.first->unit);
@@ -661,10 +671,10 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 	for (unsigned i = 0; i < r->nwarn; i++)
 		fprintf(f, "warning: %s\n", r->warn[i]);
 	fprintf(f,
-	        "ratio = new/base of the median TSC ticks per unit (below 1 is faster); a "
+	        "ratio = new/base of the median %s per unit (below 1 is faster); a "
 	        "verdict needs p < %.2f and the\n95%% interval of the ratio beyond the noise "
 	        "threshold of %.1f%%\n\n",
-	        DPK_CMP_ALPHA, r->noise * 100.0);
+	        r->cycles ? "core cycles" : "TSC ticks", DPK_CMP_ALPHA, r->noise * 100.0);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct dpk_res_entry *e = r->c[i].base.first;
 		size_t l = strlen(e->family);
@@ -755,10 +765,11 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 	}
 }
 
-static void json_side(struct dpk_json *j, const char *key, const struct dpk_cmp_side *s)
+static void json_side(struct dpk_json *j, const char *key, const struct dpk_cmp_side *s,
+                      bool cycles)
 {
 	dpk_json_object_begin(j, key);
-	dpk_json_double(j, "p50_ticks", s->p50);
+	dpk_json_double(j, cycles ? "p50_cycles" : "p50_ticks", s->p50);
 	dpk_json_double(j, "p50_ci95_lo", s->lo);
 	dpk_json_double(j, "p50_ci95_hi", s->hi);
 	dpk_json_double(j, "samples", s->n);
@@ -792,6 +803,7 @@ int dpk_cmp_write_json(FILE *f, const struct dpk_results *base, const struct dpk
 	json_file(&j, "new", new);
 	dpk_json_object_begin(&j, "options");
 	dpk_json_double(&j, "noise", r->noise);
+	dpk_json_string(&j, "unit", r->cycles ? "cycles" : "ticks");
 	if (r->fail_above >= 0)
 		dpk_json_double(&j, "fail_above", r->fail_above);
 	else
@@ -814,8 +826,8 @@ int dpk_cmp_write_json(FILE *f, const struct dpk_results *base, const struct dpk
 		dpk_json_string(&j, "params", e->params);
 		dpk_json_string(&j, "placement", e->placement);
 		dpk_json_string(&j, "unit", e->unit);
-		json_side(&j, "base", &c->base);
-		json_side(&j, "new", &c->new);
+		json_side(&j, "base", &c->base, r->cycles);
+		json_side(&j, "new", &c->new, r->cycles);
 		dpk_json_double(&j, "ratio", c->ratio);
 		dpk_json_double(&j, "ratio_ci95_lo", c->lo);
 		dpk_json_double(&j, "ratio_ci95_hi", c->hi);

@@ -72,7 +72,7 @@ const char *dpk_cmp_method_name(enum dpk_cmp_method m);
 struct dpk_cmp_side {
 	const struct dpk_res_entry *first; /**< the first result of the case in the file */
 	unsigned repeats;                  /**< results pooled */
-	double p50;                        /**< median ticks per unit */
+	double p50;                        /**< median ticks (or core cycles) per unit */
 	double lo, hi;                     /**< its 95% confidence interval */
 	double n;                          /**< samples (raw, or kept per the file) */
 	double *raw;                       /**< pooled raw samples, sorted; NULL without */
@@ -108,6 +108,8 @@ struct dpk_cmp_options {
 	unsigned npatterns;
 	unsigned resamples; /**< bootstrap replicates; 0: DPK_CMP_RESAMPLES */
 	uint64_t seed;      /**< 0: DPK_CMP_SEED */
+	bool cycles;        /**< compare the figures in core cycles (cycles, raw_cycles): cases
+	                         without them on a side are skipped */
 };
 
 struct dpk_cmp_report {
@@ -125,6 +127,7 @@ struct dpk_cmp_report {
 	unsigned gate_failures;
 	double noise, fail_above;
 	unsigned resamples;
+	bool cycles; /**< the figures are core cycles, not ticks */
 };
 
 /**

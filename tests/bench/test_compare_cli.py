@@ -324,10 +324,10 @@ def _():
         expect_bad(["spread", one], "1 run found")
 
 
-def with_cycles(d, name, src, cycles_p50):
+def with_cycles(d, name, src, cycles_p50, raw=False):
     """A copy of the first repeat of fixture @src whose single-lcore ok results carry figures
-    in core cycles, each case's median @cycles_p50(case id, ticks median); the others carry
-    none."""
+    in core cycles, each case's median @cycles_p50(case id, ticks median), and with @raw 64
+    raw samples around it; the others carry none."""
     doc = json.load(open(f(src)))
     doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
     for r in doc["results"]:
@@ -339,6 +339,8 @@ def with_cycles(d, name, src, cycles_p50):
                                             "p50_ci95_lo", "p50_ci95_hi")}
             r["cycles"].update(stddev=0.0, cv=0.0)
             r["core_mhz"] = 3000.0
+            if raw:
+                r["raw_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001) for i in range(64)]
     path = os.path.join(d, name)
     json.dump(doc, open(path, "w"))
     return path
@@ -377,6 +379,35 @@ def _():
         expect_bad(["spread", a, b, "--unit", "hz"], "--unit: 'hz'", "'ticks' or 'cycles'")
         expect_bad(["spread", f("base.json"), f("new.json"), "--unit", "cycles"],
                    "no case ran ok with figures in cycles")
+
+
+@case("compare --unit cycles: ratios of the medians in core cycles; others skipped")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0)
+        b = with_cycles(d, "b.json", "new.json", lambda cid, t: 100.0)
+        # In ticks the known shifts fail a 5% gate; in cycles nothing moved.
+        rc, out, _ = run("compare", a, b, "--fail-above", "5")
+        assert rc == 1, out
+        j = os.path.join(d, "c.json")
+        rc, out, err = run("compare", a, b, "--fail-above", "5", "--unit", "cycles", "--json", j)
+        assert rc == 0, (rc, out, err)
+        assert "median core cycles per unit" in out, out
+        doc = json.load(open(j))
+        assert doc["options"]["unit"] == "cycles", doc["options"]
+        assert doc["cases"] and all(c["base"]["p50_cycles"] == 100.0 and c["ratio"] == 1.0
+                                    for c in doc["cases"]), doc["cases"]
+        assert all(c["placement"] == "single" for c in doc["cases"]), doc["cases"]
+        assert any("no figures in cycles" in s["reason"] for s in doc["not_compared"]), doc["not_compared"]
+        # With raw samples in cycles the test runs on them: 5% slower is found and gated.
+        a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0, raw=True)
+        b = with_cycles(d, "b.json", "new.json", lambda cid, t: 105.0, raw=True)
+        rc, out, _ = run("compare", a, b, "--unit", "cycles", "--fail-above", "2", "--json", j)
+        assert rc == 1, out
+        doc = json.load(open(j))
+        assert all(c["base"]["raw"] and c["verdict"] == "slower" and
+                   abs(c["ratio"] - 1.05) < 1e-6 for c in doc["cases"]), doc["cases"]
+        expect_bad(["compare", a, b, "--unit", "Hz"], "--unit: 'Hz'")
 
 
 def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=None):

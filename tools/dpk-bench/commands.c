@@ -33,6 +33,9 @@ const char dpk_cmd_compare_usage[] =
         "                     interval's lower bound above it, and significant)\n"
         "  --pattern GLOB     compare only cases matching SUITE, SUITE/CASE or the full id\n"
         "                     SUITE/CASE/PARAM:V/.../placement:P (repeatable)\n"
+        "  --unit UNIT        ticks (default) or cycles: compare the figures in core cycles,\n"
+        "                     which single-lcore cases run in rounds have; cases without\n"
+        "                     them on a side are skipped, with the reason\n"
         "  --json FILE        also write the comparison as JSON\n"
         "  --help             this text\n"
         "\n"
@@ -80,7 +83,7 @@ struct args {
 	const char *patterns[PATTERNS_MAX];
 	unsigned npatterns;
 	const char *json, *output, *title;
-	bool cycles; /* spread --unit cycles */
+	bool cycles; /* --unit cycles */
 	bool help;
 };
 
@@ -90,7 +93,7 @@ static int usage_error(const char *cmd, const char *msg)
 	return 2;
 }
 
-static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern",
+static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern", "--unit",
                                            "--json",  "--help",       NULL};
 static const char *const spread_opts[] = {"--limit", "--pattern", "--unit", "--help", NULL};
 static const char *const report_opts[] = {"--output", "-o",     "--noise", "--pattern",
@@ -312,6 +315,7 @@ int dpk_cmd_compare(int argc, char **argv)
 	        .fail_above = a.fail_above,
 	        .patterns = a.patterns,
 	        .npatterns = a.npatterns,
+	        .cycles = a.cycles,
 	};
 	if (dpk_compare(&base, &new, &o, &rep, err, sizeof(err))) {
 		fprintf(stderr, "dpk-bench compare: %s\n", err);
