@@ -384,6 +384,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 			json_summary(&j, "ns", &x->ticks, ns_per_tick);
 			if (x->cycles.n) {
 				json_summary(&j, "cycles", &x->cycles, 1.0);
+				dpk_json_uint(&j, "cycles_kept", x->cycles.n);
 				dpk_json_double(&j, "core_mhz", x->core_hz / 1e6);
 			}
 			dpk_json_double(&j, "mops", x->mops);

@@ -216,7 +216,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	{
 		struct dpk_res_summary nan = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		e->ticks = e->ns = e->cycles = nan;
-		e->core_mhz = NAN;
+		e->core_mhz = e->cycles_kept = NAN;
 	}
 	if (!e->ok)
 		return 0;
@@ -254,7 +254,8 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	if ((v = member(c, o, path, "cycles", DPK_JV_OBJECT, true, &rc))) {
 		snprintf(sub, sizeof(sub), "%s.cycles", path);
 		if ((rc = summary(c, v, sub, &e->cycles)) ||
-		    (rc = number(c, o, path, "core_mhz", true, &e->core_mhz)))
+		    (rc = number(c, o, path, "core_mhz", true, &e->core_mhz)) ||
+		    (rc = number(c, o, path, "cycles_kept", true, &e->cycles_kept)))
 			return rc;
 	} else if (rc) {
 		return rc;

@@ -41,6 +41,7 @@ struct dpk_res_entry {
 	struct dpk_res_summary ticks, ns;
 	struct dpk_res_summary cycles; /**< in core cycles; all NaN when the file has none */
 	double core_mhz;               /**< the core clock the cycles rest on; NaN when absent */
+	double cycles_kept;            /**< the samples the cycles rest on; NaN when absent */
 	double *raw;                   /**< raw_ticks sorted ascending, or NULL when not recorded */
 	size_t nraw;
 	double *raw_cycles; /**< raw_cycles sorted ascending, or NULL when not recorded */

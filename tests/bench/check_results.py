@@ -140,15 +140,18 @@ def main():
                 assert "witness_slices" in r, f"{where}: cycles outside the rounds"
                 summary_ok(r["cycles"], where + " cycles")
                 assert isinstance(r["core_mhz"], NUM) and 100 < r["core_mhz"] < 20000, where
+                ck = r["cycles_kept"]
+                assert isinstance(ck, int) and 0 < ck <= r["kept"], where
                 # With --raw, every sample the cycles summary rests on, in the order taken.
                 if doc["options"]["raw"]:
                     rc_ = r["raw_cycles"]
-                    assert 0 < len(rc_) <= r["kept"], where
-                    assert min(rc_) == r["cycles"]["min"] and max(rc_) == r["cycles"]["max"], where
+                    assert len(rc_) == ck, where
+                    assert min(rc_) == r["cycles"]["min"] and max(rc_) == r["cycles"]["max"], \
+                        where
                 else:
                     assert "raw_cycles" not in r, where
             else:
-                assert "core_mhz" not in r and "raw_cycles" not in r, where
+                assert not {"core_mhz", "cycles_kept", "raw_cycles"} & set(r), where
                 assert not (X86_64 and "witness_slices" in r and r["kept"] > 0), \
                     f"{where}: kept samples in rounds but no cycles"
     t("every result", results)
