@@ -261,7 +261,11 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 			s->lo = t->p50_lo;
 		if (t->p50_hi > s->hi)
 			s->hi = t->p50_hi;
-		s->n += isnan(e->kept) ? (double)ner : e->kept;
+		/* In cycles, the samples the cycles rest on (fewer than kept where a round had no
+		 * pace; files without the count give kept). */
+		const double kept = cycles && !isnan(e->cycles_kept) ? e->cycles_kept : e->kept;
+
+		s->n += isnan(kept) ? (double)ner : kept;
 		if (!er || ner == 0) {
 			all_raw = false;
 			continue;
@@ -354,7 +358,8 @@ static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsig
 			snprintf(c->note, sizeof(c->note),
 			         "no test: raw samples are not all positive");
 		else
-			snprintf(c->note, sizeof(c->note), "no test: raw samples missing in %s",
+			snprintf(c->note, sizeof(c->note), "no test: %s missing in %s",
+			         o->cycles ? "raw samples in cycles (raw_cycles)" : "raw samples",
 			         !c->base.raw && !c->new.raw ? "both files"
 			         : !c->base.raw              ? "base"
 			                                     : "new");
@@ -402,13 +407,14 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
                          const struct dpk_results *b)
 {
 	env_differs(r, a, b, "cpu_model", "CPU model");
-	if (isfinite(a->tsc_hz) && isfinite(b->tsc_hz) && a->tsc_hz > 0 &&
+	/* Figures in cycles do not depend on the counter's rate. */
+	if (!r->cycles && isfinite(a->tsc_hz) && isfinite(b->tsc_hz) && a->tsc_hz > 0 &&
 	    fabs(b->tsc_hz / a->tsc_hz - 1.0) > 0.001)
 		warn(r,
 		     "TSC frequency differs by %+.2f%%: base %.6g MHz, new %.6g MHz (ticks are "
 		     "not comparable across clocks)",
 		     (b->tsc_hz / a->tsc_hz - 1.0) * 100.0, a->tsc_hz / 1e6, b->tsc_hz / 1e6);
-	else if (isfinite(a->tsc_hz) != isfinite(b->tsc_hz))
+	else if (!r->cycles && isfinite(a->tsc_hz) != isfinite(b->tsc_hz))
 		warn(r, "TSC frequency is known in only one file");
 	if (isfinite(a->witness) && isfinite(b->witness) &&
 	    fmax(a->witness, b->witness) > dpk_bench_witness_limit(fmin(a->witness, b->witness)))
@@ -568,6 +574,15 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 		dpk_cmp_report_free(out);
 		return -EINVAL;
 	}
+	if (out->n == 0 && o->cycles) {
+		/* A gate that compared nothing must not pass: say why instead. */
+		snprintf(err, errlen,
+		         "no case has figures in cycles in both files (%zu in common, none "
+		         "compared: %s)",
+		         out->nskip, out->nskip ? out->skip[0].reason : "-");
+		dpk_cmp_report_free(out);
+		return -EINVAL;
+	}
 	for (size_t i = 0; i < out->n; i++) {
 		const struct dpk_cmp_case *c = &out->c[i];
 		logsum += log(c->ratio);
@@ -641,16 +656,18 @@ static const char *method_mark(const struct dpk_cmp_case *c)
 	return "";
 }
 
-static void describe_file(FILE *f, const char *label, const struct dpk_results *r)
+static void describe_file(FILE *f, const char *label, const struct dpk_results *r, bool cycles)
 {
 	const struct dpk_res_env *d = dpk_results_env(r, "dpkit");
-	size_t nraw = 0;
+	size_t nraw = 0, nok = 0;
 
-	size_t nok = 0;
-
+	/* In cycles, the results that have them, and their raw samples in cycles. */
 	for (size_t i = 0; i < r->n; i++) {
-		nok += r->e[i].ok;
-		nraw += r->e[i].ok && r->e[i].raw != NULL;
+		const struct dpk_res_entry *e = &r->e[i];
+		if (!e->ok || (cycles && !isfinite(e->cycles.p50)))
+			continue;
+		nok++;
+		nraw += (cycles ? e->raw_cycles : e->raw) != NULL;
 	}
 	fprintf(f, "%s %s (%s%s%s, %zu results, %s)\n", label, r->path,
 	        r->started[0] ? r->started : "date unknown", d && d->value[0] ? ", dpkit " : "",
@@ -666,8 +683,8 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 	size_t wname = strlen("case"), wpar = strlen("params"), wpl = strlen("place");
 	bool any_ci = false, any_few = false, any_rep = false, any_one = false;
 
-	describe_file(f, "base:", base);
-	describe_file(f, "new: ", new);
+	describe_file(f, "base:", base, r->cycles);
+	describe_file(f, "new: ", new, r->cycles);
 	for (unsigned i = 0; i < r->nwarn; i++)
 		fprintf(f, "warning: %s\n", r->warn[i]);
 	fprintf(f,
@@ -718,9 +735,13 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 		        r->geomean, "", (r->geomean - 1.0) * 100.0, "", r->faster, r->slower,
 		        r->within);
 	if (any_ci)
-		fprintf(f, "\n * no test possible: a file lacks raw samples (run both with --raw); "
-		           "decided from each file's\n   95%% interval of the median, "
-		           "\"significant\" meaning the two intervals do not overlap\n");
+		fprintf(f,
+		        "\n * no test possible: a file lacks raw samples%s (run both with "
+		        "--raw%s); "
+		        "decided from each file's\n   95%% interval of the median, "
+		        "\"significant\" meaning the two intervals do not overlap\n",
+		        r->cycles ? " in cycles" : "",
+		        r->cycles ? " on a dpk-bench that writes raw_cycles" : "");
 	if (any_few)
 		fprintf(f, "\n ** too few samples on a side to judge; reported as within noise\n");
 	if (any_rep)

@@ -361,7 +361,7 @@ def _():
         single = {c for c in ticks if c.endswith("placement:single")}
         assert single and set(got) == single, (sorted(got), sorted(single))
         assert all(v == 0.0 for v in got.values()), got
-        assert "did not run ok with figures in cycles in every run" in out, out
+        assert "have no figures in cycles (multi-lcore cases never do), in every run" in out, out
         # Ticks by default, from the same files.
         rc, out, _ = run("spread", a, b, "--limit", "999")
         assert rc == 0 and "(ticks per unit)" in out, out
@@ -398,16 +398,35 @@ def _():
         assert doc["cases"] and all(c["base"]["p50_cycles"] == 100.0 and c["ratio"] == 1.0
                                     for c in doc["cases"]), doc["cases"]
         assert all(c["placement"] == "single" for c in doc["cases"]), doc["cases"]
-        assert any("no figures in cycles" in s["reason"] for s in doc["not_compared"]), doc["not_compared"]
+        assert any("no figures in cycles" in s["reason"] for s in doc["not_compared"]), \
+            doc["not_compared"]
+        # The fixtures have raw ticks but no raw cycles: no test, and the note says which.
+        assert all(c["method"] == "median-ci" and "raw_cycles" in c["note"]
+                   for c in doc["cases"]), doc["cases"]
+        assert "lacks raw samples in cycles" in out, out
         # With raw samples in cycles the test runs on them: 5% slower is found and gated.
         a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0, raw=True)
         b = with_cycles(d, "b.json", "new.json", lambda cid, t: 105.0, raw=True)
         rc, out, _ = run("compare", a, b, "--unit", "cycles", "--fail-above", "2", "--json", j)
         assert rc == 1, out
         doc = json.load(open(j))
-        assert all(c["base"]["raw"] and c["verdict"] == "slower" and
-                   abs(c["ratio"] - 1.05) < 1e-6 for c in doc["cases"]), doc["cases"]
+        assert all(c["base"]["raw"] and c["new"]["raw"] and c["method"] == "mann-whitney+bootstrap"
+                   and c["verdict"] == "slower" and abs(c["ratio"] - 1.05) < 1e-6
+                   for c in doc["cases"]), doc["cases"]
         expect_bad(["compare", a, b, "--unit", "Hz"], "--unit: 'Hz'")
+        # Nothing to compare in cycles is an error, never a passed gate.
+        expect_bad(["compare", f("base.json"), f("new.json"), "--unit", "cycles",
+                    "--fail-above", "5"], "no case has figures in cycles in both files")
+        # A malformed cycles block, core clock or raw sample is named.
+        for field, value, needle in [("cycles", "x", ".cycles: expected an object"),
+                                     ("core_mhz", "x", ".core_mhz: expected a number"),
+                                     ("raw_cycles", [1.0, "x"], ".raw_cycles[1]: expected a number")]:
+            doc = json.load(open(a))
+            r = next(r for r in doc["results"] if "cycles" in r)
+            r[field] = value
+            bad = os.path.join(d, "bad.json")
+            json.dump(doc, open(bad, "w"))
+            expect_bad(["compare", bad, b, "--unit", "cycles"], "bad.json", needle)
 
 
 def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=None):

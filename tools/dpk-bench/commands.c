@@ -602,7 +602,8 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 	       ncases - over, a->limit * 100.0, over);
 	if (partial)
 		printf("%zu more cases did not run ok%s in every run and are left out\n", partial,
-		       a->cycles ? " with figures in cycles" : "");
+		       a->cycles ? ", or have no figures in cycles (multi-lcore cases never do),"
+		                 : "");
 	witness_lines(runs, nruns, flagged);
 	free(spreads);
 	return over ? 1 : 0;
