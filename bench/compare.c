@@ -250,7 +250,8 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 		const size_t ner = cycles ? e->nraw_cycles : e->nraw;
 
 		if (cycles && !isfinite(e->cycles.p50)) {
-			snprintf(why, whylen, "no figures in cycles in %s", side);
+			snprintf(why, whylen, "no figures in cycles in %s (repeat %u)", side,
+			         e->repeat + 1);
 			free(raw);
 			return -EAGAIN;
 		}

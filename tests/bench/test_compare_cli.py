@@ -324,12 +324,19 @@ def _():
         expect_bad(["spread", one], "1 run found")
 
 
-def with_cycles(d, name, src, cycles_p50, raw=False):
+def with_cycles(d, name, src, cycles_p50, raw=False, repeats=1, drop=None):
     """A copy of the first repeat of fixture @src whose single-lcore ok results carry figures
     in core cycles, each case's median @cycles_p50(case id, ticks median), and with @raw 64
-    raw samples around it; the others carry none."""
+    raw samples around it; the others carry none. @repeats copies of that repeat make as many
+    repeats; @drop = (case id, repeat) takes the cycles away from that one result."""
     doc = json.load(open(f(src)))
-    doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
+    first = [r for r in doc["results"] if r["repeat"] == 0]
+    doc["results"] = []
+    for q in range(repeats):
+        for r in first:
+            r = json.loads(json.dumps(r))
+            r["repeat"] = q
+            doc["results"].append(r)
     for r in doc["results"]:
         if r["status"] == "ok" and r["placement"] == "single":
             params = "/".join(f"{k}:{v}" for k, v in r["params"].items())
@@ -339,6 +346,9 @@ def with_cycles(d, name, src, cycles_p50, raw=False):
                                             "p50_ci95_lo", "p50_ci95_hi")}
             r["cycles"].update(stddev=0.0, cv=0.0)
             r["core_mhz"] = 3000.0
+            if drop == (cid, r["repeat"]):
+                del r["cycles"], r["core_mhz"]
+                continue
             if raw:
                 r["raw_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001) for i in range(64)]
     path = os.path.join(d, name)
@@ -414,6 +424,20 @@ def _():
                    and c["verdict"] == "slower" and abs(c["ratio"] - 1.05) < 1e-6
                    for c in doc["cases"]), doc["cases"]
         expect_bad(["compare", a, b, "--unit", "Hz"], "--unit: 'Hz'")
+        # Three repeats a side: judged on the repeats' medians in cycles. A result without
+        # cycles in one repeat leaves its case out, naming the side and the repeat.
+        one = "synth/same/n:32/placement:single"
+        a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0, repeats=3)
+        b = with_cycles(d, "b.json", "new.json", lambda cid, t: 100.0, repeats=3,
+                        drop=(one, 2))
+        rc, out, err = run("compare", a, b, "--unit", "cycles", "--json", j)
+        assert rc == 0, (rc, out, err)
+        doc = json.load(open(j))
+        assert doc["cases"] and all(c["method"] == "repeat-medians" and c["base"]["repeats"] == 3
+                                    for c in doc["cases"]), doc["cases"]
+        assert one not in [c["id"] for c in doc["cases"]], doc["cases"]
+        assert {"id": one, "reason": "no figures in cycles in new (repeat 3)"} in \
+            doc["not_compared"], doc["not_compared"]
         # Nothing to compare in cycles is an error, never a passed gate.
         expect_bad(["compare", f("base.json"), f("new.json"), "--unit", "cycles",
                     "--fail-above", "5"], "no case has figures in cycles in both files")
