@@ -170,91 +170,63 @@ size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out)
 	return k;
 }
 
-/* The pace of one round from its clock timings @p v (n of them): the mean of those up to
- * @p cut, less the read cost, in ticks per chain; NaN when none is. */
-static double round_pace(const double *v, size_t n, double cut, double read_cost)
+/* The end of the round that starts at sample @p a: a round's samples are stored one after
+ * another. */
+static size_t round_end(const struct dpk_sample *s, size_t n, size_t a)
 {
-	double sum = 0;
-	size_t k = 0;
+	size_t b = a + 1;
 
-	for (size_t i = 0; i < n; i++)
-		if (v[i] <= cut) {
-			sum += v[i];
-			k++;
-		}
-	return k ? sum / (double)k - read_cost : NAN;
+	while (b < n && s[b].round == s[a].round)
+		b++;
+	return b;
+}
+
+static bool timed_kept(const struct dpk_sample *x)
+{
+	return x->reject == DPK_REJECT_NONE && x->clk > 0;
 }
 
 size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_cycles,
                              double read_cost, double *out, double *ratio_p50)
 {
-	size_t rounds = 0, timed = 0, k = 0, used = 0;
-	size_t *first = NULL;
-	double *v = NULL, *ratio = NULL, cut;
+	size_t timed = 0, k = 0, used = 0;
+	double *v, cut;
 
 	if (ratio_p50)
 		*ratio_p50 = NAN;
 	for (size_t i = 0; i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE && s[i].clk > 0) {
-			if ((size_t)s[i].round + 1 > rounds)
-				rounds = (size_t)s[i].round + 1;
-			timed++;
-		}
-	if (!timed)
+		timed += timed_kept(&s[i]);
+	if (!timed || !(v = malloc(timed * sizeof(*v))))
 		return 0;
-	/* The timings grouped by round: round r's start at v[first[r]]. */
-	first = calloc(rounds + 1, sizeof(*first));
-	v = malloc(timed * sizeof(*v));
-	ratio = malloc(rounds * sizeof(*ratio));
-	if (!first || !v || !ratio)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE && s[i].clk > 0)
-			first[s[i].round + 1]++;
-	for (size_t r = 0; r < rounds; r++)
-		first[r + 1] += first[r];
-	{
-		size_t *next = calloc(rounds, sizeof(*next));
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (timed_kept(&s[i]))
+			v[j++] = s[i].clk;
+	cut = dpk_stats_median(v, timed) * DPK_CORECLOCK_TRIM;
+	/* Round by round; v's front then gathers the rounds' ratios (at most one a timing). */
+	for (size_t a = 0, b; a < n; a = b) {
+		double sum = 0, pace, ratio;
+		size_t m = 0;
 
-		if (!next)
-			goto out;
-		for (size_t i = 0; i < n; i++)
-			if (s[i].reject == DPK_REJECT_NONE && s[i].clk > 0)
-				v[first[s[i].round] + next[s[i].round]++] = s[i].clk;
-		free(next);
-	}
-	/* The cut, from the median of every timing (sorted in a copy: v stays grouped). */
-	{
-		double *all = malloc(timed * sizeof(*all));
-
-		if (!all)
-			goto out;
-		memcpy(all, v, timed * sizeof(*all));
-		cut = dpk_stats_median(all, timed) * DPK_CORECLOCK_TRIM;
-		free(all);
-	}
-	for (size_t r = 0; r < rounds; r++) {
-		const size_t m = first[r + 1] - first[r];
-		const double pace = m ? round_pace(v + first[r], m, cut, read_cost) : NAN;
-
+		b = round_end(s, n, a);
+		for (size_t i = a; i < b; i++)
+			if (timed_kept(&s[i]) && s[i].clk <= cut) {
+				sum += s[i].clk;
+				m++;
+			}
+		pace = m ? sum / (double)m - read_cost : NAN;
 		/* A chain takes longer than an empty fenced window: one that read no longer was
 		 * not timed whole (or was folded away), and its round has no pace. */
-		ratio[r] = pace > read_cost && pace > 0 ? chain_cycles / pace : NAN;
+		if (!(pace > read_cost && pace > 0))
+			continue;
+		ratio = chain_cycles / pace;
+		v[used++] = ratio;
+		for (size_t i = a; i < b; i++)
+			if (s[i].reject == DPK_REJECT_NONE)
+				out[k++] = s[i].ticks_per_op * ratio;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE && s[i].round < rounds &&
-		    isfinite(ratio[s[i].round]))
-			out[k++] = s[i].ticks_per_op * ratio[s[i].round];
-	/* The rounds' ratios, gathered at the front of v (its timings are no longer needed). */
-	for (size_t r = 0; r < rounds; r++)
-		if (isfinite(ratio[r]))
-			v[used++] = ratio[r];
 	if (ratio_p50 && used)
 		*ratio_p50 = dpk_stats_median(v, used);
-out:
-	free(first);
 	free(v);
-	free(ratio);
 	return k;
 }
 
@@ -422,8 +394,7 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 	/* Each round's median once (NaN when nothing in it is kept); the rounds with enough
 	 * kept samples for a steady median set the reference. */
 	for (size_t a = 0, b; a < n; a = b, q++) {
-		for (b = a + 1; b < n && s[b].round == s[a].round; b++)
-			;
+		b = round_end(s, n, a);
 		if (!range_median(s + a, b - a, scratch, &k, &med[q]))
 			med[q] = NAN;
 		else if (k >= DPK_SLOW_MIN_SAMPLES && isfinite(med[q]))
@@ -434,11 +405,8 @@ size_t dpk_stats_reject_slow(struct dpk_sample *s, size_t n, double limit,
 	if (ref > 0) {
 		/* Compare each round with the reference, in the same order as above. */
 		q = 0;
-		for (size_t a = 0, b; a < n; a = b, q++) {
-			for (b = a + 1; b < n && s[b].round == s[a].round; b++)
-				;
+		for (size_t a = 0; a < n; a = round_end(s, n, a), q++)
 			slow[s[a].round] = med[q] > ref * (1.0 + limit);
-		}
 		kept_total = dpk_stats_mark_slow(s, n, slow, nslow, counts);
 	}
 out:

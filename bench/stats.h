@@ -186,15 +186,15 @@ size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out);
 #define DPK_CORECLOCK_TRIM 1.25
 
 /**
- * Copy the kept samples of @p s (n of them) into @p out in core cycles per operation, in
- * the order the samples were taken; returns how many were copied. A round's pace is the
+ * Copy the kept samples of @p s (n of them, rounds stored one after another, as for
+ * dpk_stats_reject_slow()) into @p out in core cycles per operation, in the order the
+ * samples were taken; returns how many were copied. A round's pace is the
  * mean of the clock timings (dpk_sample.clk) of its kept samples, those over
  * DPK_CORECLOCK_TRIM times the median of all of them left out, less @p read_cost (ticks);
  * its samples are multiplied by @p chain_cycles / pace, the core cycles per tick in that
  * round. A round without such a timing, or whose pace is not over @p read_cost and over 0,
- * is left out. When
- * @p ratio_p50 is not NULL it gets the median core cycles per tick over the rounds used
- * (NaN when none). @p out has room for every kept sample.
+ * is left out. When @p ratio_p50 is not NULL it gets the median core cycles per tick over
+ * the rounds used (NaN when none). @p out has room for every kept sample.
  */
 size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_cycles,
                              double read_cost, double *out, double *ratio_p50);

@@ -651,41 +651,42 @@ static void kept_ticks_keep_their_order(void)
 	ASSERT_EQ_U(0, dpk_stats_kept_ticks(s, 0, out));
 }
 
-/* Kept samples in three rounds, with clock timings: read cost 10, so a timing of 110 is a
- * pace of 100 ticks a chain. */
-static void cycles_sample(struct dpk_sample *s, double ticks, unsigned round, float clk)
+/* @p n kept samples, the i-th of @p ticks per op in round @p round[i] with clock timing
+ * @p clk[i] (0: none taken); rounds are stored one after another. */
+static void cycles_samples(struct dpk_sample *s, size_t n, const double *ticks,
+                           const unsigned *round, const float *clk)
 {
-	clean(s, 1, ticks);
-	s->round = (uint16_t)round;
-	s->reject = DPK_REJECT_NONE;
-	s->wit = 0;
-	s->clk = clk;
+	clean(s, n, 0);
+	for (size_t i = 0; i < n; i++) {
+		s[i].ticks_per_op = ticks[i];
+		s[i].round = (uint16_t)round[i];
+		s[i].reject = DPK_REJECT_NONE;
+		s[i].wit = 0;
+		s[i].clk = clk[i];
+	}
 }
 
 static void cycles_convert_round_by_round(void)
 {
 	enum { N = 7 };
+	/* Read cost 10. Round 0 at a pace of 100 ticks a chain of 600 cycles (6 cycles a
+	 * tick), round 1 at 120 (5 a tick); sample 5 is rejected, so neither its value nor its
+	 * timing counts; round 2 has no timing, so its sample is left out. */
+	const double ticks[N] = {2.0, 3.0, 1.0, 4.0, 5.0, 1000.0, 7.0};
+	const unsigned round[N] = {0, 0, 0, 1, 1, 1, 2};
+	const float clk[N] = {110, 110, 110, 130, 130, 5000, 0};
 	struct dpk_sample s[N];
 	double out[N], ratio;
 
-	/* Round 0 at a pace of 100 ticks a chain of 600 cycles (6 cycles a tick), round 1 at
-	 * 120 (5 a tick); the samples come back in the order taken. */
-	cycles_sample(&s[0], 2.0, 0, 110);
-	cycles_sample(&s[1], 4.0, 1, 130);
-	cycles_sample(&s[2], 3.0, 0, 110);
-	cycles_sample(&s[3], 5.0, 1, 130);
-	/* Rejected: neither its value nor its timing counts. */
-	cycles_sample(&s[4], 1000.0, 1, 5000);
-	s[4].reject = DPK_REJECT_GAP;
-	/* Round 2 has no timing (0: none taken): its sample is left out. */
-	cycles_sample(&s[5], 7.0, 2, 0);
-	cycles_sample(&s[6], 1.0, 0, 110);
+	cycles_samples(s, N, ticks, round, clk);
+	s[5].reject = DPK_REJECT_GAP;
+	/* The samples come back in the order taken. */
 	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, &ratio));
 	ASSERT_NEAR(12.0, out[0], 1e-9);
-	ASSERT_NEAR(20.0, out[1], 1e-9);
-	ASSERT_NEAR(18.0, out[2], 1e-9);
-	ASSERT_NEAR(25.0, out[3], 1e-9);
-	ASSERT_NEAR(6.0, out[4], 1e-9);
+	ASSERT_NEAR(18.0, out[1], 1e-9);
+	ASSERT_NEAR(6.0, out[2], 1e-9);
+	ASSERT_NEAR(20.0, out[3], 1e-9);
+	ASSERT_NEAR(25.0, out[4], 1e-9);
 	/* The median of two rounds' ratios, 6 and 5. */
 	ASSERT_NEAR(5.5, ratio, 1e-9);
 	/* The ratio is optional. */
@@ -697,12 +698,13 @@ static void cycles_trim_the_round_outliers(void)
 	enum { N = 7 };
 	struct dpk_sample s[N];
 	const float clk[N] = {100, 100, 125, 100, 5000, 126, 100};
+	const double ticks[N] = {1, 1, 1, 1, 1, 1, 1};
+	const unsigned round[N] = {0};
 	double out[N], ratio;
 
 	/* Median timing 100, cut at 125: the 125 counts, the 126 and the 5000 do not; the
 	 * pace is the mean of four 100s and the 125, 105, less no read cost. */
-	for (unsigned i = 0; i < N; i++)
-		cycles_sample(&s[i], 1.0, 0, clk[i]);
+	cycles_samples(s, N, ticks, round, clk);
 	ASSERT_EQ_U(N, dpk_stats_kept_cycles(s, N, 420.0, 0.0, out, &ratio));
 	ASSERT_NEAR(4.0, ratio, 1e-9);
 	for (unsigned i = 0; i < N; i++)
@@ -712,16 +714,15 @@ static void cycles_trim_the_round_outliers(void)
 static void cycles_trim_by_the_case_median(void)
 {
 	enum { N = 5 };
+	/* Round 2 kept one sample, and its chain was interrupted: the round's own median would
+	 * keep that timing, the case's (110) leaves it out, and the round with it. */
+	const double ticks[N] = {1, 1, 1, 1, 1};
+	const unsigned round[N] = {0, 0, 1, 1, 2};
+	const float clk[N] = {110, 110, 110, 110, 5000};
 	struct dpk_sample s[N];
 	double out[N], ratio;
 
-	/* Round 2 kept one sample, and its chain was interrupted: the round's own median would
-	 * keep that timing, the case's (110) leaves it out, and the round with it. */
-	cycles_sample(&s[0], 1.0, 0, 110);
-	cycles_sample(&s[1], 1.0, 0, 110);
-	cycles_sample(&s[2], 1.0, 1, 110);
-	cycles_sample(&s[3], 1.0, 1, 110);
-	cycles_sample(&s[4], 1.0, 2, 5000);
+	cycles_samples(s, N, ticks, round, clk);
 	ASSERT_EQ_U(4, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, &ratio));
 	for (unsigned i = 0; i < 4; i++)
 		ASSERT_NEAR(6.0, out[i], 1e-9);
@@ -731,25 +732,22 @@ static void cycles_trim_by_the_case_median(void)
 static void cycles_need_a_positive_pace(void)
 {
 	enum { N = 5 };
+	/* Round 0's timings are all read cost (a chain folded away would read so): no pace,
+	 * no figures; round 1's are fine, and 60 is the case's median. */
+	const double ticks[N] = {1, 1, 2, 2, 2};
+	const unsigned round[N] = {0, 0, 1, 1, 1};
+	const float clk[N] = {10, 9, 60, 60, 60};
 	struct dpk_sample s[N];
 	double out[N], ratio = 1;
 
-	/* Round 0's timings are all read cost (a chain folded away would read so): no pace,
-	 * no figures; round 1's are fine, and 60 is the case's median. */
-	cycles_sample(&s[0], 1.0, 0, 10);
-	cycles_sample(&s[1], 1.0, 0, 9);
-	cycles_sample(&s[2], 2.0, 1, 60);
-	cycles_sample(&s[3], 2.0, 1, 60);
-	cycles_sample(&s[4], 2.0, 1, 60);
+	cycles_samples(s, N, ticks, round, clk);
 	ASSERT_EQ_U(3, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, &ratio));
 	ASSERT_NEAR(4.0, out[0], 1e-9);
 	ASSERT_NEAR(2.0, ratio, 1e-9);
 	/* A pace of 15 over a read cost of 10 passes; one of 8 (a timing of 18) does not. */
-	cycles_sample(&s[0], 1.0, 0, 25);
-	cycles_sample(&s[1], 1.0, 0, 25);
+	s[0].clk = s[1].clk = 25;
 	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, NULL));
-	cycles_sample(&s[0], 1.0, 0, 18);
-	cycles_sample(&s[1], 1.0, 0, 18);
+	s[0].clk = s[1].clk = 18;
 	ASSERT_EQ_U(3, dpk_stats_kept_cycles(s, N, 100.0, 10.0, out, NULL));
 	/* No timing at all, nothing kept, or no samples: nothing, and no ratio. */
 	for (unsigned i = 0; i < N; i++)
