@@ -740,7 +740,8 @@ static unsigned rounds_of(const struct dpk_bench_runner *r)
 }
 
 /* The kept samples of a single-lcore case in core cycles, where they have clock timings
- * (coreclock.h): res->cycles, and res->core_hz from the median round's pace. */
+ * (coreclock.h): res->cycles, and res->core_hz from the median round's pace. @p res is as
+ * result_init() left those fields (none: cycles.n 0). */
 static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample *samples,
                              size_t ns, struct dpk_bench_result *res)
 {
@@ -749,11 +750,6 @@ static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample
 	                                     r->clock.read_cost, v, &ratio)
 	             : 0;
 
-	memset(&res->cycles, 0, sizeof(res->cycles));
-	res->core_hz = 0;
-	free(res->raw_cycles);
-	res->raw_cycles = NULL;
-	res->nraw_cycles = 0;
 	if (k && r->opt.raw) {
 		/* In the order taken, as raw; the summary sorts v. */
 		res->raw_cycles = malloc(k * sizeof(double));
