@@ -80,9 +80,8 @@ void dpk_report_coreclock(FILE *f, const struct dpk_bench_result *res, size_t n)
 		dpk_stats_sort(v, k);
 		fprintf(f,
 		        "core clock: %.0f MHz median over %zu single-lcore results (%.0f-%.0f), "
-		        "each "
-		        "from its median round's multiply chain; p50 cyc converts each round's "
-		        "samples at that round's clock\n",
+		        "each from its median round's multiply chain; p50 cyc converts each "
+		        "round's samples at that round's clock\n",
 		        dpk_stats_quantile(v, k, 0.5), k, v[0], v[k - 1]);
 	}
 	free(v);
@@ -154,9 +153,8 @@ void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
 {
 	fprintf(f, "\n%s: %s\n", s->name, s->desc);
 	fprintf(f,
-	        "  figures in TSC ticks (%.2f MHz) per unit; ns and Mops/s at that rate; p50 cyc "
-	        "in "
-	        "core cycles\n",
+	        "  figures in TSC ticks (%.2f MHz) per unit; ns and Mops/s at that rate; "
+	        "p50 cyc in core cycles\n",
 	        (double)k->hz / 1e6);
 	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s %9s  %s\n", "case", "place",
 	        "unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 cyc", "p50 ns", "Mops/s",
