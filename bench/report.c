@@ -8,6 +8,7 @@
 
 #include <dpk/cycles.h>
 
+#include "coreclock.h"
 #include "json.h"
 #include "report.h"
 #include "witness.h"
@@ -51,6 +52,17 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	        k->target_single, k->target_multi);
 	fprintf(f, "  %-24s %.2f ticks per enqueue+dequeue pair (fastest of %u readings)\n",
 	        "speed witness", k->witness, DPK_WITNESS_CHECK_READINGS);
+	if (isfinite(k->mul_cycles))
+		fprintf(f,
+		        "  %-24s %.2f cycles by a chain of adds (%u assumed): figures in cycles "
+		        "%s\n",
+		        "core-clock multiply", k->mul_cycles, DPK_CORECLOCK_MUL_CYCLES,
+		        k->cycles_on ? "on" : "off");
+	else
+		fprintf(f,
+		        "  %-24s - (no chain in this build, or it did not time): no figures in "
+		        "cycles\n",
+		        "core-clock multiply");
 }
 
 /* The median of the witness log's readings, NaN when there are none. */
@@ -66,11 +78,22 @@ static double witness_p50(const struct dpk_bench_witness_log *w)
 	return m;
 }
 
-void dpk_report_coreclock(FILE *f, const struct dpk_bench_result *res, size_t n)
+void dpk_report_coreclock(FILE *f, const struct dpk_bench_clock *clk,
+                          const struct dpk_bench_result *res, size_t n)
 {
-	double *v = malloc((n ? n : 1) * sizeof(*v));
+	double *v;
 	size_t k = 0;
 
+	if (!clk->cycles_on) {
+		if (isfinite(clk->mul_cycles))
+			fprintf(f,
+			        "core clock: not read; a multiply took %.2f cycles by a chain of "
+			        "adds, "
+			        "not the %u the chain assumes, so there are no figures in cycles\n",
+			        clk->mul_cycles, DPK_CORECLOCK_MUL_CYCLES);
+		return;
+	}
+	v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
 		return;
 	for (size_t i = 0; i < n; i++)
@@ -301,6 +324,8 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_double(&j, "sample_target_ticks_single", k->target_single);
 	dpk_json_double(&j, "sample_target_ticks_multi", k->target_multi);
 	dpk_json_double(&j, "witness_ticks", k->witness);
+	dpk_json_double(&j, "mul_cycles", k->mul_cycles);
+	dpk_json_bool(&j, "cycles_on", k->cycles_on);
 	dpk_json_object_end(&j);
 
 	dpk_json_object_begin(&j, "witness");

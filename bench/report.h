@@ -45,8 +45,10 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m);
 
 /** The core clock the single-lcore results' figures in cycles rest on (coreclock.h): the
- * median and range of their core_hz; nothing when no result has one. */
-void dpk_report_coreclock(FILE *f, const struct dpk_bench_result *res, size_t n);
+ * median and range of their core_hz; nothing when no result has one. Where the clock check
+ * @p k turned the figures in cycles off, the reason instead. */
+void dpk_report_coreclock(FILE *f, const struct dpk_bench_clock *k,
+                          const struct dpk_bench_result *res, size_t n);
 
 /** What the speed witness saw over the run's rounds (nothing if no rounds ran): one line,
  * then, if some results kept mostly slow samples, a line counting them and one naming those

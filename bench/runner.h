@@ -50,6 +50,10 @@ struct dpk_bench_clock {
 	double target_multi;  /**< sample length for multi-lcore cases, ticks */
 	double witness;       /**< fastest of DPK_WITNESS_CHECK_READINGS speed-witness readings
 	                           (witness.h), ticks per pair */
+	double mul_cycles;    /**< cycles a multiply of the core-clock chain took, against a chain
+	                           of adds (coreclock.h); NAN where there is no chain */
+	bool cycles_on;       /**< mul_cycles is what the chain assumes: single-lcore cases get
+	                           figures in core cycles */
 };
 
 /** Measure the clock; sample targets keep read cost and granularity under 1% each. */

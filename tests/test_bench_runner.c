@@ -1230,6 +1230,112 @@ static void coreclock_reads_a_chain(void)
 	stop();
 }
 
+/* The multiply the chain assumes to take 3 cycles is judged against the add chain, which
+ * is as many cycles: equal times (less the read cost) are 3 cycles a multiply; 10% either
+ * way is the edge; a missing, non-finite or empty add chain gives no figure. */
+static void coreclock_judge_table(void)
+{
+	static const struct {
+		double mul, add, read;
+		bool on;
+		double cycles; /* NAN: none */
+	} t[] = {
+	        {637, 637, 49, true, 3.0},       /* this machine: 588 ticks each */
+	        {695.604, 637, 49, true, 3.299}, /* within 10% over */
+	        {578.396, 637, 49, true, 2.701}, /* within 10% under */
+	        {700, 637, 49, false, 3.3214},   /* just over */
+	        {576, 637, 49, false, 2.6888},   /* just under */
+	        {833, 637, 49, false, 4.0},      /* a 4-cycle multiply */
+	        {637, 49, 49, false, NAN},       /* the add chain took no time */
+	        {637, 0, 49, false, NAN},        /* no add chain */
+	        {0, 637, 49, false, NAN},        /* no multiply chain */
+	        {637, INFINITY, 49, false, NAN}, {637, 637, NAN, false, NAN},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		double cycles = -1;
+		bool on = dpk_bench_coreclock_judge(t[i].mul, t[i].add, t[i].read, &cycles);
+
+		EXPECT_EQ(t[i].on, on);
+		if (isnan(t[i].cycles)) {
+			EXPECT_TRUE(isnan(cycles));
+		} else {
+			EXPECT_LT_F(fabs(cycles - t[i].cycles), 1e-3);
+		}
+	}
+}
+
+/* The clock check judges the chain with the add chain's timing, and a runner whose check
+ * turned the chain off times no chains and gives no figures in cycles. */
+static void coreclock_off_gives_no_cycles(void)
+{
+	const struct dpk_bench_suite *suites[1] = {&suite};
+	const struct dpk_bench_case *cases[1] = {&c_single};
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+#if defined(__x86_64__)
+	EXPECT_EQ(0u, (unsigned)((uintptr_t)dpk_bench_coreclock_add_timing % 64));
+	EXPECT_GT_F(dpk_bench_coreclock_add_timing(), 0.0);
+	EXPECT_TRUE(isfinite(runner.clock.mul_cycles));
+	EXPECT_GT_F(runner.clock.mul_cycles, 0.0);
+#else
+	EXPECT_EQ(0.0, dpk_bench_coreclock_add_timing());
+	EXPECT_TRUE(isnan(runner.clock.mul_cycles));
+	EXPECT_FALSE(runner.clock.cycles_on);
+#endif
+	runner.clock.cycles_on = false;
+	runner.opt.time_s = 0.02;
+	runner.opt.rounds = 4;
+	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res, NULL, NULL);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_GT(res.reject[0], 0u);
+	EXPECT_EQ_U(0, res.cycles.n);
+	EXPECT_EQ(0.0, res.core_hz);
+	EXPECT_NULL(res.raw_cycles);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
+/* The closing core-clock line: the clock the results rest on, or why there is none. */
+static void coreclock_line_says_why_not(void)
+{
+	struct dpk_bench_clock k = {.mul_cycles = 3.0, .cycles_on = true};
+	struct dpk_bench_result res[2] = {{.status = DPK_RESULT_OK}, {.status = DPK_RESULT_OK}};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	res[0].cycles.n = 10;
+	res[0].core_hz = 3.1e9;
+	res[1].cycles.n = 10;
+	res[1].core_hz = 3.2e9;
+	f = open_memstream(&buf, &len);
+	ASSERT_NOT_NULL(f);
+	dpk_report_coreclock(f, &k, res, 2);
+	fclose(f);
+	EXPECT_NOT_NULL(strstr(buf, "core clock: 3150 MHz median over 2 single-lcore results"));
+	free(buf);
+
+	k.mul_cycles = 4.0;
+	k.cycles_on = false;
+	f = open_memstream(&buf, &len);
+	ASSERT_NOT_NULL(f);
+	dpk_report_coreclock(f, &k, res, 2);
+	fclose(f);
+	EXPECT_NOT_NULL(strstr(buf, "core clock: not read; a multiply took 4.00 cycles"));
+	EXPECT_NULL(strstr(buf, "MHz"));
+	free(buf);
+
+	k.mul_cycles = NAN; /* no chain in the build: nothing to say beyond the env report */
+	f = open_memstream(&buf, &len);
+	ASSERT_NOT_NULL(f);
+	dpk_report_coreclock(f, &k, res, 2);
+	fclose(f);
+	EXPECT_EQ_U(0, len);
+	free(buf);
+}
+
 /* Every CSV row has the header's number of fields, whatever became of the result. */
 static void csv_rows_have_one_width(void)
 {
@@ -1510,6 +1616,9 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(switches_are_counted_over_a_stretch),
         DPK_TEST(witness_final_judgement_counts_kept_samples_only),
         DPK_TEST(coreclock_reads_a_chain),
+        DPK_TEST(coreclock_judge_table),
+        DPK_TEST(coreclock_off_gives_no_cycles),
+        DPK_TEST(coreclock_line_says_why_not),
         DPK_TEST(csv_rows_have_one_width),
         DPK_TEST(code_copies_sit_at_their_offsets),
         DPK_TEST(batches_share_out_over_the_layouts),

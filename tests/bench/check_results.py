@@ -19,7 +19,7 @@ OPTIONS = {"time_s": NUM, "warmup_s": NUM, "rounds": int, "slow_limit": NUM, "re
 CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks": NUM,
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
-         "witness_ticks": NUM}
+         "witness_ticks": NUM, "cycles_on": bool}
 WITNESS = {"best_ticks": NUM, "pairs": int, "limit": NUM, "readings": int, "samples": int,
            "slow_samples": int, "set_aside_samples": int, "rounds": int, "extra_rounds": int,
            "slow_only_cases": int}
@@ -74,6 +74,19 @@ def main():
       (_ for _ in ()).throw(AssertionError("schema")))
     t("options", lambda: need(doc["options"], OPTIONS, "options"))
     t("clock", lambda: need(doc["clock"], CLOCK, "clock"))
+
+    def core_clock_check():
+        # The multiply the core-clock chain assumes to take 3 cycles, timed against a chain
+        # of adds: a number where the chain is built, null elsewhere; figures in cycles only
+        # when it came out within 10% of 3.
+        k = doc["clock"]
+        m = k["mul_cycles"]
+        if X86_64:
+            assert isinstance(m, NUM) and m > 0, k
+        else:
+            assert m is None and not k["cycles_on"], k
+        assert k["cycles_on"] == (m is not None and abs(m - 3) <= 0.3), k
+    t("core-clock multiply check", core_clock_check)
 
     def witness():
         w = doc["witness"]
@@ -138,6 +151,7 @@ def main():
             # is timed after every batch (x86-64); each comes with its core clock.
             if "cycles" in r:
                 assert "witness_slices" in r, f"{where}: cycles outside the rounds"
+                assert doc["clock"]["cycles_on"], f"{where}: cycles with the chain judged off"
                 summary_ok(r["cycles"], where + " cycles")
                 assert isinstance(r["core_mhz"], NUM) and 100 < r["core_mhz"] < 20000, where
                 ck = r["cycles_kept"]
@@ -152,7 +166,8 @@ def main():
                     assert "raw_cycles" not in r, where
             else:
                 assert not {"core_mhz", "cycles_kept", "raw_cycles"} & set(r), where
-                assert not (X86_64 and "witness_slices" in r and r["kept"] > 0), \
+                assert not (doc["clock"]["cycles_on"] and "witness_slices" in r and
+                            r["kept"] > 0), \
                     f"{where}: kept samples in rounds but no cycles"
     t("every result", results)
 

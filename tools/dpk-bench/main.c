@@ -451,7 +451,7 @@ int main(int argc, char **argv)
 		printf("\n%zu case runs in %.1f s%s\n", nres, meta.wall_s,
 		       failed ? "; some FAILED their invariants" : "");
 		dpk_report_witness(stdout, &runner, res, nres);
-		dpk_report_coreclock(stdout, res, nres);
+		dpk_report_coreclock(stdout, &runner.clock, res, nres);
 	}
 
 	rc = failed ? 1 : 0;
