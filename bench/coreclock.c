@@ -2,12 +2,14 @@
 /*
  * coreclock.c - a chain of dependent multiplies timed with the fenced counter reads the
  * samples use. Each multiply takes the previous one's result, so nothing overlaps: the
- * chain's time is its length in cycles at the core's clock. The loop's own counter and
- * branch sit off that path. The asm hides the values from the compiler, which could
- * otherwise fold the chain to a constant, and its memory clobber keeps it between the
- * counter reads, whose asm clobbers memory too. The checking chain adds a register whose
- * value the compiler cannot see: some cores execute an add of a small constant at rename,
- * in no cycle at all, but none does so for a register.
+ * chain's time is its length in cycles at the core's clock. The whole loop is one asm
+ * statement: its counter and branch sit off the chain's path, the compiler cannot fold the
+ * chain to a constant, and no build type can put a store and a load of the chain's value
+ * between two multiplies (an unoptimised build keeps a C variable on the stack and would do
+ * so around every asm statement, adding a store-to-load forward to the chain). The memory
+ * clobber keeps it between the counter reads, whose asm clobbers memory too. The checking
+ * chain adds a register: some cores execute an add of a small constant at rename, in no
+ * cycle at all, but none does so for an add of a register.
  */
 #include <math.h>
 #include <stdint.h>
@@ -23,26 +25,25 @@
 
 __attribute__((noinline, aligned(64))) double dpk_bench_coreclock_timing(void)
 {
-	uint64_t x = 3, t0 = dpk_tsc_begin(), t1;
+	uint64_t x = 3, n = DPK_CORECLOCK_MULS / 8, t0 = dpk_tsc_begin(), t1;
 
-	for (unsigned i = 0; i < DPK_CORECLOCK_MULS / 8; i++)
-		__asm__ volatile(MUL8 : "+r"(x) : : "memory");
+	__asm__ volatile("1:\n\t" MUL8 "dec %1\n\tjnz 1b" : "+r"(x), "+r"(n) : : "cc", "memory");
 	t1 = dpk_tsc_end();
 	return (double)(t1 - t0);
 }
 
 #define ADD8                                                                                       \
-	"add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"                                 \
-	"add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+	"add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"                                 \
+	"add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
 
 __attribute__((noinline, aligned(64))) double dpk_bench_coreclock_add_timing(void)
 {
-	uint64_t x = 3, y = 1, t0, t1;
+	uint64_t x = 3, n = DPK_CORECLOCK_ADDS / 8, y = 1, t0 = dpk_tsc_begin(), t1;
 
-	__asm__ volatile("" : "+r"(y)); /* y is no constant to the compiler or the core */
-	t0 = dpk_tsc_begin();
-	for (unsigned i = 0; i < DPK_CORECLOCK_ADDS / 8; i++)
-		__asm__ volatile(ADD8 : "+r"(x) : "r"(y) : "memory");
+	__asm__ volatile("1:\n\t" ADD8 "dec %1\n\tjnz 1b"
+	                 : "+r"(x), "+r"(n)
+	                 : "r"(y)
+	                 : "cc", "memory");
 	t1 = dpk_tsc_end();
 	return (double)(t1 - t0);
 }
