@@ -38,8 +38,11 @@
 /** How far the measured multiply may lie from DPK_CORECLOCK_MUL_CYCLES, as a fraction. */
 #define DPK_CORECLOCK_MUL_TOLERANCE 0.1
 
-/** Timings of each chain the clock check takes, alternating, to judge by their medians. */
+/** Timings of each chain a check takes, alternating, to judge by their medians. */
 #define DPK_CORECLOCK_CHECK_TIMINGS 101u
+
+/** Checks the clock check takes at most: it stops at the first that passes. */
+#define DPK_CORECLOCK_CHECKS 5u
 
 /**
  * One timing: TSC ticks for a chain of DPK_CORECLOCK_MULS dependent multiplies, the fenced
