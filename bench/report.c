@@ -53,16 +53,12 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	fprintf(f, "  %-24s %.2f ticks per enqueue+dequeue pair (fastest of %u readings)\n",
 	        "speed witness", k->witness, DPK_WITNESS_CHECK_READINGS);
 	if (isfinite(k->mul_cycles))
-		fprintf(f,
-		        "  %-24s %.2f cycles by a chain of adds (%u assumed): figures in cycles "
-		        "%s\n",
+		fprintf(f, "  %-24s %.2f cycles by a chain of adds (%u assumed): %s\n",
 		        "core-clock multiply", k->mul_cycles, DPK_CORECLOCK_MUL_CYCLES,
-		        k->cycles_on ? "on" : "off");
+		        k->cycles_on ? "figures in cycles on" : "figures in cycles off");
 	else
-		fprintf(f,
-		        "  %-24s - (no chain in this build, or it did not time): no figures in "
-		        "cycles\n",
-		        "core-clock multiply");
+		fprintf(f, "  %-24s %s\n", "core-clock multiply",
+		        "- (no chain in this build, or it did not time): no figures in cycles");
 }
 
 /* The median of the witness log's readings, NaN when there are none. */
@@ -88,9 +84,11 @@ void dpk_report_coreclock(FILE *f, const struct dpk_bench_clock *clk,
 		if (isfinite(clk->mul_cycles))
 			fprintf(f,
 			        "core clock: not read; a multiply took %.2f cycles by a chain of "
-			        "adds, "
-			        "not the %u the chain assumes, so there are no figures in cycles\n",
+			        "adds, not the %u the chain assumes: no figures in cycles\n",
 			        clk->mul_cycles, DPK_CORECLOCK_MUL_CYCLES);
+		else
+			fprintf(f, "core clock: not read; this build has no multiply chain, or it "
+			           "did not time: no figures in cycles\n");
 		return;
 	}
 	v = malloc((n ? n : 1) * sizeof(*v));

@@ -82,7 +82,8 @@ def main():
         k = doc["clock"]
         m = k["mul_cycles"]
         if X86_64:
-            assert isinstance(m, NUM) and m > 0, k
+            # both chains timed: a multiply is a handful of adds, whatever the core
+            assert isinstance(m, NUM) and 1 < m < 10, k
         else:
             assert m is None and not k["cycles_on"], k
         assert k["cycles_on"] == (m is not None and abs(m - 3) <= 0.3), k
