@@ -417,6 +417,14 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 		     (b->tsc_hz / a->tsc_hz - 1.0) * 100.0, a->tsc_hz / 1e6, b->tsc_hz / 1e6);
 	else if (!r->cycles && isfinite(a->tsc_hz) != isfinite(b->tsc_hz))
 		warn(r, "TSC frequency is known in only one file");
+	/* Figures in cycles rest on a multiply of 3 cycles in both files; the clock check lets
+	 * 10% either way pass, and on one machine it read 2.97-3.05. */
+	if (r->cycles && isfinite(a->mul_cycles) && isfinite(b->mul_cycles) &&
+	    fabs(b->mul_cycles / a->mul_cycles - 1.0) > DPK_CMP_MUL_CYCLES_DIFFER)
+		warn(r,
+		     "core-clock multiply differs: base %.2f cycles, new %.2f (x%.3f); both "
+		     "files' cycles take it as 3, so their ratio carries that factor",
+		     a->mul_cycles, b->mul_cycles, b->mul_cycles / a->mul_cycles);
 	if (isfinite(a->witness) && isfinite(b->witness) &&
 	    fmax(a->witness, b->witness) > dpk_bench_witness_limit(fmin(a->witness, b->witness)))
 		warn(r,

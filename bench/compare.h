@@ -52,6 +52,9 @@
 #define DPK_CMP_MIN_REPEATS 3
 /** Repeats of one case a side keeps for that. */
 #define DPK_CMP_REPEATS_MAX 64
+/** In cycles, files whose core-clock multiply (clock.mul_cycles) differs by more than this
+ *  fraction get a warning: their figures in cycles are then off from each other by it. */
+#define DPK_CMP_MUL_CYCLES_DIFFER 0.02
 
 enum dpk_cmp_verdict { DPK_CMP_WITHIN_NOISE, DPK_CMP_FASTER, DPK_CMP_SLOWER };
 

@@ -276,11 +276,15 @@ static void load_meta(struct dpk_results *r)
 	r->started = str_or(d, "started", "");
 	r->command = str_or(d, "command", "");
 	r->tsc_hz = NAN;
+	r->mul_cycles = NAN;
 	r->tsc_source = "";
 	if ((v = dpk_jv_get(d, "clock")) && v->type == DPK_JV_OBJECT) {
 		w = dpk_jv_get(v, "tsc_hz");
 		if (w && w->type == DPK_JV_NUMBER)
 			r->tsc_hz = w->num;
+		w = dpk_jv_get(v, "mul_cycles");
+		if (w && w->type == DPK_JV_NUMBER && w->num > 0)
+			r->mul_cycles = w->num;
 		r->tsc_source = str_or(v, "tsc_source", "");
 	}
 	r->witness = NAN;
@@ -349,6 +353,7 @@ int dpk_results_load(const char *path, struct dpk_results *r, char *err, size_t 
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	r->tsc_hz = NAN;
+	r->mul_cycles = NAN;
 	r->witness = NAN;
 	rc = dpk_jv_parse_file(path, &r->doc, err, errlen);
 	if (rc)

@@ -58,8 +58,10 @@ struct dpk_results {
 	const char *path; /**< as given to dpk_results_load */
 	struct dpk_jv doc;
 	const char *started, *command;
-	double tsc_hz;  /**< NaN when absent */
-	double witness; /**< the speed witness's fastest reading, ticks; NaN when absent */
+	double tsc_hz;     /**< NaN when absent */
+	double mul_cycles; /**< clock.mul_cycles: the cycles a multiply of the core-clock chain
+	                        took against a chain of adds; NaN when absent */
+	double witness;    /**< the speed witness's fastest reading, ticks; NaN when absent */
 	unsigned witness_slow_only; /**< results with witness_slow_only (0 when absent) */
 	const char *tsc_source;
 	struct dpk_res_env *env;

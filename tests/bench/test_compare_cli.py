@@ -438,6 +438,24 @@ def _():
         assert one not in [c["id"] for c in doc["cases"]], doc["cases"]
         assert {"id": one, "reason": "no figures in cycles in new (repeat 3)"} in \
             doc["not_compared"], doc["not_compared"]
+        # Files whose clock checks read the multiply differently: figures in cycles carry
+        # the ratio, and compare says so in cycles only; 2% apart or less is one core.
+        def mul(path, m):
+            doc = json.load(open(path))
+            doc["clock"]["mul_cycles"] = m
+            json.dump(doc, open(path, "w"))
+        a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0)
+        b = with_cycles(d, "b.json", "new.json", lambda cid, t: 100.0)
+        mul(a, 3.0)
+        mul(b, 3.15)
+        rc, out, err = run("compare", a, b, "--unit", "cycles")
+        assert rc == 0, (rc, out, err)
+        assert "core-clock multiply differs: base 3.00 cycles, new 3.15 (x1.050)" in out, out
+        rc, out, _ = run("compare", a, b)
+        assert "core-clock multiply" not in out, out
+        mul(b, 3.05)
+        rc, out, _ = run("compare", a, b, "--unit", "cycles")
+        assert rc == 0 and "core-clock multiply" not in out, out
         # Nothing to compare in cycles is an error, never a passed gate.
         expect_bad(["compare", f("base.json"), f("new.json"), "--unit", "cycles",
                     "--fail-above", "5"], "no case has figures in cycles in both files")
