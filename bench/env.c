@@ -302,7 +302,7 @@ static void read_cpuinfo(struct ctx *c)
 }
 
 /* Items dpk_env_collect() writes; out->count starts at 0, so add_item() cannot overflow. */
-#define ITEMS 17
+#define ITEMS 18
 static_assert(ITEMS <= DPK_ENV_ITEMS_MAX, "struct dpk_env holds every item");
 
 static struct dpk_env_item *add_item(struct dpk_env *env, const char *key, const char *label)
@@ -746,6 +746,56 @@ static void item_load(struct ctx *c, struct dpk_env_item *it)
 	        tasks);
 }
 
+/*
+ * Speculative store bypass. With its mitigation on for this thread (a prctl, a seccomp
+ * filter on kernels whose default ties the two, or spec_store_bypass_disable=on), the core
+ * runs no load ahead of an earlier store whose address it does not know yet, and code that
+ * stores and loads in quick succession pays for it: forced on with the prctl on the
+ * development VM, the 40 one-lcore ring cases came out x0.98 to x3.18 (median x1.58) of
+ * runs without. Figures taken so are true of processes run so, not of the usual one.
+ */
+static void item_ssb(struct ctx *c, struct dpk_env_item *it)
+{
+	static const char key[] = "Speculation_Store_Bypass:";
+	char path[PATH_LEN], *line = NULL, sys[96];
+	size_t cap = 0;
+	const char *v = NULL;
+	FILE *f = NULL;
+
+	if (snprintf(path, sizeof(path), "%s/self/status", c->proc) < (int)sizeof(path))
+		f = fopen(path, "r");
+	while (f && getline(&line, &cap, f) > 0)
+		if (strncmp(line, key, sizeof(key) - 1) == 0) {
+			v = line + sizeof(key) - 1;
+			while (*v == ' ' || *v == '\t')
+				v++;
+			copy_field(it->value, sizeof(it->value), v);
+			break;
+		}
+	free(line);
+	if (f)
+		fclose(f);
+	if (!v || !it->value[0] || strcmp(it->value, "unknown") == 0) {
+		it->value[0] = '\0';
+		appendf(it->detail, sizeof(it->detail), "no %s in %s/self/status", key, c->proc);
+		return;
+	}
+	if (strstr(it->value, "mitigated")) {
+		it->verdict = DPK_VERDICT_DEGRADED;
+		appendf(it->detail, sizeof(it->detail),
+		        "no load may pass an earlier store: ring figures up to 3x those without "
+		        "it");
+	} else {
+		it->verdict = DPK_VERDICT_OK;
+		appendf(it->detail, sizeof(it->detail), "%s",
+		        strstr(it->value, "not vulnerable") ? "the CPU needs no mitigation"
+		                                            : "no mitigation for this process");
+	}
+	if (read_at(c->sys, sys, sizeof(sys),
+	            "devices/system/cpu/vulnerabilities/spec_store_bypass") == 0)
+		appendf(it->detail, sizeof(it->detail), "; system: %s", sys);
+}
+
 static void copy_root(char dst[ROOT_LEN], const char *root)
 {
 	size_t n = strlen(root);
@@ -804,6 +854,7 @@ void dpk_env_collect(const struct dpk_env_input *in, struct dpk_env *out)
 	item_hypervisor(c, add_item(out, "hypervisor", "Hypervisor"));
 	item_aslr(c, add_item(out, "aslr", "Address space randomisation"));
 	item_load(c, add_item(out, "load", "Load average"));
+	item_ssb(c, add_item(out, "ssb", "Speculative store bypass"));
 }
 
 const struct dpk_env_item *dpk_env_find(const struct dpk_env *env, const char *key)

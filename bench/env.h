@@ -53,7 +53,10 @@ struct dpk_env_input {
  * degraded because siblings share a core, 0 ok), isolcpus (used CPUs all in
  * devices/system/cpu/isolated: ok, else degraded), nohz_full (same with nohz_full),
  * hypervisor ("hypervisor" cpuinfo flag or /sys/hypervisor/type: degraded, with the
- * vendor if known), aslr (/proc/sys/kernel/randomize_va_space: info), load (loadavg: info).
+ * vendor if known), aslr (/proc/sys/kernel/randomize_va_space: info), load (loadavg: info),
+ * ssb (Speculation_Store_Bypass in /proc/self/status: "mitigated" in any form is degraded,
+ * vulnerable or not vulnerable ok; with the system-wide mode from
+ * devices/system/cpu/vulnerabilities/spec_store_bypass in the detail).
  * Anything unreadable is unknown with a detail saying what was missing.
  *
  * Beyond that: build_type Release, RelWithDebInfo or MinSizeRel is ok and Debug, Asan or
