@@ -441,6 +441,9 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 			     "their figures may be slowed",
 			     i == 0 ? "base" : "new", x->witness_slow_only);
 	}
+	/* Only where both files have it: older files lack the item. */
+	if (dpk_results_env(a, "ssb") && dpk_results_env(b, "ssb"))
+		env_differs(r, a, b, "ssb", "speculative store bypass state");
 	env_differs(r, a, b, "compiler", "compiler");
 	env_differs(r, a, b, "cflags", "compiler flags");
 	env_differs(r, a, b, "build_type", "build type");
