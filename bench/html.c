@@ -374,15 +374,34 @@ static void axis_ticks(FILE *f, const struct scale *s, double y0, double y1, con
 	        LABEL_W + PLOT_W / 2, y1 + 28, unit);
 }
 
-static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, bool two_files)
+/* What the figures are in: ticks, or core cycles (dpk_html_options.cycles). */
+static const char *unit_of(bool cycles)
+{
+	return cycles ? "core cycles" : "TSC ticks";
+}
+
+/* The summary a chart draws of @p e. */
+static const struct dpk_res_summary *figs(const struct dpk_res_entry *e, bool cycles)
+{
+	return cycles ? &e->cycles : &e->ticks;
+}
+
+/* Whether @p e has a figure to draw: it ran ok and, in cycles, has them. */
+static bool drawn(const struct dpk_res_entry *e, bool cycles)
+{
+	return e->ok && (!cycles || isfinite(e->cycles.p50));
+}
+
+static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, bool two_files,
+                        bool cycles)
 {
 	struct scale s = {.log = log, .lo = INFINITY, .hi = 0};
 	double height = (double)n * ROW_H + AXIS_H + 8, y1 = (double)n * ROW_H + 4;
-	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], axis[64];
 
 	for (size_t i = 0; i < n; i++) {
-		const struct dpk_res_summary *t = &rows[i].e->ticks;
-		if (!rows[i].e->ok)
+		const struct dpk_res_summary *t = figs(rows[i].e, cycles);
+		if (!drawn(rows[i].e, cycles))
 			continue;
 		double lo = isfinite(t->min) ? t->min : t->p50,
 		       hi = isfinite(t->p99) ? t->p99 : t->p50;
@@ -409,11 +428,12 @@ static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, boo
 	        "<svg class=\"%s\" width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" "
 	        "role=\"img\">",
 	        log ? "log-only" : "lin-only", SVG_W, height, SVG_W, height);
-	axis_ticks(f, &s, 0, y1, log ? "TSC ticks per unit (log scale)" : "TSC ticks per unit");
+	snprintf(axis, sizeof(axis), "%s per unit%s", unit_of(cycles), log ? " (log scale)" : "");
+	axis_ticks(f, &s, 0, y1, axis);
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		const struct dpk_res_entry *e = r->e;
-		const struct dpk_res_summary *t = &e->ticks;
+		const struct dpk_res_summary *t = figs(e, cycles);
 		double y = (double)i * ROW_H + ROW_H / 2.0;
 		const char *col = file_color[r->file];
 
@@ -441,6 +461,13 @@ static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, boo
 			fputs("</text>", f);
 			continue;
 		}
+		if (!drawn(e, cycles)) {
+			fprintf(f,
+			        "<text x=\"%d\" y=\"%.1f\" fill=\"#57606a\">no figures in cycles "
+			        "(multi-lcore cases and interleaved groups have none)</text>",
+			        LABEL_W + 4, y + 4);
+			continue;
+		}
 		fmt_num(b1, sizeof(b1), t->p50);
 		fmt_num(b2, sizeof(b2), t->min);
 		fmt_num(b3, sizeof(b3), t->p99);
@@ -449,8 +476,8 @@ static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, boo
 		fprintf(f, "<g><title>%s%s ", two_files ? file_name[r->file] : "",
 		        two_files ? ":" : "");
 		esc(f, e->id);
-		fprintf(f, " repeat %u: p50 %s ticks (95%% interval %s..%s), min %s, p99 %s, ",
-		        e->repeat, b1, b4, b5, b2, b3);
+		fprintf(f, " repeat %u: p50 %s %s (95%% interval %s..%s), min %s, p99 %s, ",
+		        e->repeat, b1, cycles ? "core cycles" : "ticks", b4, b5, b2, b3);
 		esc(f, e->unit);
 		fputs("</title>", f);
 		double xmin = sx(&s, isfinite(t->min) ? t->min : t->p50);
@@ -481,24 +508,27 @@ static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, boo
 }
 
 /* Pool the raw samples of @p id in file @p r (sorted); NULL when none were recorded. */
-static double *pool_raw(const struct dpk_results *r, const char *id, size_t *n)
+static double *pool_raw(const struct dpk_results *r, const char *id, bool cycles, size_t *n)
 {
 	double *v = NULL;
 
 	*n = 0;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct dpk_res_entry *e = &r->e[i];
-		if (!e->ok || !e->raw || strcmp(e->id, id) != 0)
+		const double *raw = cycles ? e->raw_cycles : e->raw;
+		const size_t nraw = cycles ? e->nraw_cycles : e->nraw;
+
+		if (!e->ok || !raw || strcmp(e->id, id) != 0)
 			continue;
-		double *nv = realloc(v, (*n + e->nraw + 1) * sizeof(*v));
+		double *nv = realloc(v, (*n + nraw + 1) * sizeof(*v));
 		if (!nv) {
 			free(v);
 			*n = 0;
 			return NULL;
 		}
 		v = nv;
-		memcpy(v + *n, e->raw, e->nraw * sizeof(*v));
-		*n += e->nraw;
+		memcpy(v + *n, raw, nraw * sizeof(*v));
+		*n += nraw;
 	}
 	dpk_stats_sort(v, *n);
 	if (v && !*n) {
@@ -517,7 +547,7 @@ static double q_sorted(const double *v, size_t n, double q)
 }
 
 static void histogram(FILE *f, const struct dpk_results *const *r, size_t nf, const char *id,
-                      const struct dpk_res_entry *e)
+                      const struct dpk_res_entry *e, bool cycles)
 {
 	double *v[2] = {NULL, NULL}, lo = INFINITY, hi = -INFINITY, peak = 0;
 	size_t n[2] = {0, 0}, below[2] = {0, 0}, above[2] = {0, 0};
@@ -530,7 +560,7 @@ static void histogram(FILE *f, const struct dpk_results *const *r, size_t nf, co
 		present[i] = false;
 		for (size_t k = 0; k < r[i]->n; k++)
 			present[i] |= strcmp(r[i]->e[k].id, id) == 0 && r[i]->e[k].ok;
-		v[i] = pool_raw(r[i], id, &n[i]);
+		v[i] = pool_raw(r[i], id, cycles, &n[i]);
 		if (!v[i])
 			continue;
 		any = true;
@@ -550,8 +580,11 @@ static void histogram(FILE *f, const struct dpk_results *const *r, size_t nf, co
 	esc(f, e->placement);
 	fputs("</div>", f);
 	if (!any) {
-		fputs("<div class=\"norecord\">raw samples were not recorded (run with "
-		      "<code>--raw</code>)</div></div>\n",
+		fputs(cycles ? "<div class=\"norecord\">no raw samples in cycles (run with "
+		               "<code>--raw</code>; only single-lcore cases have "
+		               "them)</div></div>\n"
+		             : "<div class=\"norecord\">raw samples were not recorded (run with "
+		               "<code>--raw</code>)</div></div>\n",
 		      f);
 		return;
 	}
@@ -606,9 +639,9 @@ static void histogram(FILE *f, const struct dpk_results *const *r, size_t nf, co
 	        "text-anchor=\"end\">%s</text>",
 	        ph + 13, b1, pw, ph + 13, b2);
 	fprintf(f,
-	        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">ticks per unit; dashed: "
+	        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s per unit; dashed: "
 	        "median</text>",
-	        pw / 2, ph + 13);
+	        pw / 2, ph + 13, cycles ? "core cycles" : "ticks");
 	double ty = ph + 27;
 	for (size_t i = 0; i < nf; i++) {
 		double x = 0, yy = ty + 14.0 * (double)i;
@@ -693,8 +726,8 @@ static int section_suite(FILE *f, const struct dpk_results *const *r, size_t nf,
 	fprintf(f,
 	        "</h2><p class=\"detail\">%zu case%s. Per result: the whisker spans min..p99 "
 	        "of the kept samples, the box the 95%% interval of the median, the black bar "
-	        "the median (p50), in TSC ticks per unit. Hover for figures.</p>\n",
-	        ncases, ncases == 1 ? "" : "s");
+	        "the median (p50), in %s per unit. Hover for figures.</p>\n",
+	        ncases, ncases == 1 ? "" : "s", unit_of(o && o->cycles));
 	if (nf == 2)
 		fprintf(f,
 		        "<p class=\"legend\"><span><span class=\"sw\" "
@@ -702,14 +735,14 @@ static int section_suite(FILE *f, const struct dpk_results *const *r, size_t nf,
 		        "base</span><span><span class=\"sw\" "
 		        "style=\"background:%s\"></span>new</span></p>",
 		        file_color[0], file_color[1]);
-	suite_chart(f, rows, nrows, false, nf == 2);
-	suite_chart(f, rows, nrows, true, nf == 2);
+	suite_chart(f, rows, nrows, false, nf == 2, o && o->cycles);
+	suite_chart(f, rows, nrows, true, nf == 2, o && o->cycles);
 	fprintf(f,
 	        "<details open><summary>sample histograms (%zu)</summary><div class=\"hists\">\n",
 	        ncases);
 	for (size_t i = 0; i < nrows; i++)
 		if (rows[i].first_of_id)
-			histogram(f, r, nf, rows[i].e->id, rows[i].e);
+			histogram(f, r, nf, rows[i].e->id, rows[i].e, o && o->cycles);
 	fputs("</div></details></section>\n", f);
 	free(rows);
 	return 0;
@@ -739,14 +772,15 @@ static void section_comparison(FILE *f, const struct dpk_cmp_report *c)
 		fputs("</div>\n", f);
 	}
 	fprintf(f,
-	        "<p>Ratio new/base of the median ticks per unit, with its 95%% interval; below 1 "
+	        "<p>Ratio new/base of the median %s per unit, with its 95%% interval; below 1 "
 	        "is faster. A verdict of <span class=\"faster\">faster</span> or <span "
 	        "class=\"slower\">slower</span> needs p &lt; %.2f and the whole interval beyond "
 	        "the "
 	        "noise threshold of &plusmn;%.1f%% (the shaded band); anything else is <span "
 	        "class=\"within\">within noise</span>. %u faster, %u slower, %u within noise; "
 	        "geometric mean of the ratios %.3f.</p>\n",
-	        DPK_CMP_ALPHA, c->noise * 100, c->faster, c->slower, c->within, c->geomean);
+	        c->cycles ? "core cycles" : "ticks", DPK_CMP_ALPHA, c->noise * 100, c->faster,
+	        c->slower, c->within, c->geomean);
 	for (size_t i = 0; i < c->n; i++) {
 		double a = fabs(log(c->c[i].lo)), b = fabs(log(c->c[i].hi));
 		span = a > span ? a : span;
@@ -900,10 +934,13 @@ static bool wide_range(const struct dpk_results *const *r, size_t nf,
 	for (size_t i = 0; i < nf; i++)
 		for (size_t k = 0; k < r[i]->n; k++) {
 			const struct dpk_res_entry *e = &r[i]->e[k];
-			if (!e->ok || !selected(o, e) || !(e->ticks.p50 > 0))
+			const bool cycles = o && o->cycles;
+			const double m = figs(e, cycles)->p50;
+
+			if (!drawn(e, cycles) || !selected(o, e) || !(m > 0))
 				continue;
-			lo = e->ticks.p50 < lo ? e->ticks.p50 : lo;
-			hi = e->ticks.p50 > hi ? e->ticks.p50 : hi;
+			lo = m < lo ? m : lo;
+			hi = m > hi ? m : hi;
 		}
 	return hi > 20 * lo;
 }
@@ -948,9 +985,9 @@ int dpk_html_report(FILE *f, const struct dpk_results *const *r, size_t nf,
 				rc = section_suite(f, r, nf, r[fi]->e[ei].suite, o);
 	fprintf(f,
 	        "</main>\n<footer class=\"detail\" style=\"padding:0 28px 20px\">Written by "
-	        "dpk-bench report. Figures are TSC ticks per unit of work; see the README for "
+	        "dpk-bench report. Figures are %s per unit of work; see the README for "
 	        "the method.</footer>\n<script>\n%s</script>\n</body></html>\n",
-	        script);
+	        unit_of(o && o->cycles), script);
 	if (rc)
 		return rc;
 	return fflush(f) || ferror(f) ? -EIO : 0;

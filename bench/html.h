@@ -4,7 +4,8 @@
  * little inline script; nothing loaded from the network) from one or two results files.
  *
  * The page has: what was run and where; the environment verdicts (side by side for two
- * files); per suite a chart of ticks per unit by case and placement (whisker min..p99, a
+ * files); per suite a chart of ticks (or core cycles) per unit by case and placement
+ * (whisker min..p99, a
  * box over the median's 95% interval, the median marked; a linear/log switch); per case
  * a histogram of the raw samples (both files overlaid on common bins), or a note that
  * raw samples were not recorded; and given a comparison, a chart of the ratio with its
@@ -17,6 +18,7 @@
 #ifndef DPK_BENCH_HTML_H
 #define DPK_BENCH_HTML_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -27,6 +29,8 @@ struct dpk_html_options {
 	const char *title;           /**< NULL: "dpk-bench report" */
 	const char *const *patterns; /**< globs selecting cases; none: all */
 	unsigned npatterns;
+	bool cycles; /**< draw the figures in core cycles (cycles, raw_cycles): results without
+	                  them are listed, not drawn */
 };
 
 /**

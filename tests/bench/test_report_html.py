@@ -115,6 +115,45 @@ def main():
         assert re.search(r'<body[^>]*class="log"', dom), "log scale not switched on"
         assert 'id="comparison"' not in dom
 
+    @t("--unit cycles draws the figures in core cycles and lists the results without them")
+    def _():
+        paths = []
+        for name, p50 in (("base.json", 100.0), ("new.json", 105.0)):
+            doc = json.load(open(os.path.join(FIX, name)))
+            for r in doc["results"]:
+                if r["status"] == "ok" and r["placement"] == "single":
+                    r["cycles"] = {k: p50 for k in ("min", "p50", "p90", "p99", "max", "mean",
+                                                    "p50_ci95_lo", "p50_ci95_hi")}
+                    r["cycles"].update(stddev=0.0, cv=0.0)
+                    r["core_mhz"] = 3000.0
+                    r["cycles_kept"] = r["kept"]
+                    r["raw_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001) for i in range(64)]
+            paths.append(os.path.join(d, "cyc_" + name))
+            json.dump(doc, open(paths[-1], "w"))
+        out = os.path.join(d, "cycles.html")
+        p = subprocess.run([BIN, "report", *paths, "--unit", "cycles", "-o", out],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        dom = chromium(exe, os.path.join(d, "p4"), "--dump-dom", "file://" + out)
+        err = re.search(r'<div id="js-errors"[^>]*>(.*?)</div>', dom, re.S)
+        assert err and err.group(1).strip() == "", f"script errors: {err.group(1) if err else '?'}"
+        assert "core cycles per unit (log scale)" in dom and "TSC ticks per unit" not in dom
+        assert "p50 100 core cycles" in dom and "p50 105 core cycles" in dom, "cycles not drawn"
+        assert "Ratio new/base of the median core cycles per unit" in dom
+        assert "+5.0% slower" in dom, "the comparison was not in cycles"
+        assert "no figures in cycles (multi-lcore" in dom, "a multi-lcore result was drawn"
+        assert "core cycles per unit; dashed: median" in dom
+        # Ticks by default, from the same files.
+        url = report(os.path.join(d, "ticks.html"), *paths)
+        dom = open(url[len("file://"):]).read()
+        assert "TSC ticks per unit" in dom and "core cycles per unit" not in dom
+        # Files without figures in cycles: nothing to draw is an error.
+        p = subprocess.run([BIN, "report", os.path.join(FIX, "base.json"), "--unit", "cycles",
+                            "-o", os.path.join(d, "none.html")],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 2 and "no case has figures in cycles" in p.stderr, p.stderr
+        assert not os.path.exists(os.path.join(d, "none.html")), "a page was written"
+
     @t("a screenshot renders")
     def _():
         url = report(os.path.join(d, "shot.html"), os.path.join(FIX, "base.json"),

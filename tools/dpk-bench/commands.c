@@ -71,6 +71,9 @@ const char dpk_cmd_report_usage[] =
         "  -o, --output FILE  where to write the page ('-' for standard output)\n"
         "  --noise PCT        noise threshold of the comparison (default 2)\n"
         "  --pattern GLOB     only cases matching SUITE, SUITE/CASE or the full id\n"
+        "  --unit UNIT        ticks (default) or cycles: draw and compare the figures in core\n"
+        "                     cycles, which single-lcore cases run in rounds have; the\n"
+        "                     others are listed, not drawn\n"
         "  --title TEXT       the page title\n"
         "  --help             this text\n"
         "\n"
@@ -96,8 +99,8 @@ static int usage_error(const char *cmd, const char *msg)
 static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern", "--unit",
                                            "--json",  "--help",       NULL};
 static const char *const spread_opts[] = {"--limit", "--pattern", "--unit", "--help", NULL};
-static const char *const report_opts[] = {"--output", "-o",     "--noise", "--pattern",
-                                          "--title",  "--help", NULL};
+static const char *const report_opts[] = {"--output", "-o",      "--noise", "--pattern",
+                                          "--unit",   "--title", "--help",  NULL};
 
 static bool takes_value(const char *opt)
 {
@@ -385,12 +388,28 @@ int dpk_cmd_report(int argc, char **argv)
 			}
 		}
 	}
+	if (a.cycles) {
+		bool any = false;
+		for (unsigned i = 0; i < a.nfiles; i++)
+			for (size_t k = 0; k < r[i].n && !any; k++)
+				any = r[i].e[k].ok && isfinite(r[i].e[k].cycles.p50) &&
+				      dpk_results_selected(a.patterns, a.npatterns, &r[i].e[k]);
+		if (!any) {
+			fprintf(stderr,
+			        "dpk-bench report: --unit cycles: no case %shas figures in "
+			        "cycles\n",
+			        a.npatterns ? "the patterns select " : "");
+			status = 2;
+			goto out;
+		}
+	}
 	if (a.nfiles == 2) {
 		struct dpk_cmp_options o = {
 		        .noise = a.noise,
 		        .fail_above = -1.0,
 		        .patterns = a.patterns,
 		        .npatterns = a.npatterns,
+		        .cycles = a.cycles,
 		};
 		if (dpk_compare(&r[0], &r[1], &o, &rep, err, sizeof(err)) == 0)
 			have_cmp = true;
@@ -410,6 +429,7 @@ int dpk_cmd_report(int argc, char **argv)
 		        .title = a.title,
 		        .patterns = a.patterns,
 		        .npatterns = a.npatterns,
+		        .cycles = a.cycles,
 		};
 		int rc = dpk_html_report(out, files, a.nfiles, have_cmp ? &rep : NULL, &ho);
 		if (out != stdout)
