@@ -79,8 +79,12 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
  * whole: GCC's x86-64 tunings align loops and jump targets to 16 bytes at most, and
  * whether a label is padded depends on its address modulo 16, which a move by a multiple
  * of 16 keeps. Options that align to 32 bytes (-falign-loops=32,
- * -Wa,-mbranches-within-32B-boundaries) would pad the copies differently. Without the
- * attribute every copy sits at offset 0, and dpk_bench_code_layouts() reports one layout.
+ * -Wa,-mbranches-within-32B-boundaries) would pad the copies differently. A suite that
+ * uses it is compiled with -ffunction-sections (bench/CMakeLists.txt): in one shared
+ * section the assembler's branch relaxation can encode a branch of one copy longer than
+ * the same branch of another, and tests/bench/test_code_copies.py checks the built copies
+ * against each other. Without the attribute every copy sits at offset 0, and
+ * dpk_bench_code_layouts() reports one layout.
  */
 #if defined(__has_attribute)
 #if __has_attribute(patchable_function_entry)
