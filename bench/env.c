@@ -761,8 +761,9 @@ static void item_ssb(struct ctx *c, struct dpk_env_item *it)
 	size_t cap = 0;
 	const char *v = NULL;
 	FILE *f = NULL;
+	int len = snprintf(path, sizeof(path), "%s/self/status", c->proc);
 
-	if (snprintf(path, sizeof(path), "%s/self/status", c->proc) < (int)sizeof(path))
+	if (len >= 0 && len < (int)sizeof(path))
 		f = fopen(path, "r");
 	while (f && getline(&line, &cap, f) > 0)
 		if (strncmp(line, key, sizeof(key) - 1) == 0) {
@@ -775,9 +776,15 @@ static void item_ssb(struct ctx *c, struct dpk_env_item *it)
 	free(line);
 	if (f)
 		fclose(f);
-	if (!v || !it->value[0] || strcmp(it->value, "unknown") == 0) {
+	if (!v || !it->value[0]) {
 		it->value[0] = '\0';
-		appendf(it->detail, sizeof(it->detail), "no %s in %s/self/status", key, c->proc);
+		appendf(it->detail, sizeof(it->detail),
+		        "no Speculation_Store_Bypass line in %s/self/status", c->proc);
+		return;
+	}
+	if (strcmp(it->value, "unknown") == 0) { /* the kernel has no control of it */
+		it->value[0] = '\0';
+		appendf(it->detail, sizeof(it->detail), "the kernel reports unknown");
 		return;
 	}
 	if (strstr(it->value, "mitigated")) {
