@@ -603,6 +603,30 @@ def _():
         assert "code layouts" not in out + err, out + err
 
 
+@case("compare: a store-bypass mitigation on one side only is named, its forms are not")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        def ssb(name, value):
+            doc = json.load(open(f("new.json")))
+            items = [it for it in doc["environment"] if it["key"] != "ssb"]
+            if value is not None:
+                items.append({"key": "ssb", "label": "Speculative store bypass", "value": value,
+                              "verdict": "ok", "detail": ""})
+            doc["environment"] = items
+            path = os.path.join(d, name)
+            json.dump(doc, open(path, "w"))
+            return path
+        said = "speculative store bypass mitigated in one run only"
+        rc, out, err = run("compare", f("base.json"), ssb("m.json", "thread force mitigated"))
+        assert said + ': base "thread vulnerable", new "thread force mitigated"' in out, out
+        for value in ["vulnerable", "not vulnerable", None]:
+            rc, out, err = run("compare", f("base.json"), ssb("o.json", value))
+            assert "store bypass" not in out + err, (value, out + err)
+        rc, out, err = run("compare", ssb("a.json", "thread mitigated"),
+                           ssb("b.json", "globally mitigated"))
+        assert "store bypass" not in out + err, out + err
+
+
 def main():
     print("TAP version 13")
     print(f"1..{len(results)}")
