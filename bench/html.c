@@ -464,7 +464,7 @@ static void suite_chart(FILE *f, const struct row *rows, size_t n, bool log, boo
 		if (!drawn(e, cycles)) {
 			fprintf(f,
 			        "<text x=\"%d\" y=\"%.1f\" fill=\"#57606a\">no figures in cycles "
-			        "(multi-lcore cases and interleaved groups have none)</text>",
+			        "(multi-lcore, interleaved, or cycles off in that run)</text>",
 			        LABEL_W + 4, y + 4);
 			continue;
 		}
@@ -653,10 +653,9 @@ static void histogram(FILE *f, const struct dpk_results *const *r, size_t nf, co
 			        x, yy, file_color[i], nf == 2 ? file_name[i] : "",
 			        nf == 2 ? " " : "", n[i], below[i], above[i]);
 		else if (present[i])
-			fprintf(f,
-			        "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s: raw not "
-			        "recorded</text>",
-			        x, yy, file_color[i], file_name[i]);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s: %s</text>", x, yy,
+			        file_color[i], file_name[i],
+			        cycles ? "no raw samples in cycles" : "raw not recorded");
 		else
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s: not in file</text>",
 			        x, yy, file_color[i], file_name[i]);

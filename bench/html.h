@@ -5,11 +5,10 @@
  *
  * The page has: what was run and where; the environment verdicts (side by side for two
  * files); per suite a chart of ticks (or core cycles) per unit by case and placement
- * (whisker min..p99, a
- * box over the median's 95% interval, the median marked; a linear/log switch); per case
- * a histogram of the raw samples (both files overlaid on common bins), or a note that
- * raw samples were not recorded; and given a comparison, a chart of the ratio with its
- * interval per case, coloured by verdict, with its table.
+ * (whisker min..p99, a box over the median's 95% interval, the median marked; a
+ * linear/log switch); per case a histogram of the raw samples (both files overlaid on
+ * common bins), or a note that raw samples were not recorded; and given a comparison, a
+ * chart of the ratio with its interval per case, coloured by verdict, with its table.
  *
  * Charts are drawn when the page is written, so it reads the same with scripts off; the
  * script only switches scales, fills the table of contents and reports its own errors

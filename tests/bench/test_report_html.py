@@ -141,7 +141,8 @@ def main():
         assert "p50 100 core cycles" in dom and "p50 105 core cycles" in dom, "cycles not drawn"
         assert "Ratio new/base of the median core cycles per unit" in dom
         assert "+5.0% slower" in dom, "the comparison was not in cycles"
-        assert "no figures in cycles (multi-lcore" in dom, "a multi-lcore result was drawn"
+        assert "no figures in cycles (multi-lcore, interleaved, or cycles off" in dom, \
+            "a multi-lcore result was drawn"
         assert "core cycles per unit; dashed: median" in dom
         # Ticks by default, from the same files.
         url = report(os.path.join(d, "ticks.html"), *paths)
@@ -151,8 +152,14 @@ def main():
         p = subprocess.run([BIN, "report", os.path.join(FIX, "base.json"), "--unit", "cycles",
                             "-o", os.path.join(d, "none.html")],
                            capture_output=True, text=True, timeout=120)
-        assert p.returncode == 2 and "no case has figures in cycles" in p.stderr, p.stderr
+        assert p.returncode == 2 and "no case has figures in cycles in " in p.stderr, p.stderr
         assert not os.path.exists(os.path.join(d, "none.html")), "a page was written"
+        # Two files, one without: named, and no page either.
+        p = subprocess.run([BIN, "report", paths[0], os.path.join(FIX, "new.json"), "--unit",
+                            "cycles", "-o", os.path.join(d, "half.html")],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 2 and "new.json" in p.stderr, p.stderr
+        assert not os.path.exists(os.path.join(d, "half.html")), "a page was written"
 
     @t("a screenshot renders")
     def _():
