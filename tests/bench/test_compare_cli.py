@@ -7,6 +7,7 @@ usage: test_compare_cli.py PATH/TO/dpk-bench FIXTURE_DIR
 Prints TAP.
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -625,6 +626,50 @@ def _():
         rc, out, err = run("compare", ssb("a.json", "thread mitigated"),
                            ssb("b.json", "globally mitigated"))
         assert "store bypass" not in out + err, out + err
+
+
+@case("spread --sets N: the sets of N runs that keep every case under the limit")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        def runs(name, medians):
+            """One file whose repeats are runs: in repeat q, synth/same has medians[q] and
+            every other ok single-lcore case 50; the others are dropped."""
+            doc = json.load(open(f("base.json")))
+            first = [r for r in doc["results"] if r["repeat"] == 0 and r["status"] == "ok"
+                     and r["placement"] == "single"]
+            doc["results"] = []
+            for q, m in enumerate(medians):
+                for r in first:
+                    r = json.loads(json.dumps(r))
+                    r["repeat"] = q
+                    v = m if r["case"] == "same" else 50.0
+                    for k in ("min", "p50", "p90", "p99", "max", "mean", "p50_ci95_lo",
+                              "p50_ci95_hi"):
+                        r["ticks"][k] = v
+                    r.pop("raw", None)
+                    doc["results"].append(r)
+            doc["options"]["raw"] = False
+            path = os.path.join(d, name)
+            json.dump(doc, open(path, "w"))
+            return path
+        five = runs("five.json", [100, 100, 100, 100, 110])
+        rc, out, err = run("spread", five, "--sets", "3")
+        assert rc == 1, (rc, out, err)  # over all five runs the case is at 10%
+        # Of the 10 sets of 3, the 6 with the fifth run break the limit.
+        assert "sets of 3 runs: every case under 5% in 4 of 10 (40%)" in out, out
+        assert re.search(r"synth/same/n:32/placement:single +at or over it in 6 of the sets",
+                         out), out
+        rc, out, _ = run("spread", five, "--sets", "5", "--limit", "11")
+        assert rc == 0 and "sets of 5 runs: every case under 11% in 1 of 1 (100%)" in out, out
+        assert "at or over it in" not in out, out
+        rc, out, _ = run("spread", five, "--sets=2")
+        assert "in 6 of 10 (60%)" in out, out
+        expect_bad(["spread", five, "--sets", "6"], "--sets 6: only 5 runs given")
+        for bad in ["1", "x", "-3", "2.5", ""]:
+            expect_bad(["spread", five, "--sets", bad], f"--sets: '{bad}'")
+        many = runs("many.json", [100] * 40)
+        expect_bad(["spread", many, "--sets", "20"], "--sets 20: 40 runs make",
+                   "more than 1000000")
 
 
 def main():

@@ -57,9 +57,13 @@ const char dpk_cmd_spread_usage[] =
         "                     SUITE/CASE/PARAM:V/.../placement:P (repeatable)\n"
         "  --unit UNIT        ticks (default) or cycles: the medians in core cycles, which\n"
         "                     single-lcore cases run in rounds have; others are left out\n"
+        "  --sets N           also take every set of N of the runs (2 or more, at most the\n"
+        "                     runs given) and count the sets in which every case stays under\n"
+        "                     the limit, and per case the sets it breaks\n"
         "  --help             this text\n"
         "\n"
-        "exit status: 0 every case under the limit, 1 some case at or over it, 2 bad input\n";
+        "exit status: 0 every case under the limit, 1 some case at or over it (over all the\n"
+        "runs, whatever --sets found), 2 bad input\n";
 
 const char dpk_cmd_report_usage[] =
         "usage: dpk-bench report RESULTS.json [NEW.json] -o REPORT.html [OPTIONS]\n"
@@ -86,7 +90,8 @@ struct args {
 	const char *patterns[PATTERNS_MAX];
 	unsigned npatterns;
 	const char *json, *output, *title;
-	bool cycles; /* --unit cycles */
+	bool cycles;   /* --unit cycles */
+	unsigned sets; /* --sets N; 0: not asked */
 	bool help;
 };
 
@@ -98,7 +103,8 @@ static int usage_error(const char *cmd, const char *msg)
 
 static const char *const compare_opts[] = {"--noise", "--fail-above", "--pattern", "--unit",
                                            "--json",  "--help",       NULL};
-static const char *const spread_opts[] = {"--limit", "--pattern", "--unit", "--help", NULL};
+static const char *const spread_opts[] = {"--limit", "--pattern", "--unit",
+                                          "--sets",  "--help",    NULL};
 static const char *const report_opts[] = {"--output", "-o",      "--noise", "--pattern",
                                           "--unit",   "--title", "--help",  NULL};
 
@@ -220,6 +226,17 @@ static int parse_args(const char *cmd, const char *const *opts, unsigned max_fil
 				         val);
 				return -EINVAL;
 			}
+		} else if (strcmp(opt, "--sets") == 0) {
+			char *end;
+			unsigned long n = strtoul(val, &end, 10);
+
+			if (!*val || *end || val[0] == '-' || n < 2 || n > RUNS_MAX) {
+				snprintf(err, errlen,
+				         "--sets: '%s' is not a whole number of runs from 2 to %d",
+				         val, RUNS_MAX);
+				return -EINVAL;
+			}
+			a->sets = (unsigned)n;
 		} else if (strcmp(opt, "--pattern") == 0) {
 			if (!*val) {
 				snprintf(err, errlen, "--pattern: empty pattern");
@@ -552,21 +569,116 @@ static bool any_of(const bool *b, unsigned n)
 	return false;
 }
 
+/* The most sets --sets may take. */
+#define SETS_MAX 1000000.0
+
+/* The number of sets of @p k among @p n, as a double (it only bounds the work). */
+static double choose(unsigned n, unsigned k)
+{
+	double c = 1;
+
+	for (unsigned i = 0; i < k; i++)
+		c = c * (double)(n - i) / (double)(i + 1);
+	return c;
+}
+
+/* With --sets K: over every set of K of the @p nruns runs, whether each of the @p ncases
+ * cases (their medians in @p mat, a row of nruns per case) stays under the limit; prints
+ * how many sets kept every case under it, and the cases that broke some, most first. */
+static void sets_lines(const struct args *a, const double *mat, const char *const *ids,
+                       size_t ncases, unsigned nruns)
+{
+	const unsigned k = a->sets;
+	unsigned idx[RUNS_MAX];
+	size_t *miss = calloc(ncases, sizeof(*miss)), good = 0, total = 0, shown = 0;
+
+	if (!miss) {
+		fprintf(stderr, "dpk-bench spread: out of memory\n");
+		return;
+	}
+	for (unsigned i = 0; i < k; i++)
+		idx[i] = i;
+	for (;;) {
+		bool ok = true;
+		int i;
+
+		for (size_t c = 0; c < ncases; c++) {
+			const double *v = mat + c * nruns;
+			double lo = v[idx[0]], hi = lo;
+
+			for (unsigned j = 1; j < k; j++) {
+				lo = v[idx[j]] < lo ? v[idx[j]] : lo;
+				hi = v[idx[j]] > hi ? v[idx[j]] : hi;
+			}
+			if ((hi - lo) / lo >= a->limit) {
+				miss[c]++;
+				ok = false;
+			}
+		}
+		good += ok;
+		total++;
+		/* The next set, in lexicographic order. */
+		for (i = (int)k - 1; i >= 0 && idx[i] == nruns - k + (unsigned)i; i--)
+			;
+		if (i < 0)
+			break;
+		idx[i]++;
+		for (unsigned j = (unsigned)i + 1; j < k; j++)
+			idx[j] = idx[j - 1] + 1;
+	}
+	printf("sets of %u runs: every case under %.3g%% in %zu of %zu (%.0f%%)\n", k,
+	       a->limit * 100.0, good, total, 100.0 * (double)good / (double)total);
+	while (shown < 8) {
+		size_t best = 0, at = 0;
+
+		for (size_t c = 0; c < ncases; c++)
+			if (miss[c] > best) {
+				best = miss[c];
+				at = c;
+			}
+		if (!best)
+			break;
+		printf("  %-52s at or over it in %zu of the sets\n", ids[at], best);
+		miss[at] = 0;
+		shown++;
+	}
+	free(miss);
+}
+
 /* Print the spread table of @p runs; returns the exit status (0 or 1). */
 static int spread_print(const struct args *a, const struct spread_run *runs, unsigned nruns)
 {
 	const struct dpk_results *first = runs[0].file;
 	double *spreads = calloc(first->n ? first->n : 1, sizeof(double));
+	double *mat = a->sets ? calloc((first->n ? first->n : 1) * nruns, sizeof(double)) : NULL;
+	const char **ids = a->sets ? calloc(first->n ? first->n : 1, sizeof(*ids)) : NULL;
 	double v[RUNS_MAX], slices[RUNS_MAX];
 	bool no_fast[RUNS_MAX];
 	unsigned flagged[RUNS_MAX] = {0};
 	size_t ncases = 0, over = 0, partial = 0;
 	const char *worst_id = NULL;
 	double worst = 0;
+	int status;
 
-	if (!spreads) {
+	/* --sets is checked against the runs before anything is printed. */
+	if (a->sets > nruns) {
+		fprintf(stderr, "dpk-bench spread: --sets %u: only %u runs given\n", a->sets,
+		        nruns);
+		status = 2;
+		goto out;
+	}
+	if (a->sets && choose(nruns, a->sets) > SETS_MAX) {
+		fprintf(stderr,
+		        "dpk-bench spread: --sets %u: %u runs make %.0f sets of %u, more than "
+		        "%.0f\n",
+		        a->sets, nruns, choose(nruns, a->sets), a->sets, SETS_MAX);
+		status = 2;
+		goto out;
+	}
+	if (!spreads || (a->sets && (!mat || !ids))) {
 		fprintf(stderr, "dpk-bench spread: out of memory\n");
-		return 2;
+		status = 2;
+		goto out;
 	}
 	printf("%u runs; per case the median of each run (%s per unit), then the spread\n", nruns,
 	       a->cycles ? "core cycles" : "ticks");
@@ -603,6 +715,10 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		printf("  %6.1f%%%s\n", sp * 100.0, sp >= a->limit ? " *" : "");
 		if (sp >= a->limit)
 			slices_line(slices, nruns);
+		if (mat) {
+			memcpy(mat + ncases * nruns, v, nruns * sizeof(*v));
+			ids[ncases] = e->id;
+		}
 		spreads[ncases++] = sp;
 		over += sp >= a->limit;
 		if (sp > worst || !worst_id) {
@@ -614,8 +730,8 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		fprintf(stderr, "dpk-bench spread: no case ran ok%s in every run%s\n",
 		        a->cycles ? " with figures in cycles" : "",
 		        a->npatterns ? " among those the patterns select" : "");
-		free(spreads);
-		return 2;
+		status = 2;
+		goto out;
 	}
 	printf("\n%zu cases in %u runs: median spread %.1f%%, largest %.1f%% (%s); %zu under "
 	       "%.3g%%, %zu at or over it\n",
@@ -625,9 +741,15 @@ static int spread_print(const struct args *a, const struct spread_run *runs, uns
 		printf("%zu more cases did not run ok%s in every run and are left out\n", partial,
 		       a->cycles ? ", or have no figures in cycles (multi-lcore cases never do),"
 		                 : "");
+	if (a->sets)
+		sets_lines(a, mat, ids, ncases, nruns);
 	witness_lines(runs, nruns, flagged);
+	status = over ? 1 : 0;
+out:
 	free(spreads);
-	return over ? 1 : 0;
+	free(mat);
+	free(ids);
+	return status;
 }
 
 int dpk_cmd_spread(int argc, char **argv)
