@@ -172,9 +172,10 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 		fprintf(f, "<th><span class=\"sw\" style=\"background:%s\"></span>%s</th>",
 		        file_color[i], nf == 2 ? file_name[i] : "results");
 	fputs("</tr>\n", f);
-	static const char *const rows[] = {"file",    "started",     "command",      "dpkit",
-	                                   "CPU",     "TSC",         "lcores",       "placements",
-	                                   "results", "raw samples", "speed witness"};
+	static const char *const rows[] = {"file",        "started",       "command",
+	                                   "dpkit",       "CPU",           "TSC",
+	                                   "lcores",      "placements",    "results",
+	                                   "raw samples", "speed witness", "core-clock multiply"};
 	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		fprintf(f, "<tr><th>%s</th>", rows[k]);
 		for (size_t i = 0; i < nf; i++) {
@@ -238,6 +239,14 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 				if (x->witness_slow_only)
 					fprintf(f, "; %u results kept mostly slow samples",
 					        x->witness_slow_only);
+				break;
+			case 11:
+				/* What the figures in cycles rest on (coreclock.h). */
+				if (isfinite(x->mul_cycles))
+					fprintf(f, "%.2f cycles by a chain of adds (3 assumed)",
+					        x->mul_cycles);
+				else
+					fputs("not in this file", f);
 				break;
 			}
 			fputs("</td>", f);

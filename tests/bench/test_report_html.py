@@ -144,10 +144,16 @@ def main():
         assert "no figures in cycles (multi-lcore, interleaved, or cycles off" in dom, \
             "a multi-lcore result was drawn"
         assert "core cycles per unit; dashed: median" in dom
-        # Ticks by default, from the same files.
+        assert "<th>core-clock multiply</th><td>not in this file</td>" in dom, \
+            "the runs table does not say the fixtures lack the check"
+        # Ticks by default, from the same files; a file with the check names its reading.
+        doc = json.load(open(paths[1]))
+        doc["clock"]["mul_cycles"] = 2.98
+        json.dump(doc, open(paths[1], "w"))
         url = report(os.path.join(d, "ticks.html"), *paths)
         dom = open(url[len("file://"):]).read()
         assert "TSC ticks per unit" in dom and "core cycles per unit" not in dom
+        assert "<td>2.98 cycles by a chain of adds (3 assumed)</td>" in dom, dom[:200]
         # Files without figures in cycles: nothing to draw is an error.
         p = subprocess.run([BIN, "report", os.path.join(FIX, "base.json"), "--unit", "cycles",
                             "-o", os.path.join(d, "none.html")],
