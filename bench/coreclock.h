@@ -38,7 +38,8 @@
 /** How far the measured multiply may lie from DPK_CORECLOCK_MUL_CYCLES, as a fraction. */
 #define DPK_CORECLOCK_MUL_TOLERANCE 0.1
 
-/** Timings of each chain a check takes, alternating, to judge by their medians. */
+/** Timings of each chain a check takes, alternating; the clock check judges by the mean of
+ * the middle half of each chain's. */
 #define DPK_CORECLOCK_CHECK_TIMINGS 101u
 
 /** Checks the clock check takes at most: it stops at the first that passes. */
@@ -58,8 +59,9 @@ double dpk_bench_coreclock_timing(void);
 double dpk_bench_coreclock_add_timing(void);
 
 /**
- * Judge the multiply chain by the add chain: @p mul_ticks and @p add_ticks are the median
- * timings of each, @p read_cost the fenced read pair's cost in ticks. Sets *@p mul_cycles to
+ * Judge the multiply chain by the add chain: @p mul_ticks and @p add_ticks are a typical
+ * timing of each (the clock check gives the mean of the middle half of its timings),
+ * @p read_cost the fenced read pair's cost in ticks. Sets *@p mul_cycles to
  * the cycles one multiply took, taking an add as one (NAN when the add chain's time, less
  * the read cost, is not over 0, or when either timing is missing or not finite). Returns
  * true when that is within DPK_CORECLOCK_MUL_TOLERANCE of DPK_CORECLOCK_MUL_CYCLES: the

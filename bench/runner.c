@@ -203,7 +203,7 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
  * The mean of the middle half of @p v (sorted in place). A chain timing comes in the
  * counter's steps (24 ticks on the development VM, 4% of a chain), so two chains' medians
  * can differ by a step either way; the mean of many timings taken at every phase of the
- * step resolves less, and leaving out each quarter at the ends keeps interrupts out.
+ * step resolves finer, and leaving out each quarter at the ends keeps interrupts out.
  */
 static double middle_mean(double *v, size_t n)
 {
