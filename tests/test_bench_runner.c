@@ -1190,24 +1190,33 @@ static void witness_reads_the_machine(void)
 	stop();
 }
 
-/* The clock chain is timed, not folded away: its pace is a core clock a CPU could run at,
- * and a case run in rounds gets its figures in cycles from it. */
+#if defined(__x86_64__)
+/* A chain of @p cycles core cycles timed by @p timing is timed, not folded away: it sits on a
+ * 64-byte boundary, and its median pace is a core clock a CPU could run at. */
+static void chain_is_timed(double (*timing)(void), double cycles)
+{
+	double t[101], pace, mhz;
+
+	EXPECT_EQ(0u, (unsigned)((uintptr_t)timing % 64));
+	for (unsigned i = 0; i < 101; i++)
+		t[i] = timing();
+	pace = dpk_stats_median(t, 101) - runner.clock.read_cost;
+	EXPECT_GT_F(pace, 0.0);
+	mhz = cycles / pace * (double)runner.clock.hz / 1e6;
+	EXPECT_GT_F(mhz, 200.0);
+	EXPECT_LT_F(mhz, 10000.0);
+}
+#endif
+
+/* The clock chain is timed, not folded away, and a case run in rounds gets its figures in
+ * cycles from it. */
 static void coreclock_reads_a_chain(void)
 {
 	struct dpk_bench_result res;
 
 	ASSERT_EQ(0, start("0"));
 #if defined(__x86_64__)
-	double t[101], pace, mhz;
-
-	EXPECT_EQ(0u, (unsigned)((uintptr_t)dpk_bench_coreclock_timing % 64));
-	for (unsigned i = 0; i < 101; i++)
-		t[i] = dpk_bench_coreclock_timing();
-	pace = dpk_stats_median(t, 101) - runner.clock.read_cost;
-	EXPECT_GT_F(pace, 0.0);
-	mhz = DPK_CORECLOCK_CHAIN_CYCLES / pace * (double)runner.clock.hz / 1e6;
-	EXPECT_GT_F(mhz, 200.0);
-	EXPECT_LT_F(mhz, 10000.0);
+	chain_is_timed(dpk_bench_coreclock_timing, DPK_CORECLOCK_CHAIN_CYCLES);
 #endif
 	const struct dpk_bench_suite *suites[1] = {&suite};
 	const struct dpk_bench_case *cases[1] = {&c_single};
@@ -1279,18 +1288,9 @@ static void coreclock_off_gives_no_cycles(void)
 
 	ASSERT_EQ(0, start("0"));
 #if defined(__x86_64__)
-	double t[101], pace, mhz;
-
-	/* The add chain is timed, not folded: its pace is a clock a core could run at, and the
-	 * check made a multiply a handful of cycles of it, not hundreds or a fraction. */
-	EXPECT_EQ(0u, (unsigned)((uintptr_t)dpk_bench_coreclock_add_timing % 64));
-	for (unsigned i = 0; i < 101; i++)
-		t[i] = dpk_bench_coreclock_add_timing();
-	pace = dpk_stats_median(t, 101) - runner.clock.read_cost;
-	EXPECT_GT_F(pace, 0.0);
-	mhz = (double)DPK_CORECLOCK_ADDS / pace * (double)runner.clock.hz / 1e6;
-	EXPECT_GT_F(mhz, 200.0);
-	EXPECT_LT_F(mhz, 10000.0);
+	/* The add chain is timed, not folded, and the check made a multiply a handful of
+	 * cycles of it, not hundreds or a fraction. */
+	chain_is_timed(dpk_bench_coreclock_add_timing, (double)DPK_CORECLOCK_ADDS);
 	EXPECT_GT_F(runner.clock.mul_cycles, 1.0);
 	EXPECT_LT_F(runner.clock.mul_cycles, 10.0);
 #else
