@@ -441,12 +441,14 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 			     "their figures may be slowed",
 			     i == 0 ? "base" : "new", x->witness_slow_only);
 	}
-	/* The store-bypass mitigation on in one run and off in the other; only where both files
-	 * have the item (older files lack it). Its forms ("thread mitigated", "thread force
-	 * mitigated", ...) and the unmitigated ones differ among themselves for no effect. */
+	/* The store-bypass mitigation on in one run and off in the other, as the item's verdict
+	 * says (env.c judges every mitigated form degraded, every unmitigated one ok); only
+	 * where both files have the item (older files lack it). The forms' wording differs
+	 * among themselves for no effect on the figures. */
 	const struct dpk_res_env *sa = dpk_results_env(a, "ssb"), *sb = dpk_results_env(b, "ssb");
-	if (sa && sb && sa->value[0] && sb->value[0] &&
-	    (strstr(sa->value, "mitigated") != NULL) != (strstr(sb->value, "mitigated") != NULL))
+	if (sa && sb &&
+	    ((strcmp(sa->verdict, "degraded") == 0 && strcmp(sb->verdict, "ok") == 0) ||
+	     (strcmp(sa->verdict, "ok") == 0 && strcmp(sb->verdict, "degraded") == 0)))
 		warn(r,
 		     "speculative store bypass mitigated in one run only: base \"%s\", new \"%s\" "
 		     "(ring figures here were up to 3x slower with it)",
