@@ -294,6 +294,58 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 
 /* ---- lcores and placements ------------------------------------------------------ */
 
+/*
+ * The CPUs a default lcore set may use: the online ones this process may run on. A shell's
+ * taskset or a container's cpuset narrows the affinity mask, and the user meant it: DPDK's
+ * EAL takes its default cores from the same mask. Pinning may widen the mask under
+ * taskset, which would then move the run onto CPUs the user kept it off; under a cpuset it
+ * fails, and the run with it. A topology read from another tree (DPK_SYSFS_ROOT) describes
+ * another machine, whose CPUs this process's mask says nothing about: there the online
+ * CPUs stand.
+ */
+static void default_cpus(const struct dpk_topo *t, struct dpk_cpuset *out)
+{
+	const struct dpk_cpuset *on = dpk_topo_online(t);
+	cpu_set_t mask;
+
+	*out = *on;
+	if (strcmp(dpk_topo_root(t), "/sys") != 0 || sched_getaffinity(0, sizeof(mask), &mask) != 0)
+		return;
+	for (unsigned c = 0; c < DPK_CPU_MAX && c < CPU_SETSIZE; c++)
+		if (!CPU_ISSET(c, &mask))
+			dpk_cpuset_clear(out, c);
+	if (dpk_cpuset_first(out) >= DPK_CPU_MAX) /* no online CPU in the mask: keep online */
+		*out = *on;
+}
+
+int dpk_bench_default_spec(const struct dpk_cpuset *cpus, char *buf, size_t len)
+{
+	unsigned cpu, first = dpk_cpuset_first(cpus), id = 0;
+	size_t off = 0;
+	int n;
+
+	if (first >= DPK_CPU_MAX)
+		return -ENODEV;
+	/* main on the first CPU, a worker per CPU, one extra worker on the first CPU */
+	n = snprintf(buf, len, "%u@%u", id++, first);
+	if (n < 0 || (size_t)n >= len)
+		return -ENOSPC;
+	off = (size_t)n;
+	DPK_CPUSET_FOREACH(cpu, cpus)
+	{
+		if (id >= DPK_LCORE_MAX - 1)
+			break;
+		n = snprintf(buf + off, len - off, ",%u@%u", id++, cpu);
+		if (n < 0 || (size_t)n >= len - off)
+			return -ENOSPC;
+		off += (size_t)n;
+	}
+	n = snprintf(buf + off, len - off, ",%u@%u", id, first);
+	if (n < 0 || (size_t)n >= len - off)
+		return -ENOSPC;
+	return 0;
+}
+
 int dpk_bench_lcore_spec(const char *spec, struct dpk_lcore_spec *out)
 {
 	const struct dpk_topo *t = dpk_topo_system();
@@ -301,25 +353,14 @@ int dpk_bench_lcore_spec(const char *spec, struct dpk_lcore_spec *out)
 	int rc;
 
 	if (!spec) {
-		const struct dpk_cpuset *on;
-		unsigned cpu, first, id = 0;
-		size_t off = 0;
+		struct dpk_cpuset cpus;
 
 		if (!t)
 			return -ENODEV;
-		on = dpk_topo_online(t);
-		first = dpk_cpuset_first(on);
-		if (first >= DPK_CPU_MAX)
-			return -ENODEV;
-		/* main on the first CPU, a worker per CPU, one extra worker on the first CPU */
-		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%u@%u", id++, first);
-		DPK_CPUSET_FOREACH(cpu, on)
-		{
-			if (id >= DPK_LCORE_MAX - 1 || off >= sizeof(buf) - 32)
-				break;
-			off += (size_t)snprintf(buf + off, sizeof(buf) - off, ",%u@%u", id++, cpu);
-		}
-		snprintf(buf + off, sizeof(buf) - off, ",%u@%u", id, first);
+		default_cpus(t, &cpus);
+		rc = dpk_bench_default_spec(&cpus, buf, sizeof(buf));
+		if (rc)
+			return rc;
 		spec = buf;
 	}
 	rc = dpk_lcore_spec_parse(spec, out);

@@ -164,9 +164,17 @@ struct dpk_bench_runner {
 };
 
 /**
- * Parse @p spec (NULL: the default) into @p out. The default has the main lcore on the
- * first online CPU, one worker on every online CPU, and one more worker on the first CPU
- * so the oversub placement exists: "0@0,1@0,2@1,3@0" on a two-CPU machine.
+ * Write the default lcore spec over CPU set @p cpus into @p buf of @p len bytes: the main
+ * lcore on the first CPU of the set, one worker on every CPU of it, and one more worker on
+ * the first CPU so the oversub placement exists: "0@0,1@0,2@1,3@0" for CPUs 0 and 1.
+ * @retval 0 / -ENODEV (empty set) / -ENOSPC (@p buf too small)
+ */
+int dpk_bench_default_spec(const struct dpk_cpuset *cpus, char *buf, size_t len);
+
+/**
+ * Parse @p spec (NULL: the default) into @p out. The default is dpk_bench_default_spec()
+ * over the online CPUs that this process's affinity mask allows (all online CPUs when the
+ * topology comes from another sysfs tree, DPK_SYSFS_ROOT).
  * @retval 0 / -EINVAL (bad spec) / -ENODEV (CPU missing or offline); message in
  *         dpk_last_error()
  */

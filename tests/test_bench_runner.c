@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -159,6 +160,53 @@ static void default_spec_has_oversub_worker(void)
 	ASSERT_EQ(-EINVAL, dpk_bench_lcore_spec("0-", &spec));
 	ASSERT_EQ(-ENODEV, dpk_bench_lcore_spec("0@1000", &spec)); /* beyond this machine */
 	ASSERT_EQ(-EINVAL, dpk_bench_lcore_spec("0@4000", &spec)); /* beyond DPK_CPU_MAX */
+}
+
+static void default_spec_from_cpu_sets(void)
+{
+	struct dpk_cpuset cpus;
+	char buf[64];
+
+	dpk_cpuset_zero(&cpus);
+	ASSERT_EQ(-ENODEV, dpk_bench_default_spec(&cpus, buf, sizeof(buf)));
+	dpk_cpuset_set(&cpus, 0);
+	dpk_cpuset_set(&cpus, 1);
+	ASSERT_EQ(0, dpk_bench_default_spec(&cpus, buf, sizeof(buf)));
+	EXPECT_STREQ("0@0,1@0,2@1,3@0", buf);
+	dpk_cpuset_zero(&cpus);
+	dpk_cpuset_set(&cpus, 5);
+	ASSERT_EQ(0, dpk_bench_default_spec(&cpus, buf, sizeof(buf)));
+	EXPECT_STREQ("0@5,1@5,2@5", buf);
+	dpk_cpuset_set(&cpus, 900);
+	ASSERT_EQ(0, dpk_bench_default_spec(&cpus, buf, sizeof(buf)));
+	EXPECT_STREQ("0@5,1@5,2@900,3@5", buf);
+	ASSERT_EQ(-ENOSPC, dpk_bench_default_spec(&cpus, buf, 12));
+}
+
+/* The default set stays within the affinity mask the process was started with (taskset, a
+ * container's cpuset): here narrowed to the last CPU it may use. */
+static void default_spec_keeps_to_affinity(void)
+{
+	struct dpk_lcore_spec spec;
+	cpu_set_t saved, one;
+	int last = -1;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &saved))
+			last = c;
+	ASSERT_GE(last, 0);
+	CPU_ZERO(&one);
+	CPU_SET(last, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	int rc = dpk_bench_lcore_spec(NULL, &spec);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(saved), &saved));
+	ASSERT_EQ(0, rc);
+	ASSERT_EQ(3, spec.count); /* main, one worker, the oversub worker */
+	for (unsigned i = 0; i < spec.count; i++) {
+		EXPECT_EQ((unsigned)last, dpk_cpuset_first(&spec.cpus[i]));
+		EXPECT_EQ(1, dpk_cpuset_count(&spec.cpus[i]));
+	}
 }
 
 static void single_case_gives_samples(void)
@@ -1607,6 +1655,8 @@ static void params_format(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(clock_check_is_sane),
         DPK_TEST(default_spec_has_oversub_worker),
+        DPK_TEST(default_spec_from_cpu_sets),
+        DPK_TEST(default_spec_keeps_to_affinity),
         DPK_TEST(single_case_gives_samples),
         DPK_TEST(bodies_run_where_the_harness_puts_the_stack),
         DPK_TEST(arenas_are_kept_off_huge_pages),
