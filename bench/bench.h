@@ -150,6 +150,7 @@ struct dpk_bench_run {
 	atomic_bool stop;       /**< raised by the main lcore when the budget is spent */
 	atomic_bool failed;     /**< an invariant broke */
 	atomic_bool fail_ready; /**< fail_msg is complete */
+	atomic_uint woken;      /**< futex word: 1 once a failure has woken the main lcore */
 	char fail_msg[256];     /**< the first failure's message */
 	unsigned char *arena;   /**< see dpk_bench_alloc() */
 	size_t arena_size, arena_used;

@@ -6,15 +6,19 @@
 #define _GNU_SOURCE
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <dpk/cycles.h>
 
@@ -63,6 +67,10 @@ void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
 		atomic_store_explicit(&run->fail_ready, true, memory_order_release);
 	}
 	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
+	/* The main lcore of a multi-lcore case sleeps out the budget on this word
+	 * (sleep_unless_stopped()); the futex call orders the store before the wake-up. */
+	atomic_store_explicit(&run->woken, 1, memory_order_relaxed);
+	syscall(SYS_futex, &run->woken, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
 /* The failure message, or a placeholder if its writer has not finished it yet (only
@@ -965,26 +973,43 @@ static int role_main(void *arg)
 	return 0;
 }
 
-static void sleep_s(double s)
+/*
+ * Sleep @p s seconds, returning early once a role has failed (dpk_bench_fail() raises the
+ * stop flag and wakes this futex word). One wait for the whole budget: the main lcore
+ * shares a CPU with a worker in the default set (and in the core placement, with a
+ * measured role), and a wake-up every few milliseconds there would preempt that role and
+ * cost it a sample each time.
+ */
+static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
 {
-	struct timespec ts;
+	struct timespec now, end;
 
 	if (s <= 0)
 		return;
-	ts.tv_sec = (time_t)s;
-	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += (time_t)s;
+	end.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	/* Relaxed: the word carries no data; a wait that began before the store returns at
+	 * the wake, and one that begins after it sees 1 and returns at once. */
+	while (!dpk_bench_stopped(run) &&
+	       !atomic_load_explicit(&run->woken, memory_order_relaxed)) {
+		struct timespec left;
 
-/* Sleep @p s seconds in slices of at most 10 ms, returning early once a role has failed
- * (dpk_bench_fail raises the stop flag). */
-static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
-{
-	while (s > 0 && !dpk_bench_stopped(run)) {
-		double slice = s < 0.01 ? s : 0.01;
-		sleep_s(slice);
-		s -= slice;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = end.tv_sec - now.tv_sec;
+		left.tv_nsec = end.tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_sec--;
+			left.tv_nsec += 1000000000L;
+		}
+		if (left.tv_sec < 0)
+			return;
+		/* EINTR, EAGAIN (the word is 1 already) and a spurious return loop round. */
+		syscall(SYS_futex, &run->woken, FUTEX_WAIT_PRIVATE, 0u, &left, NULL, 0);
 	}
 }
 
@@ -1144,6 +1169,7 @@ static void run_init(struct dpk_bench_run *run, const struct dpk_bench_case *c,
 	atomic_init(&run->stop, false);
 	atomic_init(&run->failed, false);
 	atomic_init(&run->fail_ready, false);
+	atomic_init(&run->woken, 0u);
 }
 
 void dpk_bench_result_free(struct dpk_bench_result *res)

@@ -115,6 +115,11 @@ static const struct dpk_bench_case c_pair = {.name = "pair",
                                              .counted_roles = 2,
                                              .body = body_spin,
                                              .ops_multiple = 4};
+static const struct dpk_bench_case c_pair_fail = {.name = "pair fails",
+                                                  .desc = "two roles that fail",
+                                                  .kind = DPK_BENCH_PAIR,
+                                                  .unit = DPK_UNIT_ITERATION,
+                                                  .body = body_fails};
 static const struct dpk_bench_case c_wait = {.name = "waits",
                                              .desc = "role 1 blocks",
                                              .kind = DPK_BENCH_PAIR,
@@ -602,6 +607,26 @@ static void blocked_role_ends_on_stop(void)
 	dpk_bench_run_case(&runner, &suite, &c_wait, DPK_PLACE_OVERSUB, 0, &res);
 	EXPECT_EQ(DPK_RESULT_EMPTY, res.status);
 	EXPECT_TRUE(strstr(res.reason, "no complete sample") != NULL);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
+/* The main lcore sleeps out a multi-lcore budget in one wait; a failing role must cut it
+ * short. With an hour's budget, a wait that missed the wake-up would outlast the test's
+ * CTest timeout. */
+static void failing_pair_ends_before_its_budget(void)
+{
+	struct dpk_bench_result res;
+
+	if (!have_two_cpus())
+		DPK_SKIP("needs two online CPUs");
+	ASSERT_EQ(0, start(NULL));
+	atomic_store(&fail_calls, 0);
+	runner.opt.warmup_s = 3600;
+	runner.opt.time_s = 3600;
+	dpk_bench_run_case(&runner, &suite, &c_pair_fail, DPK_PLACE_OVERSUB, 0, &res);
+	EXPECT_EQ(DPK_RESULT_FAILED, res.status);
+	EXPECT_STREQ("invariant 42 broke", res.reason);
 	dpk_bench_result_free(&res);
 	stop();
 }
@@ -1666,6 +1691,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(invariant_failure_is_reported),
         DPK_TEST(pair_case_counts_only_counted_role),
         DPK_TEST(blocked_role_ends_on_stop),
+        DPK_TEST(failing_pair_ends_before_its_budget),
         DPK_TEST(missing_placements_are_skipped),
         DPK_TEST(all_takes_one_worker_per_cpu),
         DPK_TEST(rounds_visit_cases_in_turn),
