@@ -262,9 +262,11 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 	k->min_delta = mind == UINT64_MAX ? 0 : mind;
 
 	ns_per_tick = 1e9 / (double)k->hz;
-	double floor_ticks =
-	        TARGET_FACTOR *
-	        (k->read_cost > (double)k->granularity ? k->read_cost : (double)k->granularity);
+	/* The step the counter resolves: a counter scaled from a coarser one (a KVM guest's,
+	 * here changes of 24 and 25 ticks) has deltas whose GCD is 1 while no change is under
+	 * the smallest delta, so that bounds the step too. */
+	double step = (double)(k->min_delta > k->granularity ? k->min_delta : k->granularity);
+	double floor_ticks = TARGET_FACTOR * (k->read_cost > step ? k->read_cost : step);
 	k->target_single = floor_ticks;
 	if (k->target_single < SINGLE_MIN_NS / ns_per_tick)
 		k->target_single = SINGLE_MIN_NS / ns_per_tick;

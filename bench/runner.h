@@ -56,7 +56,8 @@ struct dpk_bench_clock {
 	                           figures in core cycles */
 };
 
-/** Measure the clock; sample targets keep read cost and granularity under 1% each. */
+/** Measure the clock; sample targets keep read cost and the counter's step (the larger of
+ * granularity and min_delta) under 1% each. */
 void dpk_bench_clock_check(struct dpk_bench_clock *k);
 
 /** Per-role figures of a multi-lcore case. */

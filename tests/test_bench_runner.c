@@ -151,6 +151,7 @@ static void clock_check_is_sane(void)
 	/* the method's promise: read cost and tick step each under 1% of a sample */
 	ASSERT_GE_F(k.target_single, 100.0 * k.read_cost);
 	ASSERT_GE_F(k.target_single, 100.0 * (double)k.granularity);
+	ASSERT_GE_F(k.target_single, 100.0 * (double)k.min_delta);
 	ASSERT_GE_F(k.target_multi, k.target_single);
 }
 
