@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -454,10 +455,26 @@ static void item_tsc_hz(struct ctx *c, struct dpk_env_item *it)
 		appendf(it->detail, sizeof(it->detail), "the harness did not measure it");
 		return;
 	}
+	const char *src = c->in->tsc_source ? c->in->tsc_source : "not given";
+	double check = c->in->tsc_hz_check;
+
 	it->verdict = DPK_VERDICT_INFO;
 	appendf(it->value, sizeof(it->value), "%.3f MHz", (double)hz / 1e6);
-	appendf(it->detail, sizeof(it->detail), "%llu Hz, source: %s", (unsigned long long)hz,
-	        c->in->tsc_source ? c->in->tsc_source : "not given");
+	appendf(it->detail, sizeof(it->detail), "%llu Hz, source: %s", (unsigned long long)hz, src);
+	if (strcmp(src, "clock_gettime") == 0) {
+		/* No counter of the CPU's: every timing is a vDSO call, dearer and coarser. */
+		it->verdict = DPK_VERDICT_DEGRADED;
+		appendf(it->detail, sizeof(it->detail),
+		        "; no CPU counter, timings by clock_gettime");
+	} else if (check > 0) {
+		double ppm = fabs(check - (double)hz) / (double)hz * 1e6;
+
+		it->verdict = ppm <= DPK_ENV_TSC_HZ_PPM ? DPK_VERDICT_OK : DPK_VERDICT_DEGRADED;
+		appendf(it->detail, sizeof(it->detail), "; a check measured %.3f MHz, %.0f ppm %s",
+		        check / 1e6, ppm,
+		        it->verdict == DPK_VERDICT_OK ? "apart"
+		                                      : "apart: ns and Mops/s are off by as much");
+	}
 }
 
 static void item_clocksource(struct ctx *c, struct dpk_env_item *it)

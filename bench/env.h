@@ -42,12 +42,20 @@ struct dpk_env_input {
 	const char *git_rev;           /**< git revision or "unknown" */
 	uint64_t tsc_hz;               /**< counter frequency */
 	const char *tsc_source;        /**< "cpuid", "calibrated", ... */
+	double tsc_hz_check;           /**< the rate a separate measurement found; 0: none */
 };
+
+/** How far apart, in parts per million, the counter's stated rate and a check of it may be:
+ * the check is a 20 ms calibration, which agrees with a sound rate to a few ppm, and a
+ * CPUID crystal figure that is wrong is wrong by percents (25 MHz for 24). */
+#define DPK_ENV_TSC_HZ_PPM 1000.0
 
 /**
  * Collect the environment report. Items, in order: cpu_model, kernel, compiler, cflags,
  * build_type, dpkit (version + git revision), invariant_tsc (constant_tsc and
- * nonstop_tsc flags), tsc_hz (Hz and source), clocksource (current one: tsc is ok),
+ * nonstop_tsc flags), tsc_hz (Hz and source: ok when tsc_hz_check agrees within
+ * DPK_ENV_TSC_HZ_PPM, degraded when it does not or when the counter is clock_gettime
+ * itself, info with no check), clocksource (current one: tsc is ok),
  * governor (every used CPU "performance": ok; any other: degraded; no cpufreq: unknown),
  * boost (cpufreq/boost or intel_pstate/no_turbo: on is degraded), smt (smt/active: 1 is
  * degraded because siblings share a core, 0 ok), isolcpus (used CPUs all in

@@ -253,6 +253,28 @@ static void given_facts_are_reported(void)
 	ASSERT_STREQ("0.1.0 (git 0123456789ab)", dpk_env_find(&env, "dpkit")->value);
 	ASSERT_STREQ("2000.000 MHz", dpk_env_find(&env, "tsc_hz")->value);
 	ASSERT_TRUE(has_text(dpk_env_find(&env, "tsc_hz")->detail, "2000000000 Hz, source: cpuid"));
+	ASSERT_EQ(INF, dpk_env_find(&env, "tsc_hz")->verdict); /* no check to judge it by */
+
+	/* A check of the rate judges it: within 1000 ppm ok, beyond degraded. */
+	in.tsc_hz_check = 2000000000.0 * (1 + 999e-6);
+	dpk_env_collect(&in, &env);
+	ASSERT_EQ(OK, dpk_env_find(&env, "tsc_hz")->verdict);
+	ASSERT_TRUE(has_text(dpk_env_find(&env, "tsc_hz")->detail, "2001.998 MHz, 999 ppm apart"));
+	in.tsc_hz_check = 2000000000.0 * (1 - 1001e-6);
+	dpk_env_collect(&in, &env);
+	ASSERT_EQ(DEG, dpk_env_find(&env, "tsc_hz")->verdict);
+	ASSERT_TRUE(has_text(dpk_env_find(&env, "tsc_hz")->detail,
+	                     "1997.998 MHz, 1001 ppm apart: ns and Mops/s are off"));
+	in.tsc_hz_check = 1920000000.0; /* a 24 MHz crystal taken for 25 */
+	dpk_env_collect(&in, &env);
+	ASSERT_EQ(DEG, dpk_env_find(&env, "tsc_hz")->verdict);
+	/* A counter that is clock_gettime itself is degraded whatever the check says. */
+	in.tsc_hz = 1000000000;
+	in.tsc_hz_check = 1000000000.0;
+	in.tsc_source = "clock_gettime";
+	dpk_env_collect(&in, &env);
+	ASSERT_EQ(DEG, dpk_env_find(&env, "tsc_hz")->verdict);
+	ASSERT_TRUE(has_text(dpk_env_find(&env, "tsc_hz")->detail, "timings by clock_gettime"));
 
 	/* Nothing given: unknown, except the version, which the library knows. */
 	memset(&in, 0, sizeof(in));

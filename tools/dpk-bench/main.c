@@ -50,6 +50,7 @@ static void collect_env(const struct dpk_bench_clock *k, const struct dpk_cpuset
 	        .git_rev = dpk_bench_git_rev,
 	        .tsc_hz = k->hz,
 	        .tsc_source = k->source,
+	        .tsc_hz_check = k->hz_check,
 	};
 	dpk_env_collect(&in, env);
 }
