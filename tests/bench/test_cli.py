@@ -13,6 +13,20 @@ import tempfile
 
 BIN = sys.argv[1]
 results = []
+# What a file held before a refused run; a refused run must leave it so.
+KEPT = '{"before": "the refused run"}\n'
+
+
+def kept_file(d, name):
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(KEPT)
+    return path
+
+
+def assert_kept(path, why):
+    with open(path) as f:
+        assert f.read() == KEPT, f"{why} changed {path}"
 
 
 def run(*args, timeout=120):
@@ -138,6 +152,42 @@ def _():
     expect_bad(["run", "floor", "--json", "/nonexistent-dir/x.json"], "cannot write --json",
                "/nonexistent-dir/x.json")
     expect_bad(["run", "floor", "--csv", "/nonexistent-dir/x.csv"], "cannot write --csv")
+    with tempfile.TemporaryDirectory() as d:
+        expect_bad(["run", "floor", "--json", d], "cannot write --json", d)
+        # The other output is checked, not opened: it keeps what it held.
+        j = kept_file(d, "kept.json")
+        expect_bad(["run", "floor", "--json", j, "--csv", "/nonexistent-dir/x.csv"],
+                   "cannot write --csv")
+        assert_kept(j, "a refused run")
+
+
+@case("env refuses the options only a run uses and touches no file")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        new, old = os.path.join(d, "e.json"), kept_file(d, "old.json")
+        expect_bad(["env", "--json", new], "env runs no case", "--json")
+        assert not os.path.exists(new), "env --json created a file"
+        expect_bad(["env", "--json", old], "--json")
+        assert_kept(old, "env --json")
+        expect_bad(["env", "--csv", new], "--csv")
+        assert not os.path.exists(new), "env --csv created a file"
+        for args in (["--raw"], ["--time", "1s"], ["--repeat", "2"], ["--quiet"]):
+            expect_bad(["env", *args], args[0])
+    # What env does use still works.
+    rc, out, err = run("env", "--placement", "single")
+    assert rc == 0, err
+    assert "environment" in out
+
+
+@case("an empty plan changes no file")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j, c = kept_file(d, "r.json"), os.path.join(d, "r.csv")
+        # A single-lcore case on a pair placement selects nothing to run.
+        expect_bad(["run", "floor/tsc_read", "--placement", "smt", "--json", j, "--csv", c],
+                   "no case to run on the chosen placements")
+        assert_kept(j, "an empty plan")
+        assert not os.path.exists(c), "an empty plan created the --csv file"
 
 
 @case("flag given a value")

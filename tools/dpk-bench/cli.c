@@ -14,7 +14,7 @@
 const char dpk_cli_usage[] =
         "usage: dpk-bench [run] [PATTERN...] [OPTIONS]\n"
         "       dpk-bench list [PATTERN...]\n"
-        "       dpk-bench env [--lcores SPEC]\n"
+        "       dpk-bench env [--lcores SPEC] [--placement LIST]\n"
         "       dpk-bench compare BASE.json NEW.json [--noise PCT] [--fail-above PCT] ...\n"
         "       dpk-bench spread RESULTS.json [MORE.json...] [--limit PCT]\n"
         "       dpk-bench report RESULTS.json [NEW.json] -o REPORT.html\n"
@@ -127,6 +127,13 @@ static const char *const options[] = {
         "--csv",    "--raw",    "--interleave", "--quiet",     "--help",   "--version",
         "--format", "--rounds", "--slow-limit", NULL,
 };
+
+/* Whether env, which runs no case and writes no file, has a use for @p opt. */
+static bool env_takes(const char *opt)
+{
+	return strcmp(opt, "--lcores") == 0 || strcmp(opt, "--placement") == 0 ||
+	       strcmp(opt, "--help") == 0 || strcmp(opt, "--version") == 0;
+}
 
 static bool takes_value(const char *opt)
 {
@@ -272,6 +279,16 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 			known |= strcmp(opt, options[k]) == 0;
 		if (!known) {
 			suggest_option(a, err, errlen);
+			return -EINVAL;
+		}
+		/* Refused rather than ignored: whoever asks "env --json e.json" expects an
+		 * e.json, and env writes none. */
+		if (cli->cmd == CLI_ENV && !env_takes(opt)) {
+			snprintf(
+			        err, errlen,
+			        "env runs no case, so %s has nothing to act on (env takes --lcores "
+			        "and --placement)",
+			        opt);
 			return -EINVAL;
 		}
 		if (takes_value(opt)) {

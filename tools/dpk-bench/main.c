@@ -2,9 +2,11 @@
 /* dpk-bench: run dpkit's perf suites and report what each block costs here. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +38,66 @@ static int fail_input(const char *msg)
 {
 	fprintf(stderr, "dpk-bench: %s\n", msg);
 	return 2;
+}
+
+/*
+ * Whether fopen(@p path, "w") can succeed, found without creating or truncating anything:
+ * a run refused after this check must leave the disk as it was. Returns 0 or -errno.
+ */
+static int check_writable(const char *path)
+{
+	struct stat st;
+	char dir[PATH_MAX];
+	const char *slash;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		/* access(), not open(): opening a FIFO's write end and closing it again would
+		 * hand its reader an early end of file. */
+		return access(path, W_OK) ? -errno : 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	/* A new file: its directory must exist and take new entries. */
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+/* Check output @p path of option @p opt, if given; on failure a message in @p err. */
+static int check_output(const char *opt, const char *path, char *err, size_t errlen)
+{
+	int rc = path ? check_writable(path) : 0;
+
+	if (rc)
+		snprintf(err, errlen, "cannot write %s '%s': %s", opt, path, strerror(-rc));
+	return rc;
+}
+
+/* Create or truncate output @p path of option @p opt, if given, into *f. 0 or -errno. */
+static int open_output(const char *opt, const char *path, FILE **f)
+{
+	*f = NULL;
+	if (!path)
+		return 0;
+	*f = fopen(path, "w");
+	if (*f)
+		return 0;
+	int rc = -errno;
+	fprintf(stderr, "dpk-bench: cannot write %s '%s': %s\n", opt, path, strerror(-rc));
+	return rc;
 }
 
 static void collect_env(const struct dpk_bench_clock *k, const struct dpk_cpuset *cpus,
@@ -234,18 +296,10 @@ int main(int argc, char **argv)
 		         dpk_last_error()[0] ? dpk_last_error() : strerror(-rc));
 		return fail_input(err);
 	}
-	if (cli.json_path && !(json = fopen(cli.json_path, "w"))) {
-		snprintf(err, sizeof(err), "cannot write --json '%s': %s", cli.json_path,
-		         strerror(errno));
+	/* Checked, not opened: the outputs are truncated only once cases are sure to run. */
+	if (check_output("--json", cli.json_path, err, sizeof(err)) ||
+	    check_output("--csv", cli.csv_path, err, sizeof(err)))
 		return fail_input(err);
-	}
-	if (cli.csv_path && !(csv = fopen(cli.csv_path, "w"))) {
-		snprintf(err, sizeof(err), "cannot write --csv '%s': %s", cli.csv_path,
-		         strerror(errno));
-		if (json)
-			fclose(json);
-		return fail_input(err);
-	}
 
 	rc = dpk_bench_runner_init(&runner, &cli.opt);
 	if (rc) {
@@ -367,14 +421,29 @@ int main(int argc, char **argv)
 			}
 	}
 
+	bool *done = calloc(nplan, sizeof(*done));
+	if (!done) {
+		fprintf(stderr, "dpk-bench: out of memory\n");
+		return 2;
+	}
+	/* Only now, with every case about to run, may the outputs be created or truncated. */
+	if (open_output("--json", cli.json_path, &json) ||
+	    open_output("--csv", cli.csv_path, &csv)) {
+		if (json)
+			fclose(json);
+		free(done);
+		free(leader);
+		free(res);
+		free(plan);
+		dpk_bench_runner_fini(&runner);
+		return 2;
+	}
+
 	uint64_t t0 = dpk_tsc();
 	for (unsigned rep = 0; rep < cli.opt.repeat; rep++) {
 		const struct dpk_bench_suite *cur = NULL;
-		bool *done = calloc(nplan ? nplan : 1, sizeof(*done));
-		if (!done) {
-			fprintf(stderr, "dpk-bench: out of memory\n");
-			return 2;
-		}
+
+		memset(done, 0, nplan * sizeof(*done));
 		for (size_t i = 0; i < nplan; i++) {
 			struct dpk_bench_result *x = &res[(size_t)rep * nplan + i];
 			char params[64];
@@ -443,8 +512,8 @@ int main(int argc, char **argv)
 			dpk_report_row(stdout, x, &runner.clock);
 			fflush(stdout);
 		}
-		free(done);
 	}
+	free(done);
 	free(leader);
 	meta.wall_s = (double)(dpk_tsc() - t0) / (double)runner.clock.hz;
 	dpk_bench_witness_finish(&runner, res, nres);
