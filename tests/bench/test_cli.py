@@ -60,6 +60,34 @@ def _():
     expect_bad(["run", "rnig"], "no case matches 'rnig'", "ring")
 
 
+@case("a mistyped command word is named")
+def _():
+    expect_bad(["lsit"], "no case matches 'lsit'; did you mean the command 'list'?")
+    expect_bad(["comapre", "a.json", "b.json"],
+               "no case matches 'comapre'; did you mean the command 'compare'?")
+    # The first word explains an option of another command, too.
+    expect_bad(["comapre", "a.json", "b.json", "--noise", "5"],
+               "did you mean the command 'compare'?")
+    # Two letters swapped, as in "lsit", are one slip: 'evn' is env's, not run's.
+    expect_bad(["evn", "--lcores", "0"], "did you mean the command 'env'?")
+    # Nearer a suite than a command, a glob, or after an explicit command: a pattern's
+    # suggestion.
+    expect_bad(["rnig"], "no case matches 'rnig' (did you mean 'ring'?)")
+    for args in (["r?n"], ["run", "lsit"]):
+        expect_bad(args, f"no case matches '{args[-1]}'")
+        _, _, err = run(*args)
+        assert "command" not in err, err
+
+
+@case("a first word that is a pattern still runs")
+def _():
+    # 'ring' is two edits from the command 'run', near enough for a slip, but names a suite.
+    rc, out, err = run("ring", "--placement", "single", "--time", "10ms", "--warmup", "2ms",
+                       "--quiet")
+    assert rc == 0, err
+    assert "spsc_single" in out and "p50" in out, out[:300]
+
+
 @case("pattern with no near name points at list")
 def _():
     expect_bad(["run", "zzzzzzzzzzzzzzzz"], "no case matches", "dpk-bench list")

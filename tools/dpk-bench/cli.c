@@ -147,27 +147,33 @@ static bool takes_value(const char *opt)
 unsigned dpk_cli_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	unsigned row[128], prev_diag, tmp;
+	unsigned rows[3][128];
+	unsigned *before = rows[0], *prev = rows[1], *row = rows[2], *tmp;
 
 	if (lb >= 128)
 		lb = 127;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
+		prev[j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
-		prev_diag = row[0];
 		row[0] = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
-			tmp = row[j];
-			unsigned best = prev_diag + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
+			unsigned best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
+			/* "lsit" is one slip from "list", not two. */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    before[j - 2] + 1 < best)
+				best = before[j - 2] + 1;
 			row[j] = best;
-			prev_diag = tmp;
 		}
+		tmp = before;
+		before = prev;
+		prev = row;
+		row = tmp;
 	}
-	return row[lb];
+	return prev[lb];
 }
 
 static void suggest_option(const char *bad, char *err, size_t errlen)
@@ -218,7 +224,7 @@ static int parse_placements(const char *list, struct dpk_cli *cli, char *err, si
 	return 0;
 }
 
-int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen)
+static int parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen)
 {
 	int i = 1;
 
@@ -238,8 +244,10 @@ int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t 
 		} else if (strcmp(argv[1], "help") == 0) {
 			cli->cmd = CLI_HELP;
 			return 0;
+		} else {
+			/* anything else is a pattern of an implicit "run" */
+			cli->first_is_pattern = true;
 		}
-		/* anything else is a pattern of an implicit "run" */
 	}
 	for (; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
@@ -413,38 +421,104 @@ bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s
 	return false;
 }
 
+/*
+ * The command that @p word, a first word that selects no case, may be a mistyping of, or
+ * NULL. Two edits at most, as three turn any short word into "run" or "env"; and fewer
+ * than @p name_d, its distance to the nearest suite or case name, so that a mistyped
+ * pattern keeps a pattern's suggestion. A glob or a SUITE/CASE is a pattern whatever its
+ * distance.
+ */
+static const char *near_command(const char *word, unsigned name_d)
+{
+	static const char *const commands[] = {"run", "list", "env", "compare", "spread", "report"};
+	const char *best = NULL;
+	unsigned bd = 3;
+
+	if (strpbrk(word, "/*?["))
+		return NULL;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		unsigned d = dpk_cli_distance(word, commands[i]);
+		if (d < bd && d < name_d) {
+			bd = d;
+			best = commands[i];
+		}
+	}
+	return best;
+}
+
+/*
+ * Whether @p p selects a case. When it does not, the nearest suite or case name goes to
+ * @p best (of @p len bytes) and its distance to *dist.
+ */
+static bool pattern_hits(const char *p, char *best, size_t len, unsigned *dist)
+{
+	unsigned bd = UINT32_MAX;
+	const struct dpk_bench_suite *s;
+
+	best[0] = '\0';
+	for (unsigned k = 0; (s = dpk_bench_suite_at(k)); k++) {
+		unsigned d = dpk_cli_distance(p, s->name);
+		if (d < bd) {
+			bd = d;
+			snprintf(best, len, "%s", s->name);
+		}
+		for (unsigned j = 0; j < s->ncases; j++) {
+			char full[160];
+			if (dpk_cli_pattern_matches(p, s, &s->cases[j]))
+				return true;
+			snprintf(full, sizeof(full), "%s/%s", s->name, s->cases[j].name);
+			d = dpk_cli_distance(p, full);
+			if (d < bd) {
+				bd = d;
+				snprintf(best, len, "%s", full);
+			}
+			d = dpk_cli_distance(p, s->cases[j].name);
+			if (d < bd) {
+				bd = d;
+				snprintf(best, len, "%s", full);
+			}
+		}
+	}
+	*dist = bd;
+	return false;
+}
+
+/*
+ * Whether the first word, @p word, selects no case but is near a command; if so, the
+ * message that says which goes to @p err.
+ */
+static bool command_slip(const char *word, char *err, size_t errlen)
+{
+	char best[160];
+	unsigned bd;
+	const char *cmd;
+
+	if (pattern_hits(word, best, sizeof(best), &bd) || !(cmd = near_command(word, bd)))
+		return false;
+	snprintf(err, errlen, "no case matches '%s'; did you mean the command '%s'?", word, cmd);
+	return true;
+}
+
+int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen)
+{
+	int rc = parse(argc, argv, cli, err, errlen);
+
+	/* "comapre a.json b.json --noise 5" fails on --noise, but the slip is the first word. */
+	if (rc && cli->first_is_pattern)
+		command_slip(argv[1], err, errlen);
+	return rc;
+}
+
 int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < cli->npatterns; i++) {
 		const char *p = cli->patterns[i];
-		bool hit = false;
-		char best[160] = "";
-		unsigned bd = UINT32_MAX;
+		char best[160];
+		unsigned bd;
 
-		const struct dpk_bench_suite *s;
-		for (unsigned k = 0; (s = dpk_bench_suite_at(k)) && !hit; k++) {
-			unsigned d = dpk_cli_distance(p, s->name);
-			if (d < bd) {
-				bd = d;
-				snprintf(best, sizeof(best), "%s", s->name);
-			}
-			for (unsigned j = 0; j < s->ncases && !hit; j++) {
-				char full[160];
-				hit = dpk_cli_pattern_matches(p, s, &s->cases[j]);
-				snprintf(full, sizeof(full), "%s/%s", s->name, s->cases[j].name);
-				d = dpk_cli_distance(p, full);
-				if (d < bd) {
-					bd = d;
-					snprintf(best, sizeof(best), "%s", full);
-				}
-				d = dpk_cli_distance(p, s->cases[j].name);
-				if (d < bd) {
-					bd = d;
-					snprintf(best, sizeof(best), "%s", full);
-				}
-			}
-		}
-		if (hit)
+		if (i == 0 && cli->first_is_pattern && command_slip(p, err, errlen))
+			return -EINVAL;
+		if (pattern_hits(p, best, sizeof(best), &bd))
 			continue;
 		if (best[0] && bd <= 3 + strlen(p) / 3)
 			snprintf(err, errlen, "no case matches '%s' (did you mean '%s'?)", p, best);

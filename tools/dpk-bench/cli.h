@@ -29,6 +29,7 @@ struct dpk_cli {
 	bool quiet;
 	bool interleave; /**< run single-lcore variants of one group batch by batch in turn */
 	bool placement_given;
+	bool first_is_pattern; /**< patterns[0] is argv[1], where a command word would stand */
 };
 
 /**
@@ -52,7 +53,7 @@ bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *
 /**
  * Check that every pattern selects something. On a pattern that selects nothing, writes
  * "no case matches 'X'" with the nearest names as a suggestion to @p err and returns
- * -EINVAL.
+ * -EINVAL. A first word nearer a command than any name has the command suggested.
  */
 int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen);
 
@@ -60,7 +61,8 @@ int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen);
 bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
                       const struct dpk_bench_case *c);
 
-/** Edit distance between two strings (for suggestions). */
+/** Edit distance between two strings, a swap of neighbouring letters one edit (for
+ * suggestions). */
 unsigned dpk_cli_distance(const char *a, const char *b);
 
 /** The usage text. */
