@@ -376,13 +376,16 @@ int main(int argc, char **argv)
 
 	if (!cli.quiet) {
 		double per = cli.opt.time_s + cli.opt.warmup_s;
-		double est = (double)nplan * cli.opt.repeat * per;
 		size_t nsingle = 0;
 
 		/* Single-lcore cases may run up to twice their rounds when the speed witness
 		 * finds samples slow (interleaved ones do not, but they are counted: a bound). */
 		for (size_t i = 0; i < nplan; i++)
 			nsingle += plan[i].p == DPK_PLACE_SINGLE;
+		/* A single-lcore case warms up twice over: the whole --warm-up in its first slice,
+		 * after sizing its batches, and a share of it before each slice. */
+		double est =
+		        ((double)nplan * per + (double)nsingle * cli.opt.warmup_s) * cli.opt.repeat;
 		printf("dpk-bench %s (git %s, %s build)\n", dpk_version(), dpk_bench_git_rev,
 		       DPK_BUILD_TYPE);
 		dpk_report_env(stdout, &env, &runner.clock);
