@@ -192,6 +192,27 @@ static void num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
+/* The rejected samples and why, " (19044 rejected: 181 gap, 18863 slow)": the reasons that
+ * took any, in the order the rules run (each sample counts under the first that took it)
+ * and under the names of the JSON "rejected" object and the CSV columns, so a row can be
+ * matched to them. Nothing when every sample was kept. */
+static void report_rejected(FILE *f, const struct dpk_bench_result *res)
+{
+	size_t rejected = res->samples - res->reject[0];
+	const char *sep = ": ";
+
+	if (!rejected)
+		return;
+	fprintf(f, " (%zu rejected", rejected);
+	for (unsigned q = DPK_REJECT_NONE + 1; q < DPK_REJECT_COUNT; q++) {
+		if (!res->reject[q])
+			continue;
+		fprintf(f, "%s%zu %s", sep, res->reject[q], dpk_reject_name(q));
+		sep = ", ";
+	}
+	fputc(')', f);
+}
+
 void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k)
 {
 	char name[96], params[64], a[7][24];
@@ -215,7 +236,6 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	num(a[4], sizeof(a[4]), t->max);
 	num(a[5], sizeof(a[5]), t->p50 * ns_per_tick);
 	num(a[6], sizeof(a[6]), res->cycles.n ? res->cycles.p50 : NAN);
-	size_t rejected = res->samples - res->reject[0];
 	char mops[24];
 	if (res->mops >= 0.1 || res->mops == 0)
 		snprintf(mops, sizeof(mops), "%.1f", res->mops);
@@ -224,11 +244,7 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s %9s  %zu", name,
 	        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
 	        a[2], a[3], a[4], t->cv * 100.0, a[6], a[5], mops, res->reject[0]);
-	if (rejected && res->reject[DPK_REJECT_SLOW])
-		fprintf(f, " (%zu rejected, %zu of them slow)", rejected,
-		        res->reject[DPK_REJECT_SLOW]);
-	else if (rejected)
-		fprintf(f, " (%zu rejected)", rejected);
+	report_rejected(f, res);
 	if (res->witness_kept_slow)
 		fprintf(f, " [too few samples at full speed]");
 	fprintf(f, "\n");

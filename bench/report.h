@@ -60,7 +60,9 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
                              const struct dpk_bench_clock *k);
 
-/** Print one result row (and a line per role for multi-lcore cases). */
+/** Print one result row (and a line per role for multi-lcore cases). Its samples column is
+ * the count kept, then the count rejected with the reasons that took any, as
+ * " (19044 rejected: 181 gap, 18863 slow)" (names as dpk_reject_name()). */
 void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k);
 
 /** Write the JSON document; 0 or -EIO. */

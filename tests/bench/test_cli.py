@@ -7,6 +7,7 @@ Prints TAP. Each case runs the real binary.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -270,6 +271,28 @@ def _():
         samples = [l for l in lines if l.startswith("sample,")]
         assert len(samples) == r["kept"]
         assert all(len(l.split(",")) == len(head) for l in lines[:3])
+
+
+@case("the table's rejected samples are the JSON's, reason by reason")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        rc, out, err = run("run", "floor/tsc_read", "floor/tsc_pair", "--time", "20ms",
+                           "--warmup", "5ms", "--json", j, "--quiet")
+        assert rc == 0, err
+        doc = json.load(open(j))
+    tail = re.compile(r"  (\d+)(?: \((\d+) rejected: ([^)]*)\))?"
+                      r"(?: \[too few samples at full speed\])?$")
+    rows = {l.split()[0]: l for l in out.splitlines() if l.startswith("  tsc_")}
+    for r in doc["results"]:
+        m = tail.search(rows[r["case"]])
+        assert m, rows[r["case"]]
+        assert int(m[1]) == r["kept"], (m[0], r["kept"])
+        listed = [x.split(" ") for x in m[3].split(", ")] if m[3] else []
+        # Only the reasons that took any, in the JSON's order, which is the CSV's.
+        want = [[str(n), k] for k, n in r["rejected"].items() if n]
+        assert listed == want, (m[0], r["rejected"])
+        assert int(m[2] or 0) == sum(r["rejected"].values()), m[0]
 
 
 def main():
