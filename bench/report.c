@@ -17,6 +17,14 @@
 #define DPK_BUILD_TYPE "unknown"
 #endif
 
+/* The narrowest the table's label columns get: a longer label widens its column, for
+ * every line of the block, rather than push the lines' other columns out of line. */
+#define ENV_LABEL_WIDTH 24
+#define CASE_WIDTH      36
+
+/* Room for a case's label; the width is measured on the label as the rows print it. */
+#define CASE_LABEL_MAX 96
+
 const char *dpk_bench_status_name(enum dpk_bench_status s)
 {
 	switch (s) {
@@ -34,30 +42,36 @@ const char *dpk_bench_status_name(enum dpk_bench_status s)
 
 void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_clock *k)
 {
+	/* One width for the environment and the clock below it, which read as one list. */
+	int w = ENV_LABEL_WIDTH;
+
+	for (unsigned i = 0; i < env->count; i++)
+		if ((int)strlen(env->item[i].label) > w)
+			w = (int)strlen(env->item[i].label);
 	fprintf(f, "environment\n");
 	for (unsigned i = 0; i < env->count; i++) {
 		const struct dpk_env_item *it = &env->item[i];
-		fprintf(f, "  %-24s %-9s %s%s%s%s\n", it->label, dpk_verdict_name(it->verdict),
+		fprintf(f, "  %-*s %-9s %s%s%s%s\n", w, it->label, dpk_verdict_name(it->verdict),
 		        it->value[0] ? it->value : "-", it->detail[0] ? " (" : "", it->detail,
 		        it->detail[0] ? ")" : "");
 	}
 	fprintf(f, "clock\n");
-	fprintf(f, "  %-24s %.3f MHz from %s (20 ms check: %.3f MHz)\n", "counter", k->hz / 1e6,
+	fprintf(f, "  %-*s %.3f MHz from %s (20 ms check: %.3f MHz)\n", w, "counter", k->hz / 1e6,
 	        k->source, k->hz_check / 1e6);
-	fprintf(f, "  %-24s %.0f ticks median, %.0f min (subtracted from every sample)\n",
+	fprintf(f, "  %-*s %.0f ticks median, %.0f min (subtracted from every sample)\n", w,
 	        "fenced read pair", k->read_cost, k->read_cost_min);
-	fprintf(f, "  %-24s %llu ticks (smallest step seen %llu)\n", "counter step",
+	fprintf(f, "  %-*s %llu ticks (smallest step seen %llu)\n", w, "counter step",
 	        (unsigned long long)k->granularity, (unsigned long long)k->min_delta);
-	fprintf(f, "  %-24s %.0f ticks one lcore, %.0f ticks multi-lcore\n", "sample length",
+	fprintf(f, "  %-*s %.0f ticks one lcore, %.0f ticks multi-lcore\n", w, "sample length",
 	        k->target_single, k->target_multi);
-	fprintf(f, "  %-24s %.2f ticks per enqueue+dequeue pair (fastest of %u readings)\n",
+	fprintf(f, "  %-*s %.2f ticks per enqueue+dequeue pair (fastest of %u readings)\n", w,
 	        "speed witness", k->witness, DPK_WITNESS_CHECK_READINGS);
 	if (isfinite(k->mul_cycles))
-		fprintf(f, "  %-24s %.2f cycles by a chain of adds (%u assumed): %s\n",
+		fprintf(f, "  %-*s %.2f cycles by a chain of adds (%u assumed): %s\n", w,
 		        "core-clock multiply", k->mul_cycles, DPK_CORECLOCK_MUL_CYCLES,
 		        k->cycles_on ? "figures in cycles on" : "figures in cycles off");
 	else
-		fprintf(f, "  %-24s %s\n", "core-clock multiply",
+		fprintf(f, "  %-*s %s\n", w, "core-clock multiply",
 		        "- (no chain in this build, or it did not time): no figures in cycles");
 }
 
@@ -169,17 +183,37 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
 		        dpk_placement_name(m->skips[i].placement), m->skips[i].reason);
 }
 
+/* The case column's label: the name, then the parameters. Returns @p buf. */
+static const char *case_label(const struct dpk_bench_case *c, char *buf, size_t len)
+{
+	char params[64];
+
+	dpk_bench_params_str(c, params, sizeof(params));
+	snprintf(buf, len, "%s%s%s", c->name, params[0] ? " " : "", params);
+	return buf;
+}
+
+int dpk_report_case_width(const struct dpk_bench_case *c, int width)
+{
+	char label[CASE_LABEL_MAX];
+	int n = (int)strlen(case_label(c, label, sizeof(label)));
+
+	if (width < CASE_WIDTH)
+		width = CASE_WIDTH;
+	return n > width ? n : width;
+}
+
 void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
-                             const struct dpk_bench_clock *k)
+                             const struct dpk_bench_clock *k, int width)
 {
 	fprintf(f, "\n%s: %s\n", s->name, s->desc);
 	fprintf(f,
 	        "  figures in TSC ticks (%.2f MHz) per unit; ns and Mops/s at that rate; "
 	        "p50 cyc in core cycles\n",
 	        (double)k->hz / 1e6);
-	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s %9s  %s\n", "case", "place",
-	        "unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 cyc", "p50 ns", "Mops/s",
-	        "samples");
+	fprintf(f, "  %-*s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s %9s  %s\n", width, "case",
+	        "place", "unit", "p50", "min", "p90", "p99", "max", "cv%", "p50 cyc", "p50 ns",
+	        "Mops/s", "samples");
 }
 
 static void num(char *buf, size_t len, double v)
@@ -213,17 +247,17 @@ static void report_rejected(FILE *f, const struct dpk_bench_result *res)
 	fputc(')', f);
 }
 
-void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k)
+void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k,
+                    int width)
 {
-	char name[96], params[64], a[7][24];
+	char name[CASE_LABEL_MAX], a[7][24];
 	const struct dpk_summary *t = &res->ticks;
 	double ns_per_tick = 1e9 / (double)k->hz;
 
-	dpk_bench_params_str(res->c, params, sizeof(params));
-	snprintf(name, sizeof(name), "%s%s%s", res->c->name, params[0] ? " " : "", params);
+	case_label(res->c, name, sizeof(name));
 	if (res->status != DPK_RESULT_OK) {
-		fprintf(f, "  %-36s %-8s %-14s %s: %s\n", name, dpk_placement_name(res->placement),
-		        dpk_bench_unit_name(res->c->unit),
+		fprintf(f, "  %-*s %-8s %-14s %s: %s\n", width, name,
+		        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit),
 		        res->status == DPK_RESULT_FAILED ? "FAILED"
 		                                         : dpk_bench_status_name(res->status),
 		        res->reason);
@@ -241,7 +275,7 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		snprintf(mops, sizeof(mops), "%.1f", res->mops);
 	else
 		snprintf(mops, sizeof(mops), "%.2g", res->mops);
-	fprintf(f, "  %-36s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s %9s  %zu", name,
+	fprintf(f, "  %-*s %-8s %-14s %9s %9s %9s %9s %9s %6.1f %9s %9s %9s  %zu", width, name,
 	        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit), a[0], a[1],
 	        a[2], a[3], a[4], t->cv * 100.0, a[6], a[5], mops, res->reject[0]);
 	report_rejected(f, res);

@@ -56,14 +56,22 @@ void dpk_report_coreclock(FILE *f, const struct dpk_bench_clock *k,
 void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
                         const struct dpk_bench_result *res, size_t n);
 
-/** Print a suite's heading and the column names. */
-void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
-                             const struct dpk_bench_clock *k);
+/** The width of a case column that holds @p c's label (name and parameters) as well as
+ * what @p width held: @p width or the label's length, and never under 36. Start from 0 and
+ * take every case of a suite's group through it; its header and rows then line up. */
+int dpk_report_case_width(const struct dpk_bench_case *c, int width);
 
-/** Print one result row (and a line per role for multi-lcore cases). Its samples column is
- * the count kept, then the count rejected with the reasons that took any, as
- * " (19044 rejected: 181 gap, 18863 slow)" (names as dpk_reject_name()). */
-void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k);
+/** Print a suite's heading and the column names, the case column @p width wide
+ * (dpk_report_case_width()). */
+void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
+                             const struct dpk_bench_clock *k, int width);
+
+/** Print one result row (and a line per role for multi-lcore cases), the case column
+ * @p width wide as in its suite's header. Its samples column is the count kept, then the
+ * count rejected with the reasons that took any, as " (19044 rejected: 181 gap, 18863
+ * slow)" (names as dpk_reject_name()). */
+void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k,
+                    int width);
 
 /** Write the JSON document; 0 or -EIO. */
 int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,

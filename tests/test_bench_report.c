@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The text table dpk-bench prints, on made-up results: what a row says about its
- * rejected samples. Nothing runs; the figures are whatever the results are given.
+ * rejected samples, and columns that stay in line whatever the length of a case's label
+ * or an environment item's. Nothing runs; the figures are whatever the results are given.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,14 @@ static const struct dpk_bench_case c_short = {
         .kind = DPK_BENCH_SINGLE,
         .unit = DPK_UNIT_ELEMENT,
         .params = {{"esize", 8}},
+};
+
+/* A label of 46 characters, past the case column's 36. */
+static const struct dpk_bench_case c_long = {
+        .name = "app_iter_stats_1in128_longer",
+        .kind = DPK_BENCH_SINGLE,
+        .unit = DPK_UNIT_CALL,
+        .params = {{"mt_safe", 1}, {"work", 64}},
 };
 
 static const struct dpk_bench_suite suite = {
@@ -55,7 +65,7 @@ static char *row_of(const struct dpk_bench_result *res)
 
 	if (!f)
 		return NULL;
-	dpk_report_row(f, res, &clk);
+	dpk_report_row(f, res, &clk, dpk_report_case_width(res->c, 0));
 	fclose(f);
 	return buf;
 }
@@ -119,9 +129,132 @@ static void kept_slow_mark_follows_the_list(void)
 	expect_row_ends(&r, "  40 [too few samples at full speed]\n");
 }
 
+/* Where the column holding @p word starts in @p line: the first place @p word stands
+ * between spaces (a placement's name may be inside a case's, "single" in "spsc_single"),
+ * -1 if it does not. */
+static long column_of(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(line, word); p; p = strstr(p + 1, word))
+		if ((p == line || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return p - line;
+	return -1;
+}
+
+/* A suite's header and rows, the case column sized over @p res: the column each of them
+ * starts its placement, unit and samples in is the header's. */
+static void expect_rows_in_line(const struct dpk_bench_result *res, unsigned n, long case_width)
+{
+	char *buf = NULL, *line, *rest;
+	size_t len = 0;
+	long place = -1, unit = -1, samples = -1;
+	unsigned rows = 0;
+	int width = 0;
+	FILE *f;
+
+	for (unsigned i = 0; i < n; i++)
+		width = dpk_report_case_width(res[i].c, width);
+	EXPECT_EQ(case_width, width);
+	f = open_memstream(&buf, &len);
+	ASSERT_NOT_NULL(f);
+	dpk_report_suite_header(f, &suite, &clk, width);
+	for (unsigned i = 0; i < n; i++)
+		dpk_report_row(f, &res[i], &clk, width);
+	fclose(f);
+	for (rest = buf; (line = strsep(&rest, "\n"));) {
+		if (strncmp(line, "  case ", 7) == 0) {
+			place = column_of(line, "place");
+			unit = column_of(line, "unit");
+			samples = column_of(line, "samples");
+			/* Two spaces, the case column, one space. */
+			EXPECT_EQ(2 + case_width + 1, place);
+			continue;
+		}
+		if (place < 0 || !*line)
+			continue;
+		const struct dpk_bench_result *r = &res[rows++];
+		char kept[32];
+		long at;
+
+		EXPECT_EQ(place, column_of(line, dpk_placement_name(r->placement)));
+		EXPECT_EQ(unit, column_of(line, dpk_bench_unit_name(r->c->unit)));
+		if (r->status != DPK_RESULT_OK)
+			continue;
+		/* The kept count follows the row's last two spaces. */
+		for (at = (long)strlen(line) - 2; at > 0 && strncmp(line + at, "  ", 2); at--)
+			;
+		snprintf(kept, sizeof(kept), "%zu", r->reject[DPK_REJECT_NONE]);
+		EXPECT_EQ(samples, at + 2);
+		EXPECT_EQ(samples, column_of(line, kept));
+	}
+	EXPECT_EQ_U(n, rows);
+	free(buf);
+}
+
+/* Labels within the case column leave it at 36; a longer one widens it for the header and
+ * every row of the group, ok or not, so no row's figures stand out of line. */
+static void long_case_label_widens_the_column(void)
+{
+	struct dpk_bench_result res[4] = {
+	        result_of(&c_short, 1000, 1000),
+	        result_of(&c_long, 992, 974),
+	        result_of(&c_short, 1000, 993),
+	        result_of(&c_long, 0, 0),
+	};
+
+	res[1].reject[DPK_REJECT_CTX_SWITCH] = 18;
+	res[2].reject[DPK_REJECT_SLOW] = 7;
+	res[3].status = DPK_RESULT_FAILED;
+	snprintf(res[3].reason, sizeof(res[3].reason), "the ring lost an element");
+	ASSERT_EQ(46, (long)strlen("app_iter_stats_1in128_longer mt_safe=1 work=64"));
+	expect_rows_in_line(res, 4, 46);
+	res[1] = result_of(&c_short, 1000, 998);
+	res[3].c = &c_short;
+	expect_rows_in_line(res, 4, 36);
+}
+
+/* An environment label past 24 characters moves the verdicts and the clock's figures
+ * along with it: all start in one column. */
+static void long_env_label_widens_the_column(void)
+{
+	struct dpk_env env = {.count = 3};
+	struct dpk_bench_clock k = {.hz = 2000000000, .source = "calibrated", .mul_cycles = NAN};
+	const char *label[3] = {"CPU model", "Address space randomisation", "Load average"};
+	size_t col = 2 + strlen(label[1]) + 1;
+	char *buf = NULL, *line, *rest;
+	size_t len = 0;
+	unsigned lines = 0;
+	FILE *f;
+
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(env.item[i].label, sizeof(env.item[i].label), "%s", label[i]);
+		snprintf(env.item[i].value, sizeof(env.item[i].value), "v%u", i);
+		env.item[i].verdict = DPK_VERDICT_INFO;
+	}
+	f = open_memstream(&buf, &len);
+	ASSERT_NOT_NULL(f);
+	dpk_report_env(f, &env, &k);
+	fclose(f);
+	/* Each line under "environment" and "clock": two spaces, the label padded to the
+	 * longest's length, one space, then the verdict or the figure. */
+	for (rest = buf; (line = strsep(&rest, "\n"));) {
+		if (strncmp(line, "  ", 2) != 0)
+			continue;
+		ASSERT_GT(strlen(line), col);
+		if (line[col - 1] != ' ' || line[col] == ' ')
+			dpk_test_fail(__FILE__, __LINE__, "not in column %zu: '%s'", col, line);
+		lines++;
+	}
+	EXPECT_EQ_U(3 + 6, lines); /* the items, the clock's six lines */
+	free(buf);
+}
+
 static const struct dpk_test_case cases[] = {
         DPK_TEST(rejected_samples_are_listed_by_reason),
         DPK_TEST(kept_slow_mark_follows_the_list),
+        DPK_TEST(long_case_label_widens_the_column),
+        DPK_TEST(long_env_label_widens_the_column),
 };
 
 DPK_TEST_MAIN(cases)

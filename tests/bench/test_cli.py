@@ -295,6 +295,24 @@ def _():
         assert int(m[2] or 0) == sum(r["rejected"].values()), m[0]
 
 
+@case("a case label past 36 characters widens its suite's column, header and rows alike")
+def _():
+    rc, out, err = run("run", "service/tsc_pair", "service/app_iter_stats_1in128", "--time",
+                       "20ms", "--warmup", "5ms", "--placement", "single", "--quiet")
+    assert rc == 0, err
+    lines = out.splitlines()
+    head = next(l for l in lines if l.startswith("  case "))
+    rows = [l for l in lines if l.startswith(("  tsc_pair ", "  app_iter_stats_1in128 "))]
+    assert len(rows) == 5, out
+    # The longest label, "app_iter_stats_1in128 mt_safe=1 work=64", is 39 characters.
+    assert head.index(" place ") == 2 + 39, head
+    for r in rows:
+        assert r.index(" single ") == head.index(" place "), (head, r)
+        assert r.index(" per call ") == head.index(" unit "), (head, r)
+        # The samples column follows the row's last two spaces, as in the header.
+        assert r.rindex("  ") == head.rindex("  "), (head, r)
+
+
 def main():
     print("TAP version 13")
     print(f"1..{len(results)}")

@@ -445,6 +445,7 @@ int main(int argc, char **argv)
 	uint64_t t0 = dpk_tsc();
 	for (unsigned rep = 0; rep < cli.opt.repeat; rep++) {
 		const struct dpk_bench_suite *cur = NULL;
+		int width = 0;
 
 		memset(done, 0, nplan * sizeof(*done));
 		for (size_t i = 0; i < nplan; i++) {
@@ -508,11 +509,17 @@ int main(int argc, char **argv)
 				fprintf(stderr, "\r\033[K");
 			if (plan[i].s != cur) {
 				cur = plan[i].s;
-				dpk_report_suite_header(stdout, cur, &runner.clock);
+				/* A suite's cases are next to each other in the plan. Rows are
+				 * printed as their cases end, so the case column is sized from
+				 * all of them before the header. */
+				width = 0;
+				for (size_t j = i; j < nplan && plan[j].s == cur; j++)
+					width = dpk_report_case_width(plan[j].c, width);
+				dpk_report_suite_header(stdout, cur, &runner.clock, width);
 				if (cli.opt.repeat > 1)
 					printf("  repeat %u of %u\n", rep + 1, cli.opt.repeat);
 			}
-			dpk_report_row(stdout, x, &runner.clock);
+			dpk_report_row(stdout, x, &runner.clock, width);
 			fflush(stdout);
 		}
 	}
