@@ -250,7 +250,49 @@ static void long_env_label_widens_the_column(void)
 	free(buf);
 }
 
+/* The clock's "counter step" line for counter @p k, from the env report's clock block. */
+static void step_line(const struct dpk_bench_clock *k, char *out, size_t outlen)
+{
+	struct dpk_env env = {.count = 0};
+	char *buf = NULL, *line, *rest;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_NOT_NULL(f);
+	dpk_report_env(f, &env, k);
+	fclose(f);
+	out[0] = '\0';
+	for (rest = buf; (line = strsep(&rest, "\n"));)
+		if (strstr(line, "counter step"))
+			snprintf(out, outlen, "%s", line);
+	free(buf);
+}
+
+/* The step shown is the one the sample length answers to: the GCD of the changes between
+ * reads, or the smallest change when that is larger (a guest's scaled counter). */
+static void counter_step_is_the_coarser_bound(void)
+{
+	struct dpk_bench_clock k = {.hz = 2000000000, .source = "calibrated", .mul_cycles = NAN};
+	char line[256];
+
+	k.granularity = 1;
+	k.min_delta = 24;
+	step_line(&k, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, " 24 ticks at least (the smallest change between two reads; "
+	                         "the changes' GCD is 1)") != NULL);
+	k.granularity = 26;
+	k.min_delta = 26;
+	step_line(&k, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, " 26 ticks (every change between two reads a multiple of it)") !=
+	            NULL);
+	k.granularity = 1;
+	k.min_delta = 1;
+	step_line(&k, line, sizeof(line));
+	EXPECT_TRUE(strstr(line, " 1 ticks (every change") != NULL);
+}
+
 static const struct dpk_test_case cases[] = {
+        DPK_TEST(counter_step_is_the_coarser_bound),
         DPK_TEST(rejected_samples_are_listed_by_reason),
         DPK_TEST(kept_slow_mark_follows_the_list),
         DPK_TEST(long_case_label_widens_the_column),
