@@ -320,6 +320,13 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		        rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
 		        rr->counted ? "" : " (not counted)");
 	}
+	if (res->floor_rt > 0) {
+		num(a[0], sizeof(a[0]), res->floor_rt);
+		fprintf(f,
+		        "      %-10s x%.3g a cache-line round trip on this placement "
+		        "(floor/pingpong p50 %s ticks)\n",
+		        "floor", res->ticks.p50 / res->floor_rt, a[0]);
+	}
 }
 
 static void json_summary(struct dpk_json *j, const char *key, const struct dpk_summary *s,
@@ -488,6 +495,12 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 				dpk_json_double(&j, "ratio_p50", x->pair_ratio.p50);
 				dpk_json_double(&j, "ratio_ci95_lo", x->pair_ratio.p50_lo);
 				dpk_json_double(&j, "ratio_ci95_hi", x->pair_ratio.p50_hi);
+				dpk_json_object_end(&j);
+			}
+			if (x->floor_rt > 0) {
+				dpk_json_object_begin(&j, "floor");
+				dpk_json_double(&j, "round_trip_ticks", x->floor_rt);
+				dpk_json_double(&j, "ratio", x->ticks.p50 / x->floor_rt);
 				dpk_json_object_end(&j);
 			}
 			dpk_json_array_begin(&j, "lcores");

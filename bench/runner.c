@@ -1174,6 +1174,34 @@ static void run_init(struct dpk_bench_run *run, const struct dpk_bench_case *c,
 	atomic_init(&run->woken, 0u);
 }
 
+static bool is_floor_pingpong(const struct dpk_bench_result *r)
+{
+	return r->suite && r->c && strcmp(r->suite->name, "floor") == 0 &&
+	       strcmp(r->c->name, "pingpong") == 0;
+}
+
+void dpk_bench_link_floor(struct dpk_bench_result *res, size_t n)
+{
+	/* Not oversub: two lcores on one CPU bounce the line only at context switches, so
+	 * their round trip is the scheduler's, no floor for a hand-off. */
+	for (size_t i = 0; i < n; i++) {
+		struct dpk_bench_result *x = &res[i];
+
+		x->floor_rt = 0;
+		if (x->status != DPK_RESULT_OK || !x->c || x->c->kind == DPK_BENCH_SINGLE ||
+		    x->placement == DPK_PLACE_SINGLE || x->placement == DPK_PLACE_ALL ||
+		    x->placement == DPK_PLACE_OVERSUB || is_floor_pingpong(x))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (is_floor_pingpong(&res[j]) && res[j].status == DPK_RESULT_OK &&
+			    res[j].placement == x->placement && res[j].repeat == x->repeat &&
+			    res[j].ticks.p50 > 0) {
+				x->floor_rt = res[j].ticks.p50;
+				break;
+			}
+	}
+}
+
 void dpk_bench_result_free(struct dpk_bench_result *res)
 {
 	free(res->raw);

@@ -128,7 +128,18 @@ struct dpk_bench_result {
 	                                   none) */
 	bool witness_slow_only; /**< by the run's final fastest reading, most kept samples were
 	                             slow (set by dpk_bench_witness_finish) */
+	double floor_rt; /**< multi-lcore results on a pair placement: the median round trip of
+	                      floor/pingpong on the same placement in the same repeat, ticks
+	                      (0: none ran; set by dpk_bench_link_floor) */
 };
+
+/**
+ * Set floor_rt of every ok multi-lcore result of @p res[0..n) on a pair placement of two
+ * CPUs (smt, core, llc, numa) from the ok floor/pingpong result on the same placement and repeat
+ * among them, if there is one: the physical floor of a cross-core hand-off, which a pair's
+ * figures can be read against. The ping-pong itself is left at 0.
+ */
+void dpk_bench_link_floor(struct dpk_bench_result *res, size_t n);
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
 struct dpk_bench_witness_log {

@@ -12,6 +12,7 @@
 
 #include "dpk_test.h"
 #include "report.h"
+#include "runner.h"
 
 static const struct dpk_bench_case c_short = {
         .name = "spsc_single",
@@ -291,7 +292,74 @@ static void counter_step_is_the_coarser_bound(void)
 	EXPECT_TRUE(strstr(line, " 1 ticks (every change") != NULL);
 }
 
+static const struct dpk_bench_case c_pingpong = {
+        .name = "pingpong", .kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ROUND_TRIP};
+static const struct dpk_bench_case c_pair = {.name = "spsc_pair_bulk",
+                                             .kind = DPK_BENCH_PAIR,
+                                             .unit = DPK_UNIT_ELEMENT,
+                                             .params = {{"esize", 8}, {"n", 1}}};
+static const struct dpk_bench_suite s_floor = {.name = "floor", .cases = &c_pingpong, .ncases = 1};
+static const struct dpk_bench_suite s_ring = {.name = "ring", .cases = &c_pair, .ncases = 1};
+
+/* An ok two-lcore result of @p c in @p s on @p p in repeat @p rep, median @p p50. */
+static struct dpk_bench_result pair_result(const struct dpk_bench_suite *s,
+                                           const struct dpk_bench_case *c, enum dpk_placement p,
+                                           unsigned rep, double p50)
+{
+	struct dpk_bench_result r = result_of(c, 100, 100);
+
+	r.suite = s;
+	r.placement = p;
+	r.repeat = rep;
+	r.nroles = 2;
+	r.ticks.p50 = p50;
+	return r;
+}
+
+/* Pair results are linked to the ping-pong of their own placement and repeat, and only
+ * to one that ran ok; one-lcore, all-lcore and oversubscribed results are not, nor the
+ * ping-pong itself. */
+static void pair_results_meet_their_floor(void)
+{
+	struct dpk_bench_result r[9] = {
+	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_CORE, 0, 200.0),
+	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_OVERSUB, 0, 2e7),
+	        pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 50.0),
+	        pair_result(&s_ring, &c_pair, DPK_PLACE_OVERSUB, 0, 5000.0),
+	        pair_result(&s_ring, &c_pair, DPK_PLACE_LLC, 0, 60.0),
+	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_LLC, 0, 400.0),
+	        pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 1, 55.0),
+	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_CORE, 1, 300.0),
+	        result_of(&c_short, 100, 100),
+	};
+	char *row;
+
+	r[5].status = DPK_RESULT_FAILED; /* the llc ping-pong broke: no floor there */
+	r[8].floor_rt = 123.0;           /* a stale value is cleared */
+	dpk_bench_link_floor(r, 9);
+	ASSERT_NEAR(r[0].floor_rt, 0.0, 1e-9);
+	ASSERT_NEAR(r[1].floor_rt, 0.0, 1e-9);
+	ASSERT_NEAR(r[2].floor_rt, 200.0, 1e-9);
+	ASSERT_NEAR(r[3].floor_rt, 0.0, 1e-9);
+	ASSERT_NEAR(r[4].floor_rt, 0.0, 1e-9);
+	ASSERT_NEAR(r[6].floor_rt, 300.0, 1e-9); /* its own repeat's, though repeat 0 came first */
+	ASSERT_NEAR(r[8].floor_rt, 0.0, 1e-9);
+	/* Only the results given are searched: before its ping-pong, repeat 1 has none. */
+	dpk_bench_link_floor(r, 7);
+	ASSERT_NEAR(r[6].floor_rt, 0.0, 1e-9);
+	ASSERT_NEAR(r[2].floor_rt, 200.0, 1e-9);
+
+	row = row_of(&r[2]);
+	EXPECT_TRUE(strstr(row, "      floor      x0.25 a cache-line round trip on this placement "
+	                        "(floor/pingpong p50 200.0 ticks)\n") != NULL);
+	free(row);
+	row = row_of(&r[4]);
+	EXPECT_TRUE(strstr(row, "floor/pingpong") == NULL);
+	free(row);
+}
+
 static const struct dpk_test_case cases[] = {
+        DPK_TEST(pair_results_meet_their_floor),
         DPK_TEST(counter_step_is_the_coarser_bound),
         DPK_TEST(rejected_samples_are_listed_by_reason),
         DPK_TEST(kept_slow_mark_follows_the_list),

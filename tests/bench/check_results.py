@@ -172,6 +172,25 @@ def main():
                     f"{where}: kept samples in rounds but no cycles"
     t("every result", results)
 
+    def floors():
+        # A pair result on a placement of two CPUs whose ping-pong ran ok in the same
+        # repeat carries that round trip, and nothing else does.
+        pp = {(r["placement"], r["repeat"]): r["ticks"]["p50"] for r in doc["results"]
+              if r["suite"] == "floor" and r["case"] == "pingpong" and r["status"] == "ok"}
+        for r in doc["results"]:
+            where = f"{r['suite']}/{r['case']} {r['placement']}"
+            want = (r["status"] == "ok" and len(r.get("lcores", [])) >= 2 and
+                    r["placement"] in ("smt", "core", "llc", "numa") and
+                    (r["suite"], r["case"]) != ("floor", "pingpong") and
+                    (r["placement"], r["repeat"]) in pp)
+            assert ("floor" in r) == want, f"{where}: floor {'missing' if want else 'unexpected'}"
+            if want:
+                f = r["floor"]
+                assert f["round_trip_ticks"] == pp[(r["placement"], r["repeat"])], where
+                assert math.isclose(f["ratio"], r["ticks"]["p50"] / f["round_trip_ticks"],
+                                    rel_tol=1e-9), where
+    t("pair results carry their placement's floor", floors)
+
     def suites_ok():
         for s in suites:
             ok = [r for r in doc["results"] if r["suite"] == s and r["status"] == "ok"]

@@ -519,6 +519,9 @@ int main(int argc, char **argv)
 				if (cli.opt.repeat > 1)
 					printf("  repeat %u of %u\n", rep + 1, cli.opt.repeat);
 			}
+			/* The floor ran before this row, in the default order: read the row
+			 * against it (the JSON links every row once all have run). */
+			dpk_bench_link_floor(&res[(size_t)rep * nplan], i + 1);
 			dpk_report_row(stdout, x, &runner.clock, width);
 			fflush(stdout);
 		}
@@ -527,6 +530,7 @@ int main(int argc, char **argv)
 	free(leader);
 	meta.wall_s = (double)(dpk_tsc() - t0) / (double)runner.clock.hz;
 	dpk_bench_witness_finish(&runner, res, nres);
+	dpk_bench_link_floor(res, nres);
 	if (!cli.quiet) {
 		printf("\n%zu case runs in %.1f s%s\n", nres, meta.wall_s,
 		       failed ? "; some FAILED their invariants" : "");
