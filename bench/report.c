@@ -305,6 +305,12 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	}
 	if (res->c->kind == DPK_BENCH_SINGLE)
 		return;
+	/* The role names take at least 10 columns, more when one is longer ("distributor"),
+	 * so that the lines under one row stay in line. */
+	int rw = 10;
+	for (unsigned i = 0; i < res->nroles; i++)
+		if (res->role[i].name && (int)strlen(res->role[i].name) > rw)
+			rw = (int)strlen(res->role[i].name);
 	for (unsigned i = 0; i < res->nroles; i++) {
 		const struct dpk_bench_role_result *rr = &res->role[i];
 		char rn[24];
@@ -315,17 +321,17 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 			snprintf(rn, sizeof(rn), "role %u", i);
 		num(a[0], sizeof(a[0]), rr->ticks.p50);
 		fprintf(f,
-		        "      %-10s lcore %-3u cpu %-3u p50 %s ticks, %.3g Mops/s, %zu "
+		        "      %-*s lcore %-3u cpu %-3u p50 %s ticks, %.3g Mops/s, %zu "
 		        "samples%s\n",
-		        rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
+		        rw, rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
 		        rr->counted ? "" : " (not counted)");
 	}
 	if (res->floor_rt > 0) {
 		num(a[0], sizeof(a[0]), res->floor_rt);
 		fprintf(f,
-		        "      %-10s x%.3g a cache-line round trip on this placement "
+		        "      %-*s x%.3g a cache-line round trip on this placement "
 		        "(floor/pingpong p50 %s ticks)\n",
-		        "floor", res->ticks.p50 / res->floor_rt, a[0]);
+		        rw, "floor", res->ticks.p50 / res->floor_rt, a[0]);
 	}
 }
 

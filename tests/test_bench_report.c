@@ -358,7 +358,38 @@ static void pair_results_meet_their_floor(void)
 	free(row);
 }
 
+/* Role lines put "lcore" in one column whatever the length of the role names. */
+static void role_lines_stay_in_line(void)
+{
+	struct dpk_bench_result r = pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 50.0);
+	char *row, *line, *rest;
+	long col = -1;
+	unsigned lines = 0;
+
+	r.role[0].name = "distributor";
+	r.role[1].name = "worker";
+	r.floor_rt = 100.0;
+	row = row_of(&r);
+	ASSERT_NOT_NULL(row);
+	for (rest = row; (line = strsep(&rest, "\n"));) {
+		const char *at = strstr(line, " lcore ");
+
+		if (strncmp(line, "      ", 6) != 0)
+			continue;
+		lines++;
+		if (!at) /* the floor line: its figure starts where the roles' "lcore" does */
+			at = strstr(line, " x0.5 ");
+		ASSERT_NOT_NULL(at);
+		if (col < 0)
+			col = at - line;
+		EXPECT_EQ(col, at - line);
+	}
+	EXPECT_EQ_U(3, lines);
+	free(row);
+}
+
 static const struct dpk_test_case cases[] = {
+        DPK_TEST(role_lines_stay_in_line),
         DPK_TEST(pair_results_meet_their_floor),
         DPK_TEST(counter_step_is_the_coarser_bound),
         DPK_TEST(rejected_samples_are_listed_by_reason),
