@@ -210,6 +210,18 @@ def _():
     assert "environment" in out
 
 
+@case("list refuses options and touches no file")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        new = os.path.join(d, "l.json")
+        expect_bad(["list", "--json", new], "list runs no case", "--json")
+        assert not os.path.exists(new), "list --json created a file"
+        for args in (["--time", "1s"], ["--placement", "core"], ["--quiet"]):
+            expect_bad(["list", "ring", *args], args[0])
+    rc, out, err = run("list", "ring")
+    assert rc == 0 and "spsc_single" in out, err
+
+
 @case("an empty plan changes no file")
 def _():
     with tempfile.TemporaryDirectory() as d:

@@ -291,7 +291,15 @@ static int parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t e
 			return -EINVAL;
 		}
 		/* Refused rather than ignored: whoever asks "env --json e.json" expects an
-		 * e.json, and env writes none. */
+		 * e.json, and env writes none. list takes patterns only. */
+		if (cli->cmd == CLI_LIST && strcmp(opt, "--help") != 0 &&
+		    strcmp(opt, "--version") != 0) {
+			snprintf(err, errlen,
+			         "list runs no case, so %s has nothing to act on (list takes "
+			         "patterns)",
+			         opt);
+			return -EINVAL;
+		}
 		if (cli->cmd == CLI_ENV && !env_takes(opt)) {
 			snprintf(
 			        err, errlen,
