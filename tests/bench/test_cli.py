@@ -210,6 +210,18 @@ def _():
     assert "environment" in out
 
 
+@case("--json and --csv may not name one file")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        new = os.path.join(d, "out")
+        expect_bad(["run", "floor", "--json", new, "--csv", new], "name the same file")
+        assert not os.path.exists(new), "a refused run created its output"
+        old = kept_file(d, "old.json")
+        expect_bad(["run", "floor", "--json", old, "--csv", os.path.join(d, ".", "old.json")],
+                   "name the same file")
+        assert_kept(old, "a refused run")
+
+
 @case("list refuses options and touches no file")
 def _():
     with tempfile.TemporaryDirectory() as d:

@@ -76,6 +76,20 @@ static int check_writable(const char *path)
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
+/* Whether outputs @p a and @p b, both given, are one file: the same name, or names of one
+ * existing file (a link, "./x" for "x"). One would overwrite the other. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!a || !b)
+		return false;
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 /* Check output @p path of option @p opt, if given; on failure a message in @p err. */
 static int check_output(const char *opt, const char *path, char *err, size_t errlen)
 {
@@ -300,6 +314,11 @@ int main(int argc, char **argv)
 	if (check_output("--json", cli.json_path, err, sizeof(err)) ||
 	    check_output("--csv", cli.csv_path, err, sizeof(err)))
 		return fail_input(err);
+	if (same_file(cli.json_path, cli.csv_path)) {
+		snprintf(err, sizeof(err), "--json and --csv name the same file '%s'",
+		         cli.csv_path);
+		return fail_input(err);
+	}
 
 	rc = dpk_bench_runner_init(&runner, &cli.opt);
 	if (rc) {
