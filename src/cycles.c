@@ -2,7 +2,9 @@
 /* Counter frequency: from the hardware where it says, else calibrated once. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
+#include <stdint.h>
 #include <time.h>
 
 #include <dpk/cycles.h>
@@ -25,6 +27,36 @@ unsigned dpk__cpu_now(void)
 	return c < 0 ? DPK_CPU_MAX : (unsigned)c;
 }
 
+/* Tries per point of dpk_tsc_calibrate(). */
+#define CALIBRATE_TRIES 5
+
+/*
+ * One point of the counter against the clock: a counter read between two clock reads,
+ * timed at the middle of that bracket, the tightest of CALIBRATE_TRIES tries. A preemption
+ * or an interrupt between the reads of one try widens its bracket, and that try is passed
+ * over; on a busy VM a single try could be off by the tens of microseconds a 20 ms window
+ * cannot absorb at the ppm a frequency check wants.
+ */
+static bool clock_point(uint64_t *ns, uint64_t *tsc)
+{
+	uint64_t width = UINT64_MAX;
+
+	for (unsigned i = 0; i < CALIBRATE_TRIES; i++) {
+		uint64_t a = dpk__clock_ns();
+		uint64_t c = dpk_tsc_begin();
+		uint64_t b = dpk__clock_ns();
+
+		if (a == 0 || b < a)
+			return false;
+		if (b - a < width) {
+			width = b - a;
+			*ns = a + (b - a) / 2;
+			*tsc = c;
+		}
+	}
+	return true;
+}
+
 uint64_t dpk_tsc_calibrate(unsigned ms)
 {
 	uint64_t t0, c0, t1, c1, want;
@@ -32,18 +64,12 @@ uint64_t dpk_tsc_calibrate(unsigned ms)
 	if (ms == 0)
 		return 0;
 	want = (uint64_t)ms * 1000000u;
-	/* Bracket each counter read by two clock reads and keep the tighter bracket, so a
-	 * preemption between the reads cannot skew the start or end point much. */
-	t0 = dpk__clock_ns();
-	c0 = dpk_tsc_begin();
-	if (t0 == 0)
+	if (!clock_point(&t0, &c0))
 		return 0;
 	do {
-		t1 = dpk__clock_ns();
-		c1 = dpk_tsc_end();
+		if (!clock_point(&t1, &c1))
+			return 0;
 	} while (t1 - t0 < want);
-	if (t1 == t0)
-		return 0;
 	return (uint64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0) + 0.5);
 }
 

@@ -71,8 +71,10 @@ const char *dpk_tsc_source_name(enum dpk_tsc_source src);
 
 /**
  * Measure the counter frequency against CLOCK_MONOTONIC_RAW over about @p ms milliseconds
- * of busy waiting, without touching the cached value. Used by dpk_tsc_hz() and by the
- * harness to cross-check a CPUID figure.
+ * of busy waiting, without touching the cached value. Each end of the window is a counter
+ * read between two clock reads, the tightest of five tries, so that a preemption between
+ * reads does not move it. Used by dpk_tsc_hz() and by the harness to cross-check a CPUID
+ * figure.
  *
  * @retval >0 the measured frequency in Hz
  * @retval 0  @p ms was 0 or the clock could not be read
