@@ -251,7 +251,7 @@ static void long_env_label_widens_the_column(void)
 	free(buf);
 }
 
-/* The clock's "counter step" line for counter @p k, from the env report's clock block. */
+/* The clock's "counter resolution" line for counter @p k, from the env report's clock block. */
 static void step_line(const struct dpk_bench_clock *k, char *out, size_t outlen)
 {
 	struct dpk_env env = {.count = 0};
@@ -264,13 +264,13 @@ static void step_line(const struct dpk_bench_clock *k, char *out, size_t outlen)
 	fclose(f);
 	out[0] = '\0';
 	for (rest = buf; (line = strsep(&rest, "\n"));)
-		if (strstr(line, "counter step"))
+		if (strstr(line, "counter resolution"))
 			snprintf(out, outlen, "%s", line);
 	free(buf);
 }
 
-/* The step shown is the one the sample length answers to: the GCD of the changes between
- * reads, or the smallest change when that is larger (a guest's scaled counter). */
+/* The resolution shown is the one the sample length answers to: the GCD of the changes
+ * between reads, or the smallest change when that is larger (a guest's scaled counter). */
 static void counter_step_is_the_coarser_bound(void)
 {
 	struct dpk_bench_clock k = {.hz = 2000000000, .source = "calibrated", .mul_cycles = NAN};
@@ -279,7 +279,7 @@ static void counter_step_is_the_coarser_bound(void)
 	k.granularity = 1;
 	k.min_delta = 24;
 	step_line(&k, line, sizeof(line));
-	EXPECT_TRUE(strstr(line, " 24 ticks at least (the smallest change between two reads; "
+	EXPECT_TRUE(strstr(line, " 24 ticks (the smallest change between back-to-back reads; "
 	                         "the changes' GCD is 1)") != NULL);
 	k.granularity = 26;
 	k.min_delta = 26;

@@ -222,6 +222,56 @@ def _():
         assert_kept(old, "a refused run")
 
 
+def leftovers(d):
+    """Temporary output files left in directory d."""
+    return [n for n in os.listdir(d) if n.startswith(".") and (".json." in n or ".csv." in n)]
+
+
+@case("an interrupted run leaves the previous results whole and no temporary file")
+def _():
+    import signal
+    import time
+    with tempfile.TemporaryDirectory() as d:
+        old, csv = kept_file(d, "old.json"), kept_file(d, "old.csv")
+        p = subprocess.Popen([BIN, "run", "ring", "--placement", "single", "--quiet",
+                              "--json", old, "--csv", csv],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Wait until the run has its temporary files, then interrupt it mid-run.
+        deadline = time.monotonic() + 60
+        while len(leftovers(d)) < 2 and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert p.poll() is None, "the run ended before it could be interrupted"
+        assert len(leftovers(d)) == 2, f"no temporary outputs while running: {os.listdir(d)}"
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=60) == -signal.SIGINT, p.returncode
+        assert_kept(old, "an interrupted run")
+        assert_kept(csv, "an interrupted run")
+        assert leftovers(d) == [], f"left behind: {leftovers(d)}"
+
+
+@case("a finished run replaces its outputs whole, keeping links and modes")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        target = kept_file(d, "target.json")
+        os.chmod(target, 0o640)
+        link = os.path.join(d, "link.json")
+        os.symlink("target.json", link)
+        new = os.path.join(d, "new.csv")
+        old_mask = os.umask(0o022)
+        try:
+            rc, out, err = run("run", "floor/tsc_read", "--time", "10ms", "--quiet",
+                               "--json", link, "--csv", new)
+        finally:
+            os.umask(old_mask)
+        assert rc == 0, err
+        assert os.path.islink(link), "the link was replaced by a file"
+        with open(target) as f:
+            assert json.load(f)["schema"] == "dpkit-bench"
+        assert os.stat(target).st_mode & 0o777 == 0o640, oct(os.stat(target).st_mode)
+        assert os.stat(new).st_mode & 0o777 == 0o644, oct(os.stat(new).st_mode)
+        assert leftovers(d) == [], f"left behind: {leftovers(d)}"
+
+
 @case("list refuses options and touches no file")
 def _():
     with tempfile.TemporaryDirectory() as d:

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "env.h"
 #include "gbench.h"
+#include "output.h"
 #include "report.h"
 #include "suites.h"
 
@@ -97,20 +98,6 @@ static int check_output(const char *opt, const char *path, char *err, size_t err
 
 	if (rc)
 		snprintf(err, errlen, "cannot write %s '%s': %s", opt, path, strerror(-rc));
-	return rc;
-}
-
-/* Create or truncate output @p path of option @p opt, if given, into *f. 0 or -errno. */
-static int open_output(const char *opt, const char *path, FILE **f)
-{
-	*f = NULL;
-	if (!path)
-		return 0;
-	*f = fopen(path, "w");
-	if (*f)
-		return 0;
-	int rc = -errno;
-	fprintf(stderr, "dpk-bench: cannot write %s '%s': %s\n", opt, path, strerror(-rc));
 	return rc;
 }
 
@@ -266,7 +253,7 @@ int main(int argc, char **argv)
 	struct dpk_lcore_spec spec;
 	struct plan_item *plan = NULL;
 	struct dpk_bench_result *res = NULL;
-	FILE *json = NULL, *csv = NULL;
+	struct dpk_output json = {0}, csv = {0};
 	size_t nplan = 0, nres = 0;
 	char err[512], command[1024];
 	bool progress, failed = false;
@@ -448,11 +435,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dpk-bench: out of memory\n");
 		return 2;
 	}
-	/* Only now, with every case about to run, may the outputs be created or truncated. */
-	if (open_output("--json", cli.json_path, &json) ||
-	    open_output("--csv", cli.csv_path, &csv)) {
-		if (json)
-			fclose(json);
+	/* Only now, with every case about to run, are the outputs opened: each under a
+	 * temporary name, put in place only once written whole (output.h). */
+	if ((cli.json_path && dpk_output_open(&json, "--json", cli.json_path)) ||
+	    (cli.csv_path && dpk_output_open(&csv, "--csv", cli.csv_path))) {
+		dpk_output_commit(&json, 0);
 		free(done);
 		free(leader);
 		free(res);
@@ -558,20 +545,22 @@ int main(int argc, char **argv)
 	}
 
 	rc = failed ? 1 : 0;
-	if (json) {
+	if (json.f) {
 		int wrc = cli.format == CLI_FORMAT_GBENCH
-		                  ? dpk_report_gbench(json, &meta, res, nres, argv[0])
-		                  : dpk_report_json(json, &meta, res, nres);
-		if (wrc | (fclose(json) != 0)) {
+		                  ? dpk_report_gbench(json.f, &meta, res, nres, argv[0])
+		                  : dpk_report_json(json.f, &meta, res, nres);
+		if (wrc)
 			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.json_path);
+		if (dpk_output_commit(&json, !wrc))
 			rc = 2;
-		}
 	}
-	if (csv) {
-		if (dpk_report_csv(csv, &meta, res, nres, csv_raw) || fclose(csv) != 0) {
+	if (csv.f) {
+		int wrc = dpk_report_csv(csv.f, &meta, res, nres, csv_raw);
+
+		if (wrc)
 			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.csv_path);
+		if (dpk_output_commit(&csv, !wrc))
 			rc = 2;
-		}
 	}
 	for (size_t i = 0; i < nres; i++)
 		dpk_bench_result_free(&res[i]);
