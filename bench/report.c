@@ -60,18 +60,19 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	        k->source, k->hz_check / 1e6);
 	fprintf(f, "  %-*s %.0f ticks median, %.0f min (subtracted from every sample)\n", w,
 	        "fenced read pair", k->read_cost, k->read_cost_min);
-	/* The step is what the sample length answers to (dpk_bench_clock_check()): the GCD of
-	 * the changes between reads, unless the smallest change is larger, as on a guest whose
-	 * counter is scaled from a coarser one. */
+	/* What the sample length answers to (dpk_bench_clock_check()): the smallest change
+	 * between back-to-back reads, where that is larger than the changes' GCD. It bounds how
+	 * finely two reads time anything, whether the counter moves in coarse steps (a guest's,
+	 * scaled from the host's) or a read takes that long. */
 	if (k->min_delta > k->granularity)
 		fprintf(f,
-		        "  %-*s %llu ticks at least (the smallest change between two reads; "
+		        "  %-*s %llu ticks (the smallest change between back-to-back reads; "
 		        "the changes' GCD is %llu)\n",
-		        w, "counter step", (unsigned long long)k->min_delta,
+		        w, "counter resolution", (unsigned long long)k->min_delta,
 		        (unsigned long long)k->granularity);
 	else
 		fprintf(f, "  %-*s %llu ticks (every change between two reads a multiple of it)\n",
-		        w, "counter step", (unsigned long long)k->granularity);
+		        w, "counter resolution", (unsigned long long)k->granularity);
 	fprintf(f, "  %-*s %.0f ticks one lcore, %.0f ticks multi-lcore\n", w, "sample length",
 	        k->target_single, k->target_multi);
 	fprintf(f, "  %-*s %.2f ticks per enqueue+dequeue pair (fastest of %u readings)\n", w,
