@@ -133,10 +133,27 @@ static const struct dpk_bench_case c_all = {.name = "all",
                                             .body = body_spin};
 static const struct dpk_bench_suite suite = {.name = "t", .desc = "test"};
 
+/* The CPUs of the default lcore set: online, and in this thread's affinity mask (a
+ * taskset or a container's cpuset narrows it). Asked before start(), which pins the
+ * thread to the main lcore's CPU. */
+static unsigned usable_cpus(void)
+{
+	struct dpk_lcore_spec spec;
+	struct dpk_cpuset all;
+
+	if (dpk_bench_lcore_spec(NULL, &spec) != 0)
+		return 0;
+	dpk_cpuset_zero(&all);
+	for (unsigned i = 0; i < spec.count; i++)
+		for (unsigned c = 0; c < DPK_CPU_MAX; c++)
+			if (dpk_cpuset_isset(&spec.cpus[i], c))
+				dpk_cpuset_set(&all, c);
+	return dpk_cpuset_count(&all);
+}
+
 static bool have_two_cpus(void)
 {
-	const struct dpk_topo *t = dpk_topo_system();
-	return t && dpk_cpuset_count(dpk_topo_online(t)) >= 2;
+	return usable_cpus() >= 2;
 }
 
 static void clock_check_is_sane(void)
@@ -197,6 +214,8 @@ static void default_spec_keeps_to_affinity(void)
 	cpu_set_t saved, one;
 	int last = -1;
 
+	if (getenv("DPK_SYSFS_ROOT"))
+		DPK_SKIP("the topology comes from another tree, whose CPUs the mask does not name");
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(saved), &saved));
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &saved))
@@ -619,8 +638,7 @@ static void failing_pair_ends_before_its_budget(void)
 {
 	struct dpk_bench_result res;
 
-	if (!have_two_cpus())
-		DPK_SKIP("needs two online CPUs");
+	/* oversub: two lcores on one CPU, which the default set has on any machine */
 	ASSERT_EQ(0, start(NULL));
 	atomic_store(&fail_calls, 0);
 	runner.opt.warmup_s = 3600;
@@ -659,15 +677,17 @@ static void missing_placements_are_skipped(void)
 static void all_takes_one_worker_per_cpu(void)
 {
 	struct dpk_bench_result res;
+	/* Before start(), which pins this thread to the main lcore's CPU. */
+	unsigned cpus = usable_cpus();
 
-	if (!have_two_cpus())
+	if (cpus < 2)
 		DPK_SKIP("needs two online CPUs");
 	ASSERT_EQ(0, start(NULL));
 	dpk_bench_run_case(&runner, &suite, &c_all, DPK_PLACE_ALL, 0, &res);
 	/* Its roles are placed whether or not a preempted machine lets one finish a sample
 	 * in the tiny budget. */
 	ASSERT_TRUE(res.status == DPK_RESULT_OK || res.status == DPK_RESULT_EMPTY);
-	EXPECT_EQ(dpk_cpuset_count(dpk_topo_online(dpk_topo_system())), res.nroles);
+	EXPECT_EQ(cpus, res.nroles);
 	for (unsigned i = 0; i < res.nroles; i++)
 		for (unsigned j = i + 1; j < res.nroles; j++)
 			EXPECT_NE(res.role[i].cpu, res.role[j].cpu);
