@@ -67,8 +67,11 @@ void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
 		atomic_store_explicit(&run->fail_ready, true, memory_order_release);
 	}
 	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
-	/* The main lcore of a multi-lcore case sleeps out the budget on this word
-	 * (sleep_unless_stopped()); the futex call orders the store before the wake-up. */
+	/* W1: pairs with W2 in sleep_unless_stopped(), where the main lcore of a multi-lcore
+	 * case sleeps out the budget on this word. Relaxed: the word carries no data (the
+	 * message has M1/M2, and the roles are joined before anything is read), and the
+	 * kernel compares the word under its own lock, so a wait that begins after this store
+	 * sees 1 and returns, and one that began before it is woken by the call below. */
 	atomic_store_explicit(&run->woken, 1, memory_order_relaxed);
 	syscall(SYS_futex, &run->woken, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
@@ -316,16 +319,24 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 static void default_cpus(const struct dpk_topo *t, struct dpk_cpuset *out)
 {
 	const struct dpk_cpuset *on = dpk_topo_online(t);
-	cpu_set_t mask;
+	const char *root = dpk_topo_root(t);
+	/* Sized for DPK_CPU_MAX: a fixed cpu_set_t holds 1024 CPUs, and the call fails
+	 * outright on a kernel built for more. */
+	size_t size = CPU_ALLOC_SIZE(DPK_CPU_MAX);
+	cpu_set_t *mask = CPU_ALLOC(DPK_CPU_MAX);
 
 	*out = *on;
-	if (strcmp(dpk_topo_root(t), "/sys") != 0 || sched_getaffinity(0, sizeof(mask), &mask) != 0)
+	if (!mask)
 		return;
-	for (unsigned c = 0; c < DPK_CPU_MAX && c < CPU_SETSIZE; c++)
-		if (!CPU_ISSET(c, &mask))
-			dpk_cpuset_clear(out, c);
-	if (dpk_cpuset_first(out) >= DPK_CPU_MAX) /* no online CPU in the mask: keep online */
-		*out = *on;
+	if ((strcmp(root, "/sys") == 0 || strcmp(root, "/sys/") == 0) &&
+	    sched_getaffinity(0, size, mask) == 0) {
+		for (unsigned c = 0; c < DPK_CPU_MAX; c++)
+			if (!CPU_ISSET_S(c, size, mask))
+				dpk_cpuset_clear(out, c);
+		if (dpk_cpuset_first(out) >= DPK_CPU_MAX) /* no online CPU in the mask */
+			*out = *on;
+	}
+	CPU_FREE(mask);
 }
 
 int dpk_bench_default_spec(const struct dpk_cpuset *cpus, char *buf, size_t len)
@@ -982,6 +993,8 @@ static int role_main(void *arg)
  * measured role), and a wake-up every few milliseconds there would preempt that role and
  * cost it a sample each time.
  */
+static_assert(sizeof(atomic_uint) == 4, "a futex word is 32 bits");
+
 static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
 {
 	struct timespec now, end;
@@ -995,8 +1008,7 @@ static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
 		end.tv_sec++;
 		end.tv_nsec -= 1000000000L;
 	}
-	/* Relaxed: the word carries no data; a wait that began before the store returns at
-	 * the wake, and one that begins after it sees 1 and returns at once. */
+	/* W2: pairs with W1 in dpk_bench_fail(); relaxed for the reasons given there. */
 	while (!dpk_bench_stopped(run) &&
 	       !atomic_load_explicit(&run->woken, memory_order_relaxed)) {
 		struct timespec left;

@@ -188,7 +188,8 @@ int dpk_bench_default_spec(const struct dpk_cpuset *cpus, char *buf, size_t len)
  * over the online CPUs that this process's affinity mask allows (all online CPUs when the
  * topology comes from another sysfs tree, DPK_SYSFS_ROOT).
  * @retval 0 / -EINVAL (bad spec) / -ENODEV (CPU missing or offline); message in
- *         dpk_last_error()
+ *         dpk_last_error() / -ENOSPC (a default spec over DPK_LCORE_MAX lcores outgrew its
+ *         buffer, which their count rules out)
  */
 int dpk_bench_lcore_spec(const char *spec, struct dpk_lcore_spec *out);
 
