@@ -330,9 +330,10 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	if (res->floor_rt > 0) {
 		num(a[0], sizeof(a[0]), res->floor_rt);
 		fprintf(f,
-		        "      %-*s x%.3g a cache-line round trip on this placement "
+		        "      %-*s %s: x%.3g a cache-line round trip on this placement "
 		        "(floor/pingpong p50 %s ticks)\n",
-		        rw, "floor", res->ticks.p50 / res->floor_rt, a[0]);
+		        rw, "floor", dpk_bench_unit_name(res->c->unit),
+		        res->ticks.p50 / res->floor_rt, a[0]);
 	}
 }
 

@@ -350,8 +350,8 @@ static void pair_results_meet_their_floor(void)
 	ASSERT_NEAR(r[2].floor_rt, 200.0, 1e-9);
 
 	row = row_of(&r[2]);
-	EXPECT_TRUE(strstr(row, "      floor      x0.25 a cache-line round trip on this placement "
-	                        "(floor/pingpong p50 200.0 ticks)\n") != NULL);
+	EXPECT_TRUE(strstr(row, "      floor      per element: x0.25 a cache-line round trip on "
+	                        "this placement (floor/pingpong p50 200.0 ticks)\n") != NULL);
 	free(row);
 	row = row_of(&r[4]);
 	EXPECT_TRUE(strstr(row, "floor/pingpong") == NULL);
@@ -378,7 +378,7 @@ static void role_lines_stay_in_line(void)
 			continue;
 		lines++;
 		if (!at) /* the floor line: its figure starts where the roles' "lcore" does */
-			at = strstr(line, " x0.5 ");
+			at = strstr(line, " per element: x0.5 ");
 		ASSERT_NOT_NULL(at);
 		if (col < 0)
 			col = at - line;

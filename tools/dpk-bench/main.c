@@ -388,8 +388,9 @@ int main(int argc, char **argv)
 		 * finds samples slow (interleaved ones do not, but they are counted: a bound). */
 		for (size_t i = 0; i < nplan; i++)
 			nsingle += plan[i].p == DPK_PLACE_SINGLE;
-		/* A single-lcore case warms up twice over: the whole --warm-up in its first slice,
-		 * after sizing its batches, and a share of it before each slice. */
+		/* A single-lcore case warms up about twice over: the whole --warmup in its first
+		 * slice, after sizing its batches, and a share of it before each later slice
+		 * (counted here for every slice: a bound). */
 		double est =
 		        ((double)nplan * per + (double)nsingle * cli.opt.warmup_s) * cli.opt.repeat;
 		printf("dpk-bench %s (git %s, %s build)\n", dpk_version(), dpk_bench_git_rev,
