@@ -227,12 +227,27 @@ static double middle_mean(double *v, size_t n)
 	return b > a ? sum / (double)(b - a) : NAN;
 }
 
+void dpk_bench_clock_targets(struct dpk_bench_clock *k)
+{
+	const double ns_per_tick = 1e9 / (double)k->hz;
+	/* The counter's resolution: a counter scaled from a coarser one (a KVM guest's, here
+	 * changes of 24 and 25 ticks) has changes whose GCD is 1 while none is under the
+	 * smallest, and where a read takes longer than a step, two reads resolve no finer. */
+	const double step = (double)(k->min_delta > k->granularity ? k->min_delta : k->granularity);
+
+	k->target_single = TARGET_FACTOR * (k->read_cost > step ? k->read_cost : step);
+	if (k->target_single < SINGLE_MIN_NS / ns_per_tick)
+		k->target_single = SINGLE_MIN_NS / ns_per_tick;
+	k->target_multi = k->target_single;
+	if (k->target_multi < MULTI_MIN_NS / ns_per_tick)
+		k->target_multi = MULTI_MIN_NS / ns_per_tick;
+}
+
 void dpk_bench_clock_check(struct dpk_bench_clock *k)
 {
 	enum { N = 20001 };
 	static double cost[N];
 	uint64_t g = 0, mind = UINT64_MAX, prev;
-	double ns_per_tick;
 
 	memset(k, 0, sizeof(*k));
 	k->hz = dpk_tsc_hz();
@@ -264,18 +279,7 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 	k->granularity = g ? g : 1;
 	k->min_delta = mind == UINT64_MAX ? 0 : mind;
 
-	ns_per_tick = 1e9 / (double)k->hz;
-	/* The step the counter resolves: a counter scaled from a coarser one (a KVM guest's,
-	 * here changes of 24 and 25 ticks) has deltas whose GCD is 1 while no change is under
-	 * the smallest delta, so that bounds the step too. */
-	double step = (double)(k->min_delta > k->granularity ? k->min_delta : k->granularity);
-	double floor_ticks = TARGET_FACTOR * (k->read_cost > step ? k->read_cost : step);
-	k->target_single = floor_ticks;
-	if (k->target_single < SINGLE_MIN_NS / ns_per_tick)
-		k->target_single = SINGLE_MIN_NS / ns_per_tick;
-	k->target_multi = k->target_single;
-	if (k->target_multi < MULTI_MIN_NS / ns_per_tick)
-		k->target_multi = MULTI_MIN_NS / ns_per_tick;
+	dpk_bench_clock_targets(k);
 
 	/* The core-clock chain's multiplies, judged against a chain of adds (coreclock.h).
 	 * Taken in turn, so that a change of clock meets both chains alike. A neighbour that

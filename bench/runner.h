@@ -56,8 +56,12 @@ struct dpk_bench_clock {
 	                           figures in core cycles */
 };
 
-/** Measure the clock; sample targets keep read cost and the counter's step (the larger of
- * granularity and min_delta) under 1% each. */
+/** Set the sample targets of @p k from its hz, read_cost, granularity and min_delta: read
+ * cost and resolution (the larger of granularity and min_delta) each under 1% of a
+ * sample, and at least a floor in ns per kind of case. */
+void dpk_bench_clock_targets(struct dpk_bench_clock *k);
+
+/** Measure the clock, and set the sample targets by dpk_bench_clock_targets(). */
 void dpk_bench_clock_check(struct dpk_bench_clock *k);
 
 /** Per-role figures of a multi-lcore case. */

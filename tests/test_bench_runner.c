@@ -172,6 +172,26 @@ static void clock_check_is_sane(void)
 	ASSERT_GE_F(k.target_multi, k.target_single);
 }
 
+/* The sample length answers to the coarser of the read cost and the counter's resolution,
+ * the larger of the GCD of the changes and the smallest change. */
+static void sample_targets_bound_the_resolution(void)
+{
+	struct dpk_bench_clock k = {.hz = 1000000000, .read_cost = 10, .granularity = 1};
+
+	k.min_delta = 24; /* a guest's counter: changes of 24 and 25, GCD 1 */
+	dpk_bench_clock_targets(&k);
+	EXPECT_GE_F(k.target_single, 2400.0);
+	k.min_delta = 5; /* the read cost is the coarser */
+	dpk_bench_clock_targets(&k);
+	EXPECT_GE_F(k.target_single, 1000.0);
+	EXPECT_LT_F(k.target_single, 2400.0);
+	k.granularity = 40; /* a counter that moves in 40s */
+	k.min_delta = 40;
+	dpk_bench_clock_targets(&k);
+	EXPECT_GE_F(k.target_single, 4000.0);
+	EXPECT_GE_F(k.target_multi, k.target_single);
+}
+
 static void default_spec_has_oversub_worker(void)
 {
 	struct dpk_lcore_spec spec;
@@ -1700,6 +1720,7 @@ static void params_format(void)
 
 static const struct dpk_test_case cases[] = {
         DPK_TEST(clock_check_is_sane),
+        DPK_TEST(sample_targets_bound_the_resolution),
         DPK_TEST(default_spec_has_oversub_worker),
         DPK_TEST(default_spec_from_cpu_sets),
         DPK_TEST(default_spec_keeps_to_affinity),
