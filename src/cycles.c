@@ -59,7 +59,7 @@ static bool clock_point(uint64_t *ns, uint64_t *tsc)
 
 uint64_t dpk_tsc_calibrate(unsigned ms)
 {
-	uint64_t t0, c0, t1, c1, want;
+	uint64_t t0 = 0, c0 = 0, t1 = 0, c1 = 0, want;
 
 	if (ms == 0)
 		return 0;
