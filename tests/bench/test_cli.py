@@ -92,6 +92,11 @@ def _():
 @case("pattern with no near name points at list")
 def _():
     expect_bad(["run", "zzzzzzzzzzzzzzzz"], "no case matches", "dpk-bench list")
+    # A word nothing like a name gets the list, not a guess; a slip still gets the name.
+    expect_bad(["run", "xyz"], "no case matches 'xyz' (see 'dpk-bench list')")
+    expect_bad(["run", "ring/spsc_singel"],
+               "no case matches 'ring/spsc_singel' (did you mean 'ring/spsc_single'?)")
+    expect_bad(["run", "packt"], "(did you mean 'packet'?)")
 
 
 @case("bad --time values are refused")

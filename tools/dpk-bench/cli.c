@@ -529,7 +529,9 @@ int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
 			return -EINVAL;
 		if (pattern_hits(p, best, sizeof(best), &bd))
 			continue;
-		if (best[0] && bd <= 3 + strlen(p) / 3)
+		/* Near enough to be the same word mistyped: one slip, and one more per three
+		 * letters ('xyz' is four from 'ring', and no slip of it). */
+		if (best[0] && bd <= 1 + strlen(p) / 3)
 			snprintf(err, errlen, "no case matches '%s' (did you mean '%s'?)", p, best);
 		else
 			snprintf(err, errlen, "no case matches '%s' (see 'dpk-bench list')", p);
