@@ -275,6 +275,15 @@ def _():
         assert os.stat(target).st_mode & 0o777 == 0o640, oct(os.stat(target).st_mode)
         assert os.stat(new).st_mode & 0o777 == 0o644, oct(os.stat(new).st_mode)
         assert leftovers(d) == [], f"left behind: {leftovers(d)}"
+        # A link whose target does not exist yet: the results land at the target.
+        dangling = os.path.join(d, "next.json")
+        os.symlink("later.json", dangling)
+        rc, out, err = run("run", "floor/tsc_read", "--time", "10ms", "--quiet",
+                           "--json", dangling)
+        assert rc == 0, err
+        assert os.path.islink(dangling), "the dangling link was replaced by a file"
+        with open(os.path.join(d, "later.json")) as f:
+            assert json.load(f)["schema"] == "dpkit-bench"
 
 
 @case("list refuses options and touches no file")

@@ -95,6 +95,41 @@ static int fail(const struct dpk_output *o, int rc, const char *what)
 	return rc;
 }
 
+/* Where a file created at @p path lands, into @p out of @p len bytes: @p path itself, or
+ * the end of the chain of links it starts (a link whose target does not exist yet, as
+ * open(O_CREAT) would follow it), at most 8 links deep. Non-zero when it does not fit. */
+static int follow_links(const char *path, char *out, size_t len)
+{
+	char target[PATH_MAX];
+
+	if (snprintf(out, len, "%s", path) >= (int)len)
+		return -1;
+	for (unsigned hop = 0; hop < 8; hop++) {
+		struct stat st;
+		ssize_t n;
+
+		if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+			return 0;
+		n = readlink(out, target, sizeof(target) - 1);
+		if (n < 0)
+			return 0;
+		target[n] = '\0';
+		if (target[0] == '/') {
+			if (snprintf(out, len, "%s", target) >= (int)len)
+				return -1;
+		} else {
+			/* Relative to the link's own directory. */
+			char *slash = strrchr(out, '/');
+			char dir[PATH_MAX];
+
+			snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash + 1 - out) : 0, out);
+			if (snprintf(out, len, "%s%s", dir, target) >= (int)len)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int dpk_output_open(struct dpk_output *o, const char *opt, const char *path)
 {
 	struct stat st;
@@ -114,9 +149,8 @@ int dpk_output_open(struct dpk_output *o, const char *opt, const char *path)
 		return o->f ? 0 : fail(o, -errno, "write");
 	}
 	/* The destination: an existing path resolved, so that a link to the results keeps
-	 * pointing at them; a new one as given. */
-	if (exists ? !realpath(path, o->dest)
-	           : snprintf(o->dest, sizeof(o->dest), "%s", path) >= (int)sizeof(o->dest))
+	 * pointing at them; a new one as given, or where a dangling link points. */
+	if (exists ? !realpath(path, o->dest) : follow_links(path, o->dest, sizeof(o->dest)))
 		return fail(o, exists ? -errno : -ENAMETOOLONG, "write");
 	slash = strrchr(o->dest, '/');
 	n = slash ? snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.XXXXXX", (int)(slash + 1 - o->dest),
