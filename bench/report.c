@@ -75,8 +75,10 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 		        w, "counter resolution", (unsigned long long)k->granularity);
 	fprintf(f, "  %-*s %.0f ticks one lcore, %.0f ticks multi-lcore\n", w, "sample length",
 	        k->target_single, k->target_multi);
-	fprintf(f, "  %-*s %.2f ticks per enqueue+dequeue pair (fastest of %u readings)\n", w,
-	        "speed witness", k->witness, DPK_WITNESS_CHECK_READINGS);
+	fprintf(f,
+	        "  %-*s %.2f ticks per enqueue+dequeue pair (fastest of %u readings in %.2f "
+	        "s)\n",
+	        w, "speed witness", k->witness, k->witness_readings, k->witness_s);
 	if (isfinite(k->mul_cycles))
 		fprintf(f, "  %-*s %.2f cycles by a chain of adds (%u assumed): %s\n", w,
 		        "core-clock multiply", k->mul_cycles, DPK_CORECLOCK_MUL_CYCLES,
@@ -397,6 +399,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_double(&j, "sample_target_ticks_single", k->target_single);
 	dpk_json_double(&j, "sample_target_ticks_multi", k->target_multi);
 	dpk_json_double(&j, "witness_ticks", k->witness);
+	dpk_json_uint(&j, "witness_readings", k->witness_readings);
 	dpk_json_double(&j, "mul_cycles", k->mul_cycles);
 	dpk_json_bool(&j, "cycles_on", k->cycles_on);
 	dpk_json_object_end(&j);

@@ -121,6 +121,7 @@ void dpk_bench_options_default(struct dpk_bench_options *o)
 	o->max_samples = 200000;
 	o->rounds = 40;
 	o->slow_limit = 0.05;
+	o->witness_check_s = DPK_WITNESS_CHECK_S;
 }
 
 /* ---- the case arena ---------------------------------------------------------------- */
@@ -243,7 +244,7 @@ void dpk_bench_clock_targets(struct dpk_bench_clock *k)
 		k->target_multi = MULTI_MIN_NS / ns_per_tick;
 }
 
-void dpk_bench_clock_check(struct dpk_bench_clock *k)
+void dpk_bench_clock_check(struct dpk_bench_clock *k, double witness_s)
 {
 	enum { N = 20001 };
 	static double cost[N];
@@ -302,11 +303,15 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k)
 	/* The witness's first readings: the fastest stands for the machine's speed until a
 	 * faster one comes along. */
 	k->witness = INFINITY;
-	for (unsigned i = 0; i < DPK_WITNESS_CHECK_READINGS; i++) {
+	const uint64_t t0 = dpk_tsc(), span = (uint64_t)(witness_s * (double)k->hz);
+	k->witness_readings = 0;
+	while (k->witness_readings < DPK_WITNESS_CHECK_READINGS || dpk_tsc() - t0 < span) {
 		double w = dpk_bench_witness();
 		if (w < k->witness)
 			k->witness = w;
+		k->witness_readings++;
 	}
+	k->witness_s = (double)(dpk_tsc() - t0) / (double)k->hz;
 }
 
 /* ---- lcores and placements ------------------------------------------------------ */
@@ -432,7 +437,7 @@ int dpk_bench_runner_init(struct dpk_bench_runner *r, const struct dpk_bench_opt
 					r->all_member[w] = false;
 			}
 	}
-	dpk_bench_clock_check(&r->clock);
+	dpk_bench_clock_check(&r->clock, r->opt.witness_check_s);
 	r->witness.best = r->clock.witness;
 	r->witness_time = dpk_bench_witness_timing;
 	return 0;

@@ -26,6 +26,8 @@ struct dpk_bench_options {
 	size_t max_samples;                 /**< sample cap per case and role */
 	unsigned rounds;   /**< time slices of a single-lcore case (dpk_bench_run_rounds) */
 	double slow_limit; /**< slow-round limit (0.05 = 5%), 0 = off; see dpk_stats_reject_slow */
+	double witness_check_s; /**< the clock check's speed-witness readings go on this long
+	                             (at least DPK_WITNESS_CHECK_READINGS of them) */
 };
 
 /** Most rounds (a sample's round is 16 bits). */
@@ -34,26 +36,28 @@ struct dpk_bench_options {
 #define DPK_BENCH_SLICE_MIN_S 0.005
 
 /** Defaults: 0.2 s per case in 40 rounds, 0.03 s warm-up, slow limit 5%, every placement,
- * 1 repeat. */
+ * 1 repeat, DPK_WITNESS_CHECK_S of witness readings at the clock check. */
 void dpk_bench_options_default(struct dpk_bench_options *o);
 
 /** What the clock self-check found. */
 struct dpk_bench_clock {
-	uint64_t hz;          /**< counter frequency */
-	const char *source;   /**< where the frequency came from */
-	double hz_check;      /**< a 20 ms calibration against CLOCK_MONOTONIC_RAW */
-	double read_cost;     /**< median ticks of an empty fenced begin/end pair */
-	double read_cost_min; /**< smallest such pair */
-	uint64_t granularity; /**< GCD of consecutive counter deltas: the tick step */
-	uint64_t min_delta;   /**< smallest non-zero consecutive delta */
-	double target_single; /**< sample length for single-lcore cases, ticks */
-	double target_multi;  /**< sample length for multi-lcore cases, ticks */
-	double witness;       /**< fastest of DPK_WITNESS_CHECK_READINGS speed-witness readings
-	                           (witness.h), ticks per pair */
-	double mul_cycles;    /**< cycles a multiply of the core-clock chain took, against a chain
-	                           of adds (coreclock.h); NAN where there is no chain */
-	bool cycles_on;       /**< mul_cycles is what the chain assumes: single-lcore cases get
-	                           figures in core cycles */
+	uint64_t hz;               /**< counter frequency */
+	const char *source;        /**< where the frequency came from */
+	double hz_check;           /**< a 20 ms calibration against CLOCK_MONOTONIC_RAW */
+	double read_cost;          /**< median ticks of an empty fenced begin/end pair */
+	double read_cost_min;      /**< smallest such pair */
+	uint64_t granularity;      /**< GCD of consecutive counter deltas: the tick step */
+	uint64_t min_delta;        /**< smallest non-zero consecutive delta */
+	double target_single;      /**< sample length for single-lcore cases, ticks */
+	double target_multi;       /**< sample length for multi-lcore cases, ticks */
+	double witness;            /**< fastest of the speed-witness readings at start (witness.h),
+	                                ticks per pair */
+	unsigned witness_readings; /**< how many: DPK_WITNESS_CHECK_READINGS or more */
+	double witness_s;          /**< over how long, seconds: DPK_WITNESS_CHECK_S or more */
+	double mul_cycles; /**< cycles a multiply of the core-clock chain took, against a chain
+	                        of adds (coreclock.h); NAN where there is no chain */
+	bool cycles_on;    /**< mul_cycles is what the chain assumes: single-lcore cases get
+	                        figures in core cycles */
 };
 
 /** Set the sample targets of @p k from its hz, read_cost, granularity and min_delta: read
@@ -61,8 +65,9 @@ struct dpk_bench_clock {
  * sample, and at least a floor in ns per kind of case. */
 void dpk_bench_clock_targets(struct dpk_bench_clock *k);
 
-/** Measure the clock, and set the sample targets by dpk_bench_clock_targets(). */
-void dpk_bench_clock_check(struct dpk_bench_clock *k);
+/** Measure the clock, and set the sample targets by dpk_bench_clock_targets(); take
+ * speed-witness readings for @p witness_s seconds (at least DPK_WITNESS_CHECK_READINGS). */
+void dpk_bench_clock_check(struct dpk_bench_clock *k, double witness_s);
 
 /** Per-role figures of a multi-lcore case. */
 struct dpk_bench_role_result {

@@ -19,7 +19,7 @@ OPTIONS = {"time_s": NUM, "warmup_s": NUM, "rounds": int, "slow_limit": NUM, "re
 CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks": NUM,
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
-         "witness_ticks": NUM, "cycles_on": bool}
+         "witness_ticks": NUM, "witness_readings": int, "cycles_on": bool}
 WITNESS = {"best_ticks": NUM, "pairs": int, "limit": NUM, "readings": int, "samples": int,
            "slow_samples": int, "set_aside_samples": int, "rounds": int, "extra_rounds": int,
            "slow_only_cases": int}
