@@ -303,7 +303,8 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k, double witness_s)
 	/* The witness's first readings: the fastest stands for the machine's speed until a
 	 * faster one comes along. */
 	k->witness = INFINITY;
-	const uint64_t t0 = dpk_tsc(), span = (uint64_t)(witness_s * (double)k->hz);
+	const uint64_t t0 = dpk_tsc(),
+	               span = (uint64_t)((witness_s > 0 ? witness_s : 0) * (double)k->hz);
 	k->witness_readings = 0;
 	while (k->witness_readings < DPK_WITNESS_CHECK_READINGS || dpk_tsc() - t0 < span) {
 		double w = dpk_bench_witness();
