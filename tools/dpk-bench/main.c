@@ -77,20 +77,6 @@ static int check_writable(const char *path)
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
-/* Whether outputs @p a and @p b, both given, are one file: the same name, or names of one
- * existing file (a link, "./x" for "x"). One would overwrite the other. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!a || !b)
-		return false;
-	if (strcmp(a, b) == 0)
-		return true;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 /* Check output @p path of option @p opt, if given; on failure a message in @p err. */
 static int check_output(const char *opt, const char *path, char *err, size_t errlen)
 {
@@ -253,7 +239,6 @@ int main(int argc, char **argv)
 	struct dpk_lcore_spec spec;
 	struct plan_item *plan = NULL;
 	struct dpk_bench_result *res = NULL;
-	struct dpk_output json = {0}, csv = {0};
 	size_t nplan = 0, nres = 0;
 	char err[512], command[1024];
 	bool progress, failed = false;
@@ -301,7 +286,7 @@ int main(int argc, char **argv)
 	if (check_output("--json", cli.json_path, err, sizeof(err)) ||
 	    check_output("--csv", cli.csv_path, err, sizeof(err)))
 		return fail_input(err);
-	if (same_file(cli.json_path, cli.csv_path)) {
+	if (dpk_output_same(cli.json_path, cli.csv_path)) {
 		snprintf(err, sizeof(err), "--json and --csv name the same file '%s'",
 		         cli.csv_path);
 		return fail_input(err);
@@ -436,19 +421,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dpk-bench: out of memory\n");
 		return 2;
 	}
-	/* Only now, with every case about to run, are the outputs opened: each under a
-	 * temporary name, put in place only once written whole (output.h). */
-	if ((cli.json_path && dpk_output_open(&json, "--json", cli.json_path)) ||
-	    (cli.csv_path && dpk_output_open(&csv, "--csv", cli.csv_path))) {
-		dpk_output_commit(&json, 0);
-		free(done);
-		free(leader);
-		free(res);
-		free(plan);
-		dpk_bench_runner_fini(&runner);
-		return 2;
-	}
-
 	uint64_t t0 = dpk_tsc();
 	for (unsigned rep = 0; rep < cli.opt.repeat; rep++) {
 		const struct dpk_bench_suite *cur = NULL;
@@ -546,22 +518,30 @@ int main(int argc, char **argv)
 	}
 
 	rc = failed ? 1 : 0;
-	if (json.f) {
-		int wrc = cli.format == CLI_FORMAT_GBENCH
-		                  ? dpk_report_gbench(json.f, &meta, res, nres, argv[0])
-		                  : dpk_report_json(json.f, &meta, res, nres);
-		if (wrc)
-			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.json_path);
-		if (dpk_output_commit(&json, !wrc))
-			rc = 2;
-	}
-	if (csv.f) {
-		int wrc = dpk_report_csv(csv.f, &meta, res, nres, csv_raw);
+	/* Only now are the outputs opened (output.h): a run stopped before this point leaves
+	 * the files it would have replaced as they were. */
+	if (cli.json_path) {
+		FILE *f = dpk_output_open("--json", cli.json_path);
 
-		if (wrc)
-			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.csv_path);
-		if (dpk_output_commit(&csv, !wrc))
+		if (!f) {
 			rc = 2;
+		} else if ((cli.format == CLI_FORMAT_GBENCH
+		                    ? dpk_report_gbench(f, &meta, res, nres, argv[0])
+		                    : dpk_report_json(f, &meta, res, nres)) |
+		           (fclose(f) != 0)) {
+			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.json_path);
+			rc = 2;
+		}
+	}
+	if (cli.csv_path) {
+		FILE *f = dpk_output_open("--csv", cli.csv_path);
+
+		if (!f) {
+			rc = 2;
+		} else if (dpk_report_csv(f, &meta, res, nres, csv_raw) | (fclose(f) != 0)) {
+			fprintf(stderr, "dpk-bench: writing '%s' failed\n", cli.csv_path);
+			rc = 2;
+		}
 	}
 	for (size_t i = 0; i < nres; i++)
 		dpk_bench_result_free(&res[i]);

@@ -1,40 +1,33 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * output.h - result files written whole or not at all.
+ * output.h - result files, opened only once the run has finished.
  *
- * A run takes a minute; the file it replaces holds the last one. A regular file (or a new
- * one) is written under a temporary name in its directory and renamed over its path only
- * once complete, so a run that stops early (bad input found late, a failed write, an
- * interrupt) leaves the previous file as it was and no partial one. A FIFO or a device
- * (/dev/stdout) cannot be renamed over, holds nothing to lose, and is written directly.
+ * A run takes a minute, and the file it replaces holds the last one. The files are
+ * checked before any case runs (main.c) but opened only when the results are ready, so a
+ * run that stops early (bad input found late, an interrupt, an out-of-memory exit) leaves
+ * the previous file as it was. They are opened in place, as the user named them: a link is
+ * followed, a file keeps its mode, owner and hard links, and a FIFO or device is written
+ * as such. A path that names this process's own stdout or stderr (/dev/stdout, or a
+ * redirected file's name) is written through that descriptor, after what is already there,
+ * instead of being truncated under it.
  */
 #ifndef DPK_BENCH_OUTPUT_H
 #define DPK_BENCH_OUTPUT_H
 
-#include <limits.h>
 #include <stdio.h>
 
-struct dpk_output {
-	const char *opt;     /**< the option that named it, for messages ("--json") */
-	const char *path;    /**< as given */
-	char dest[PATH_MAX]; /**< where the finished file goes: @p path, a link resolved */
-	char tmp[PATH_MAX];  /**< the temporary file; empty when written directly */
-	FILE *f;             /**< open for writing; NULL before dpk_output_open() */
-};
+/**
+ * Open output @p path of option @p opt for writing: truncated and written from the start,
+ * or appended to when it is this process's stdout or stderr (standard streams flushed).
+ * @retval the stream / NULL with a message on stderr naming @p opt, @p path and the error
+ */
+FILE *dpk_output_open(const char *opt, const char *path);
 
 /**
- * Open output @p path of option @p opt for writing into @p o: a temporary file beside it,
- * or @p path itself when it is a FIFO or a device. Nothing at @p path changes yet. A
- * temporary file is removed at exit, or on SIGINT, SIGTERM or SIGHUP, unless committed.
- * @retval 0 / -errno, with a message on stderr naming @p opt and @p path
+ * Whether outputs @p a and @p b (either may be NULL) name one file, so that one would
+ * overwrite the other: one existing regular file, or one new file by its directory and
+ * name ("out" and "./out"). Devices and FIFOs are never the same file (/dev/null twice).
  */
-int dpk_output_open(struct dpk_output *o, const char *opt, const char *path);
-
-/**
- * Finish @p o: close it and, when @p ok and the close succeeded, rename the temporary file
- * over the destination; otherwise remove it. A no-op for an output never opened.
- * @retval 0 the file is in place / -errno (message on stderr) or -ECANCELED when !ok
- */
-int dpk_output_commit(struct dpk_output *o, int ok);
+int dpk_output_same(const char *a, const char *b);
 
 #endif /* DPK_BENCH_OUTPUT_H */
