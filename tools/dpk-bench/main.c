@@ -2,11 +2,9 @@
 /* dpk-bench: run dpkit's perf suites and report what each block costs here. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,46 +39,10 @@ static int fail_input(const char *msg)
 	return 2;
 }
 
-/*
- * Whether fopen(@p path, "w") can succeed, found without creating or truncating anything:
- * a run refused after this check must leave the disk as it was. Returns 0 or -errno.
- */
-static int check_writable(const char *path)
-{
-	struct stat st;
-	char dir[PATH_MAX];
-	const char *slash;
-
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return -EISDIR;
-		/* access(), not open(): opening a FIFO's write end and closing it again would
-		 * hand its reader an early end of file. */
-		return access(path, W_OK) ? -errno : 0;
-	}
-	if (errno != ENOENT)
-		return -errno;
-	/* A new file: its directory must exist and take new entries. */
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else if ((size_t)(slash - path) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (stat(dir, &st))
-		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	return access(dir, W_OK | X_OK) ? -errno : 0;
-}
-
 /* Check output @p path of option @p opt, if given; on failure a message in @p err. */
 static int check_output(const char *opt, const char *path, char *err, size_t errlen)
 {
-	int rc = path ? check_writable(path) : 0;
+	int rc = path ? dpk_output_check(path) : 0;
 
 	if (rc)
 		snprintf(err, errlen, "cannot write %s '%s': %s", opt, path, strerror(-rc));

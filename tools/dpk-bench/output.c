@@ -57,6 +57,43 @@ out:
 	return f;
 }
 
+/* The directory part of @p path, "." for a bare name, into @p dir of @p len bytes; non-zero
+ * when it does not fit. */
+static int dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return snprintf(dir, len, ".") >= (int)len;
+	if (slash == path)
+		return snprintf(dir, len, "/") >= (int)len;
+	return snprintf(dir, len, "%.*s", (int)(slash - path), path) >= (int)len;
+}
+
+int dpk_output_check(const char *path)
+{
+	struct stat st;
+	char dir[PATH_MAX];
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		/* access(), not open(): opening a FIFO's write end and closing it again would
+		 * hand its reader an early end of file. */
+		return access(path, W_OK) ? -errno : 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	/* A new file: its directory must exist and take new entries. */
+	if (dir_of(path, dir, sizeof(dir)))
+		return -ENAMETOOLONG;
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
 /* @p path with its directory resolved, into @p out of @p len bytes; non-zero when the
  * directory does not resolve or the result does not fit. */
 static int resolve_new(const char *path, char *out, size_t len)
@@ -64,15 +101,7 @@ static int resolve_new(const char *path, char *out, size_t len)
 	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX], real[PATH_MAX];
 
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == path)
-		snprintf(dir, sizeof(dir), "/");
-	else if ((size_t)(slash - path) >= sizeof(dir))
-		return -1;
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
-	if (!realpath(dir, real))
+	if (dir_of(path, dir, sizeof(dir)) || !realpath(dir, real))
 		return -1;
 	return snprintf(out, len, "%s/%s", real, slash ? slash + 1 : path) >= (int)len;
 }
