@@ -1202,26 +1202,27 @@ static bool is_floor_pingpong(const struct dpk_bench_result *r)
 	       strcmp(r->c->name, "pingpong") == 0;
 }
 
-void dpk_bench_link_floor(struct dpk_bench_result *res, size_t n)
+double dpk_bench_floor_of(const struct dpk_bench_result *x, const struct dpk_bench_result *res,
+                          size_t n)
 {
 	/* Not oversub: two lcores on one CPU bounce the line only at context switches, so
 	 * their round trip is the scheduler's, no floor for a hand-off. */
-	for (size_t i = 0; i < n; i++) {
-		struct dpk_bench_result *x = &res[i];
+	if (x->status != DPK_RESULT_OK || !x->c || x->c->kind == DPK_BENCH_SINGLE ||
+	    x->placement == DPK_PLACE_SINGLE || x->placement == DPK_PLACE_ALL ||
+	    x->placement == DPK_PLACE_OVERSUB || is_floor_pingpong(x))
+		return 0;
+	for (size_t j = 0; j < n; j++)
+		if (is_floor_pingpong(&res[j]) && res[j].status == DPK_RESULT_OK &&
+		    res[j].placement == x->placement && res[j].repeat == x->repeat &&
+		    res[j].ticks.p50 > 0)
+			return res[j].ticks.p50;
+	return 0;
+}
 
-		x->floor_rt = 0;
-		if (x->status != DPK_RESULT_OK || !x->c || x->c->kind == DPK_BENCH_SINGLE ||
-		    x->placement == DPK_PLACE_SINGLE || x->placement == DPK_PLACE_ALL ||
-		    x->placement == DPK_PLACE_OVERSUB || is_floor_pingpong(x))
-			continue;
-		for (size_t j = 0; j < n; j++)
-			if (is_floor_pingpong(&res[j]) && res[j].status == DPK_RESULT_OK &&
-			    res[j].placement == x->placement && res[j].repeat == x->repeat &&
-			    res[j].ticks.p50 > 0) {
-				x->floor_rt = res[j].ticks.p50;
-				break;
-			}
-	}
+void dpk_bench_link_floor(struct dpk_bench_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		res[i].floor_rt = dpk_bench_floor_of(&res[i], res, n);
 }
 
 void dpk_bench_result_free(struct dpk_bench_result *res)

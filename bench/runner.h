@@ -150,6 +150,11 @@ struct dpk_bench_result {
  */
 void dpk_bench_link_floor(struct dpk_bench_result *res, size_t n);
 
+/** The floor_rt that dpk_bench_link_floor() gives result @p x, from the results @p res[0..n)
+ * (which need not hold @p x); 0 when none of them is its floor. */
+double dpk_bench_floor_of(const struct dpk_bench_result *x, const struct dpk_bench_result *res,
+                          size_t n);
+
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
 struct dpk_bench_witness_log {
 	double best; /**< fastest reading, the clock check's included; ticks */

@@ -462,7 +462,7 @@ int main(int argc, char **argv)
 			}
 			/* The floor ran before this row, in the default order: read the row
 			 * against it (the JSON links every row once all have run). */
-			dpk_bench_link_floor(&res[(size_t)rep * nplan], i + 1);
+			x->floor_rt = dpk_bench_floor_of(x, &res[(size_t)rep * nplan], i);
 			dpk_report_row(stdout, x, &runner.clock, width);
 			fflush(stdout);
 		}
