@@ -996,18 +996,19 @@ static int role_main(void *arg)
 	return 0;
 }
 
+static_assert(sizeof(atomic_uint) == 4, "a futex word is 32 bits");
+
 /*
  * Sleep @p s seconds, returning early once a role has failed (dpk_bench_fail() raises the
  * stop flag and wakes this futex word). One wait for the whole budget: the main lcore
  * shares a CPU with a worker in the default set (and in the core placement, with a
  * measured role), and a wake-up every few milliseconds there would preempt that role and
- * cost it a sample each time.
+ * cost it a sample each time. The deadline is absolute (FUTEX_WAIT_BITSET on
+ * CLOCK_MONOTONIC), so a wait taken again after EINTR or a spurious return keeps it.
  */
-static_assert(sizeof(atomic_uint) == 4, "a futex word is 32 bits");
-
 static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
 {
-	struct timespec now, end;
+	struct timespec end;
 
 	if (s <= 0)
 		return;
@@ -1021,19 +1022,16 @@ static void sleep_unless_stopped(struct dpk_bench_run *run, double s)
 	/* W2: pairs with W1 in dpk_bench_fail(); relaxed for the reasons given there. */
 	while (!dpk_bench_stopped(run) &&
 	       !atomic_load_explicit(&run->woken, memory_order_relaxed)) {
-		struct timespec left;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = end.tv_sec - now.tv_sec;
-		left.tv_nsec = end.tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_sec--;
-			left.tv_nsec += 1000000000L;
-		}
-		if (left.tv_sec < 0)
-			return;
-		/* EINTR, EAGAIN (the word is 1 already) and a spurious return loop round. */
-		syscall(SYS_futex, &run->woken, FUTEX_WAIT_PRIVATE, 0u, &left, NULL, 0);
+		if (syscall(SYS_futex, &run->woken, FUTEX_WAIT_BITSET_PRIVATE, 0u, &end, NULL,
+		            FUTEX_BITSET_MATCH_ANY) == 0 ||
+		    errno == EINTR || errno == EAGAIN) /* woken, or the word is 1 already */
+			continue;
+		/* ETIMEDOUT: the budget is spent. Anything else (no futex here): the budget is
+		 * slept out whole, without the early return. */
+		if (errno != ETIMEDOUT)
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
+				;
+		return;
 	}
 }
 
