@@ -67,8 +67,7 @@ bool dpk_bench_coreclock_judge(double mul_ticks, double add_ticks, double read_c
 
 	/* The add chain is DPK_CORECLOCK_ADDS cycles, the multiply chain DPK_CORECLOCK_MULS
 	 * multiplies: a multiply is mul / add * ADDS / MULS cycles. */
-	if (mul_ticks > 0 && add_ticks > 0 && isfinite(mul_ticks) && isfinite(add_ticks) &&
-	    isfinite(read_cost) && add > 0 && mul > 0)
+	if (isfinite(add) && isfinite(mul) && add > 0 && mul > 0)
 		cycles = mul / add * (double)DPK_CORECLOCK_ADDS / (double)DPK_CORECLOCK_MULS;
 	*mul_cycles = cycles;
 	return isfinite(cycles) && fabs(cycles - DPK_CORECLOCK_MUL_CYCLES) <=
