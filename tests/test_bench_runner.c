@@ -1434,41 +1434,48 @@ static void coreclock_off_gives_no_cycles(void)
 	stop();
 }
 
+/* The closing core-clock line for clock @p k and results @p res[0..n); the caller frees it. */
+static char *coreclock_text(const struct dpk_bench_clock *k, const struct dpk_bench_result *res,
+                            size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	dpk_report_coreclock(f, k, res, n);
+	fclose(f);
+	return buf;
+}
+
 /* The closing core-clock line: the clock the results rest on, or why there is none. */
 static void coreclock_line_says_why_not(void)
 {
 	struct dpk_bench_clock k = {.mul_cycles = 3.0, .cycles_on = true};
 	struct dpk_bench_result res[2] = {{.status = DPK_RESULT_OK}, {.status = DPK_RESULT_OK}};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	res[0].cycles.n = 10;
 	res[0].core_hz = 3.1e9;
 	res[1].cycles.n = 10;
 	res[1].core_hz = 3.2e9;
-	f = open_memstream(&buf, &len);
-	ASSERT_NOT_NULL(f);
-	dpk_report_coreclock(f, &k, res, 2);
-	fclose(f);
+	buf = coreclock_text(&k, res, 2);
+	ASSERT_NOT_NULL(buf);
 	EXPECT_NOT_NULL(strstr(buf, "core clock: 3150 MHz median over 2 single-lcore results"));
 	free(buf);
 
 	k.mul_cycles = 4.0;
 	k.cycles_on = false;
-	f = open_memstream(&buf, &len);
-	ASSERT_NOT_NULL(f);
-	dpk_report_coreclock(f, &k, res, 2);
-	fclose(f);
+	buf = coreclock_text(&k, res, 2);
+	ASSERT_NOT_NULL(buf);
 	EXPECT_NOT_NULL(strstr(buf, "core clock: not read; a multiply took 4.00 cycles"));
 	EXPECT_NULL(strstr(buf, "MHz"));
 	free(buf);
 
 	k.mul_cycles = NAN; /* no chain in the build, or it did not time */
-	f = open_memstream(&buf, &len);
-	ASSERT_NOT_NULL(f);
-	dpk_report_coreclock(f, &k, res, 2);
-	fclose(f);
+	buf = coreclock_text(&k, res, 2);
+	ASSERT_NOT_NULL(buf);
 	EXPECT_NOT_NULL(strstr(buf, "core clock: not read; this build has no multiply chain"));
 	EXPECT_NULL(strstr(buf, "MHz"));
 	free(buf);
