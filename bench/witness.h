@@ -18,12 +18,13 @@
 #define DPK_BENCH_WITNESS_H
 
 /** Pairs per timing, timings per reading, and the readings the clock check takes at start:
- * at least DPK_WITNESS_CHECK_READINGS, for at least DPK_WITNESS_CHECK_S seconds. A reading
- * takes about 5 us, and on a busy host the full-speed stretches come and go within a few
- * milliseconds: on the development VM, sixteen readings in a row reached full speed in none
- * of 20 starts (16.1-20.7 ticks a pair, where runs reached 11.1-11.9), readings for 0.1 s
- * in 6 of 8 (11.1-12.6), and for 0.5 s in 7 of 10 (11.5-12.6). Until the fastest reading
- * stands for full speed, the first suite's samples are judged against a slow one. */
+ * at least DPK_WITNESS_CHECK_READINGS, for at least DPK_WITNESS_CHECK_S seconds. Sixteen
+ * readings took 144-150 us on the development VM, and on a busy host the full-speed
+ * stretches come and go within a few milliseconds: there sixteen readings in a row reached
+ * full speed in none of 20 starts (16.1-20.7 ticks a pair, where runs reached 11.1-11.9),
+ * readings for 0.1 s in 6 of 8 (11.1-12.6), and for 0.5 s in 7 of 10 (11.5-12.6). Until
+ * the fastest reading stands for full speed, the first suite's samples are judged against
+ * a slow one. */
 #define DPK_WITNESS_PAIRS          64u
 #define DPK_WITNESS_TIMINGS        15u
 #define DPK_WITNESS_CHECK_READINGS 16u
