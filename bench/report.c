@@ -63,16 +63,23 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	/* What the sample length answers to (dpk_bench_clock_check()): the smallest change
 	 * between back-to-back reads, where that is larger than the changes' GCD. It bounds how
 	 * finely two reads time anything, whether the counter moves in coarse steps (a guest's,
-	 * scaled from the host's) or a read takes that long. */
+	 * scaled from the host's) or a read takes that long. Reads the counter bumped by one to
+	 * keep them apart are named, as they are left out. */
+	char bumped[96] = "";
+
+	if (k->bumps)
+		snprintf(bumped, sizeof(bumped), "; %zu reads moved under a quarter step, left out",
+		         k->bumps);
 	if (k->min_delta > k->granularity)
 		fprintf(f,
 		        "  %-*s %llu ticks (the smallest change between back-to-back reads; "
-		        "the changes' GCD is %llu)\n",
+		        "the changes' GCD is %llu%s)\n",
 		        w, "counter resolution", (unsigned long long)k->min_delta,
-		        (unsigned long long)k->granularity);
+		        (unsigned long long)k->granularity, bumped);
 	else
-		fprintf(f, "  %-*s %llu ticks (every change between two reads a multiple of it)\n",
-		        w, "counter resolution", (unsigned long long)k->granularity);
+		fprintf(f,
+		        "  %-*s %llu ticks (every change between two reads a multiple of it%s)\n",
+		        w, "counter resolution", (unsigned long long)k->granularity, bumped);
 	fprintf(f, "  %-*s %.0f ticks one lcore, %.0f ticks multi-lcore\n", w, "sample length",
 	        k->target_single, k->target_multi);
 	fprintf(f,
@@ -396,6 +403,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_double(&j, "read_cost_min_ticks", k->read_cost_min);
 	dpk_json_uint(&j, "granularity_ticks", k->granularity);
 	dpk_json_uint(&j, "min_delta_ticks", k->min_delta);
+	dpk_json_uint(&j, "bumped_reads", k->bumps);
 	dpk_json_double(&j, "sample_target_ticks_single", k->target_single);
 	dpk_json_double(&j, "sample_target_ticks_multi", k->target_multi);
 	dpk_json_double(&j, "witness_ticks", k->witness);

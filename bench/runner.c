@@ -228,6 +228,63 @@ static double middle_mean(double *v, size_t n)
 	return b > a ? sum / (double)(b - a) : NAN;
 }
 
+/* The median of the @p n non-zero changes in @p d (sorted in place), 0 if none. */
+static uint64_t median_change(uint64_t *d, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (d[i])
+			d[k++] = d[i];
+	if (!k)
+		return 0;
+	for (size_t i = 1; i < k; i++) /* insertion sort: a few hundred values */
+		for (size_t j = i; j && d[j - 1] > d[j]; j--) {
+			uint64_t t = d[j];
+			d[j] = d[j - 1];
+			d[j - 1] = t;
+		}
+	return d[k / 2];
+}
+
+void dpk_bench_counter_resolution(const uint64_t *reads, size_t n, uint64_t *gcd,
+                                  uint64_t *min_delta, size_t *bumps)
+{
+	enum { PROBE = 257 };
+	uint64_t probe[PROBE - 1], g = 0, mind = UINT64_MAX, floor_change, last;
+	size_t np = n < PROBE ? n : PROBE, nb = 0;
+
+	/* A typical change first: the median of the first few hundred. */
+	for (size_t i = 1; i < np; i++)
+		probe[i - 1] = reads[i] - reads[i - 1];
+	floor_change = np > 1 ? median_change(probe, np - 1) / 4 : 0;
+
+	/* A counter that moves in steps but must never read the same twice (AMD's, and a KVM
+	 * guest's on it: steps of 26 ticks, 2.6 GHz counted at 100 MHz) returns one more than
+	 * the last read when a read falls in the same step; on the development VM about one
+	 * change in twenty was such a 1. Such a read is a bump, not a step: it is skipped, and
+	 * the next change is taken from the last read that was on a step. A change under a
+	 * quarter of the median is a bump. */
+	last = n ? reads[0] : 0;
+	for (size_t i = 1; i < n; i++) {
+		uint64_t d = reads[i] - last;
+
+		if (d == 0)
+			continue;
+		if (d < floor_change) {
+			nb++;
+			continue;
+		}
+		last = reads[i];
+		g = gcd64(g, d);
+		if (d < mind)
+			mind = d;
+	}
+	*gcd = g ? g : 1;
+	*min_delta = mind == UINT64_MAX ? 0 : mind;
+	*bumps = nb;
+}
+
 void dpk_bench_clock_targets(struct dpk_bench_clock *k)
 {
 	const double ns_per_tick = 1e9 / (double)k->hz;
@@ -246,9 +303,9 @@ void dpk_bench_clock_targets(struct dpk_bench_clock *k)
 
 void dpk_bench_clock_check(struct dpk_bench_clock *k, double witness_s)
 {
-	enum { N = 20001 };
+	enum { N = 20001, RES_READS = 100000 };
 	static double cost[N];
-	uint64_t g = 0, mind = UINT64_MAX, prev;
+	static uint64_t res_reads[RES_READS];
 
 	memset(k, 0, sizeof(*k));
 	k->hz = dpk_tsc_hz();
@@ -265,20 +322,11 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k, double witness_s)
 	k->read_cost = cost[N / 2];
 	k->read_cost_min = cost[0];
 
-	/* Tick step: the counter may advance in coarse steps (26 ticks on some AMD guests);
-	 * the GCD of many consecutive deltas finds the step. */
-	prev = dpk_tsc();
-	for (unsigned i = 0; i < 100000; i++) {
-		uint64_t now = dpk_tsc(), d = now - prev;
-		prev = now;
-		if (d == 0)
-			continue;
-		g = gcd64(g, d);
-		if (d < mind)
-			mind = d;
-	}
-	k->granularity = g ? g : 1;
-	k->min_delta = mind == UINT64_MAX ? 0 : mind;
+	/* The counter's resolution, from back-to-back reads (dpk_bench_counter_resolution()). */
+	for (unsigned i = 0; i < RES_READS; i++)
+		res_reads[i] = dpk_tsc();
+	dpk_bench_counter_resolution(res_reads, RES_READS, &k->granularity, &k->min_delta,
+	                             &k->bumps);
 
 	dpk_bench_clock_targets(k);
 

@@ -48,6 +48,7 @@ struct dpk_bench_clock {
 	double read_cost_min;      /**< smallest such pair */
 	uint64_t granularity;      /**< GCD of consecutive counter deltas: the tick step */
 	uint64_t min_delta;        /**< smallest non-zero consecutive delta */
+	size_t bumps;              /**< reads left out as bumps (dpk_bench_counter_resolution()) */
 	double target_single;      /**< sample length for single-lcore cases, ticks */
 	double target_multi;       /**< sample length for multi-lcore cases, ticks */
 	double witness;            /**< fastest of the speed-witness readings at start (witness.h),
@@ -59,6 +60,17 @@ struct dpk_bench_clock {
 	bool cycles_on;    /**< mul_cycles is what the chain assumes: single-lcore cases get
 	                        figures in core cycles */
 };
+
+/**
+ * The counter's resolution from @p n back-to-back reads @p reads: the GCD of the changes
+ * between them (@p gcd, at least 1) and the smallest change (@p min_delta, 0 if none).
+ * A change under a quarter of the median of the first 256 is a bump, not a step: a counter
+ * that moves in steps and never reads the same twice adds one to a read that falls in the
+ * last read's step. Such reads are skipped (the next change is taken from the read before
+ * them) and counted in @p bumps.
+ */
+void dpk_bench_counter_resolution(const uint64_t *reads, size_t n, uint64_t *gcd,
+                                  uint64_t *min_delta, size_t *bumps);
 
 /** Set the sample targets of @p k from its hz, read_cost, granularity and min_delta: read
  * cost and resolution (the larger of granularity and min_delta) each under 1% of a

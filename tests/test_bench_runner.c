@@ -181,6 +181,68 @@ static void clock_check_is_sane(void)
 	EXPECT_EQ(DPK_WITNESS_CHECK_READINGS, k.witness_readings);
 }
 
+/* Counter reads made up from a step pattern: @p steps[i % nsteps] ticks between reads, and
+ * after every @p bump_every-th read (0: never) one more read one tick past it, as a
+ * counter that never reads the same twice gives when a read falls in the last one's step. */
+static size_t made_up_reads(uint64_t *r, size_t n, const uint64_t *steps, size_t nsteps,
+                            size_t bump_every)
+{
+	uint64_t t = 1000;
+	size_t k = 0;
+
+	for (size_t i = 0; k < n; i++) {
+		r[k++] = t;
+		if (bump_every && i % bump_every == bump_every - 1 && k < n)
+			r[k++] = t + 1;
+		t += steps[i % nsteps];
+	}
+	return k;
+}
+
+/* The resolution leaves out reads the counter bumped by one: a guest's counter on an AMD
+ * host moves in steps of 26 ticks, and a read in the same step as the last comes back one
+ * tick past it. Taking those as changes gave a resolution of 1. */
+static void counter_resolution_leaves_out_bumps(void)
+{
+	static uint64_t r[4000];
+	const uint64_t amd[] = {26, 52, 26, 26, 78}, guest[] = {24, 25, 49, 24, 73, 74},
+	               fine[] = {40, 37, 43, 41};
+	uint64_t g, mind;
+	size_t bumps, n;
+
+	n = made_up_reads(r, 4000, amd, 5, 20);
+	dpk_bench_counter_resolution(r, n, &g, &mind, &bumps);
+	EXPECT_EQ(26, g);
+	EXPECT_EQ(26, mind);
+	EXPECT_EQ_U(n / 21, bumps); /* one read in 21 is a bump */
+	n = made_up_reads(r, 4000, amd, 5, 0);
+	dpk_bench_counter_resolution(r, n, &g, &mind, &bumps);
+	EXPECT_EQ(26, g);
+	EXPECT_EQ(26, mind);
+	EXPECT_EQ_U(0, bumps);
+	/* A scaled counter's changes share no step: the smallest change is the resolution. */
+	n = made_up_reads(r, 4000, guest, 6, 0);
+	dpk_bench_counter_resolution(r, n, &g, &mind, &bumps);
+	EXPECT_EQ(1, g);
+	EXPECT_EQ(24, mind);
+	EXPECT_EQ_U(0, bumps);
+	/* A fine counter read slowly: nothing is a bump. */
+	n = made_up_reads(r, 4000, fine, 4, 0);
+	dpk_bench_counter_resolution(r, n, &g, &mind, &bumps);
+	EXPECT_EQ(1, g);
+	EXPECT_EQ(37, mind);
+	EXPECT_EQ_U(0, bumps);
+	/* Reads that repeat are no change; one read or none gives no change at all. */
+	const uint64_t same[] = {5, 5, 5, 31, 31, 57};
+	dpk_bench_counter_resolution(same, 6, &g, &mind, &bumps);
+	EXPECT_EQ(26, g);
+	EXPECT_EQ(26, mind);
+	dpk_bench_counter_resolution(same, 1, &g, &mind, &bumps);
+	EXPECT_EQ(1, g);
+	EXPECT_EQ(0, mind);
+	EXPECT_EQ_U(0, bumps);
+}
+
 /* The sample length answers to the coarser of the read cost and the counter's resolution,
  * the larger of the GCD of the changes and the smallest change. */
 static void sample_targets_bound_the_resolution(void)
@@ -1737,6 +1799,7 @@ static void params_format(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(clock_check_is_sane),
         DPK_TEST(sample_targets_bound_the_resolution),
+        DPK_TEST(counter_resolution_leaves_out_bumps),
         DPK_TEST(default_spec_has_oversub_worker),
         DPK_TEST(default_spec_from_cpu_sets),
         DPK_TEST(default_spec_keeps_to_affinity),

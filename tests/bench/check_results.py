@@ -18,6 +18,7 @@ OPTIONS = {"time_s": NUM, "warmup_s": NUM, "rounds": int, "slow_limit": NUM, "re
            "lcores": str, "raw": bool, "placements": list}
 CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks": NUM,
          "read_cost_min_ticks": NUM, "granularity_ticks": int, "min_delta_ticks": int,
+         "bumped_reads": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
          "witness_ticks": NUM, "witness_readings": int, "cycles_on": bool}
 WITNESS = {"best_ticks": NUM, "pairs": int, "limit": NUM, "readings": int, "samples": int,
