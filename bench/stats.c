@@ -46,6 +46,43 @@ void dpk_stats_sort(double *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_double);
 }
 
+double dpk_stats_select(double *v, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1;
+	const ptrdiff_t want = (ptrdiff_t)k;
+
+	if (!v || k >= n)
+		return 0.0;
+	/* Hoare's selection: split [lo, hi] around the median of its ends and middle, then go
+	 * on in the part that holds rank k. */
+	while (lo < hi) {
+		const double a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi];
+		const double pivot =
+		        a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+		ptrdiff_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				const double t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		}
+		/* Now v[lo..j] <= pivot <= v[i..hi], and anything between equals the pivot. */
+		if (want <= j)
+			hi = j;
+		else if (want >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
 double dpk_stats_median(double *v, size_t n)
 {
 	dpk_stats_sort(v, n);

@@ -174,6 +174,10 @@ double dpk_stats_quantile(const double *sorted, size_t n, double q);
 /** Ascending sort of @p v (n doubles), NaN after every number; NULL or n < 2 leaves it be. */
 void dpk_stats_sort(double *v, size_t n);
 
+/** The value of rank @p k (0: the smallest) among the @p n numbers of @p v, which it
+ * reorders (no NaN among them); 0 if k >= n. Takes time in proportion to n on average. */
+double dpk_stats_select(double *v, size_t n, size_t k);
+
 /** Copy the ticks per operation of the kept samples of @p s (n of them) into @p out, which
  * has room for as many as are kept, in the order the samples were taken. Returns how many
  * were copied. */

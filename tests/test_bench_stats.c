@@ -77,6 +77,40 @@ static void median_sorts_in_place(void)
 	ASSERT_NEAR(0.0, dpk_stats_median(v, 0), 0);
 }
 
+/* Selection agrees with sorting at every rank, on data with many equal values (witness
+ * readings come in a few dozen distinct values) and on distinct ones. */
+static void select_matches_sort(void)
+{
+	uint64_t st = dpk_test_seed() ^ 0x5851f42d4c957f2dull;
+	double v[300], sorted[300], work[300];
+
+	for (unsigned trial = 0; trial < 40; trial++) {
+		const size_t n = 1 + (size_t)(dpk_test_rand(&st) % ARRAY_LEN(v));
+		const unsigned distinct = trial % 2 ? 5 : 1000000;
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = sorted[i] = (double)(dpk_test_rand(&st) % distinct) / 4.0;
+		dpk_stats_sort(sorted, n);
+		for (size_t k = 0; k < n; k++) {
+			memcpy(work, v, n * sizeof(*v));
+			ASSERT_NEAR(sorted[k], dpk_stats_select(work, n, k), 0);
+		}
+	}
+	/* Sorted, reversed and all-equal inputs; a rank past the end gives 0. */
+	for (size_t i = 0; i < 100; i++)
+		v[i] = (double)i;
+	ASSERT_NEAR(0.0, dpk_stats_select(v, 100, 0), 0);
+	ASSERT_NEAR(99.0, dpk_stats_select(v, 100, 99), 0);
+	for (size_t i = 0; i < 100; i++)
+		v[i] = (double)(100 - i);
+	ASSERT_NEAR(51.0, dpk_stats_select(v, 100, 50), 0);
+	for (size_t i = 0; i < 100; i++)
+		v[i] = 7.5;
+	ASSERT_NEAR(7.5, dpk_stats_select(v, 100, 37), 0);
+	ASSERT_NEAR(0.0, dpk_stats_select(v, 100, 100), 0);
+	ASSERT_NEAR(0.0, dpk_stats_select(NULL, 0, 0), 0);
+}
+
 static void moments_of_known_set(void)
 {
 	/* Mean 5, sum of squared deviations 32: sample stddev sqrt(32 / 7). */
@@ -779,6 +813,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(percentiles_match_hand_values),
         DPK_TEST(quantile_edges),
         DPK_TEST(median_sorts_in_place),
+        DPK_TEST(select_matches_sort),
         DPK_TEST(moments_of_known_set),
         DPK_TEST(moments_small_and_zero_mean),
         DPK_TEST(summary_of_nothing_is_zero),
