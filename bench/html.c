@@ -233,7 +233,7 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 				break;
 			case 10:
 				if (isfinite(x->witness))
-					fprintf(f, "fastest reading %.2f ticks", x->witness);
+					fprintf(f, "reference reading %.2f ticks", x->witness);
 				else
 					fputs("not in this file", f);
 				if (x->witness_slow_only)

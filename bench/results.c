@@ -293,7 +293,10 @@ static void load_meta(struct dpk_results *r)
 		 * comparable with this one's: such a file has no reading to compare. */
 		const struct dpk_jv *pairs = dpk_jv_get(v, "pairs");
 
-		w = dpk_jv_get(v, "best_ticks");
+		/* The reference the run judged by; a file from before it has only the fastest. */
+		w = dpk_jv_get(v, "reference_ticks");
+		if (!w || w->type != DPK_JV_NUMBER)
+			w = dpk_jv_get(v, "best_ticks");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && pairs &&
 		    pairs->type == DPK_JV_NUMBER && pairs->num == DPK_WITNESS_PAIRS)
 			r->witness = w->num;

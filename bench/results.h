@@ -61,7 +61,8 @@ struct dpk_results {
 	double tsc_hz;     /**< NaN when absent */
 	double mul_cycles; /**< clock.mul_cycles: the cycles a multiply of the core-clock chain
 	                        took against a chain of adds; NaN when absent */
-	double witness;    /**< the speed witness's fastest reading, ticks; NaN when absent */
+	double witness;    /**< the speed witness's reference reading (its fastest, in a file
+	                        from before the reference), ticks; NaN when absent */
 	unsigned witness_slow_only; /**< results with witness_slow_only (0 when absent) */
 	const char *tsc_source;
 	struct dpk_res_env *env;

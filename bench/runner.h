@@ -147,8 +147,8 @@ struct dpk_bench_result {
 	                                   after the other rejections: the slow ones were kept */
 	double witness_kept_p50;      /**< median witness timing next to the kept samples (NaN:
 	                                   none) */
-	bool witness_slow_only; /**< by the run's final fastest reading, most kept samples were
-	                             slow (set by dpk_bench_witness_finish) */
+	bool witness_slow_only;       /**< by the run's final reference reading, most kept samples
+	                                   were slow (set by dpk_bench_witness_finish) */
 	double floor_rt; /**< multi-lcore results on a pair placement: the median round trip of
 	                      floor/pingpong on the same placement in the same repeat, ticks
 	                      (0: none ran; set by dpk_bench_link_floor) */
@@ -169,12 +169,15 @@ double dpk_bench_floor_of(const struct dpk_bench_result *x, const struct dpk_ben
 
 /** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
 struct dpk_bench_witness_log {
-	double best; /**< fastest reading, the clock check's included; ticks */
-	double *v;   /**< readings: medians of DPK_WITNESS_TIMINGS timings in a row in a slice */
+	double best;    /**< fastest reading, the clock check's included; ticks */
+	double check;   /**< the clock check's fastest reading (INFINITY or 0: none) */
+	double ref;     /**< the reference (dpk_bench_witness_ref()) when last judged */
+	bool ref_check; /**< it was the clock check's reading */
+	double *v;      /**< readings: medians of DPK_WITNESS_TIMINGS timings in a row in a slice */
 	size_t n, cap;
 	size_t samples;   /**< samples judged */
-	size_t slow;      /**< of them next to a timing over best * (1 + DPK_WITNESS_LIMIT), best
-	                       as it was when their call of dpk_bench_run_rounds ended */
+	size_t slow;      /**< of them next to a timing over dpk_bench_witness_limit() of the
+	                       reference as it was when their call of dpk_bench_run_rounds ended */
 	size_t set_aside; /**< of the slow ones, those the witness set aside (not those another
 	                       rule had rejected, nor those kept for want of fast ones) */
 	unsigned rounds;  /**< rounds run, over every call */
@@ -273,10 +276,20 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
                           struct dpk_bench_result *res, dpk_bench_round_fn progress, void *ctx);
 
 /**
- * Judge the results of a run once more, by the run's final fastest witness reading: set
- * witness_slow_only on each result run in rounds whose kept samples are mostly slow by it
- * (those that kept their slow samples for want of fast ones, and those judged before a
- * faster reading came along), and count them in r->witness.slow_only_cases, which is returned.
+ * The speed witness's reference reading for @p log (witness.h): the reading
+ * DPK_WITNESS_REF_RANK from the fastest of its readings (the fastest while it has fewer),
+ * or log->check when it has none, or when that is faster by more than DPK_WITNESS_LIMIT;
+ * @p from_check (when not NULL) tells which. INFINITY when there is neither (or out of
+ * memory for a copy of the readings).
+ */
+double dpk_bench_witness_ref(const struct dpk_bench_witness_log *log, bool *from_check);
+
+/**
+ * Judge the results of a run once more, by the run's final reference reading (stored in
+ * r->witness.ref): set witness_slow_only on each result run in rounds whose kept samples
+ * are mostly slow by it (those that kept their slow samples for want of fast ones, and
+ * those judged before the reference came down), and count them in
+ * r->witness.slow_only_cases, which is returned.
  */
 unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,
                                   size_t n);

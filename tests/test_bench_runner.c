@@ -835,14 +835,14 @@ static size_t total_samples(const struct dpk_bench_result *r)
 	return n;
 }
 
-/* Put scripted @p timing in the runner's witness, with an empty log whose fastest reading
- * is @p best. */
+/* Put scripted @p timing in the runner's witness, with an empty log whose clock check read
+ * @p best. */
 static void reset_witness(double (*timing)(void), double best)
 {
 	runner.witness_time = timing;
 	free(runner.witness.v);
 	memset(&runner.witness, 0, sizeof(runner.witness));
-	runner.witness.best = best;
+	runner.witness.best = runner.witness.check = best;
 }
 
 /* Run @p cases in @p rounds rounds, the witness timing slow in its first @p slow_slices
@@ -1324,7 +1324,7 @@ static void witness_final_judgement_counts_kept_samples_only(void)
 	runner.witness_time = wit_table;
 	wit_values = ramp_table;
 	wit_nvalues = sizeof(ramp_table) / sizeof(ramp_table[0]);
-	runner.witness.best = 20.0;
+	runner.witness.best = runner.witness.check = 20.0;
 	runner.opt.rounds = 8;
 	runner.opt.time_s = 0.16; /* 20 ms slices: a preemption takes a small share of one */
 	setups = ramp_setups = 0;
@@ -1354,6 +1354,44 @@ static void witness_final_judgement_counts_kept_samples_only(void)
 	for (unsigned i = 0; i < 2; i++)
 		dpk_bench_result_free(&res[i]);
 	stop();
+}
+
+/* The reference is the reading one in DPK_WITNESS_REF_RANK from the fastest of the run's
+ * own, so a handful of fast readings do not make the rest slow; the clock check's reading
+ * stands in when there are none, or when the run's own are all slow by it. */
+static void witness_reference_is_a_rank_not_the_fastest(void)
+{
+	struct dpk_bench_witness_log log = {.check = 8.5};
+	double v[5000];
+	bool from_check = false;
+
+	for (size_t i = 0; i < 5000; i++)
+		v[(i * 7919) % 5000] = i < 3 ? 8.0 : i < 100 ? 9.0 : 10.5; /* shuffled */
+	log.v = v;
+	EXPECT_TRUE(dpk_bench_witness_ref(&log, &from_check) == 8.5); /* no reading yet */
+	EXPECT_TRUE(from_check);
+	log.n = 5000; /* rank 5: past the three at 8.0 */
+	EXPECT_TRUE(dpk_bench_witness_ref(&log, &from_check) == 9.0);
+	EXPECT_FALSE(from_check);
+	for (size_t i = 0; i < 5000; i++) /* the log's readings are left as they were */
+		EXPECT_TRUE(v[(i * 7919) % 5000] == (i < 3 ? 8.0 : i < 100 ? 9.0 : 10.5));
+	double fastest = INFINITY;
+	for (size_t i = 0; i < 999; i++)
+		fastest = v[i] < fastest ? v[i] : fastest;
+	log.n = 999; /* fewer than a thousand: the fastest */
+	EXPECT_TRUE(dpk_bench_witness_ref(&log, NULL) == fastest);
+	/* Every reading of the run over the limit of the clock check's: slow from end to end. */
+	log.n = 5000;
+	log.check = 7.0; /* limit 8.75 */
+	EXPECT_TRUE(dpk_bench_witness_ref(&log, &from_check) == 7.0);
+	EXPECT_TRUE(from_check);
+	log.check = 7.2; /* limit 9.0: the run's own stands */
+	EXPECT_TRUE(dpk_bench_witness_ref(&log, &from_check) == 9.0);
+	EXPECT_FALSE(from_check);
+	log.check = 0; /* no clock check: the run's own */
+	EXPECT_TRUE(dpk_bench_witness_ref(&log, NULL) == 9.0);
+	log.n = 0;
+	EXPECT_TRUE(isinf(dpk_bench_witness_ref(&log, NULL)));
 }
 
 static void witness_reads_the_machine(void)
@@ -1817,6 +1855,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(all_takes_one_worker_per_cpu),
         DPK_TEST(rounds_visit_cases_in_turn),
         DPK_TEST(rounds_drop_only_the_failed_case),
+        DPK_TEST(witness_reference_is_a_rank_not_the_fastest),
         DPK_TEST(witness_reads_the_machine),
         DPK_TEST(witness_slow_samples_are_replaced),
         DPK_TEST(witness_always_slow_keeps_the_samples),

@@ -21,8 +21,8 @@ CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks
          "bumped_reads": int,
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
          "witness_ticks": NUM, "witness_readings": int, "cycles_on": bool}
-WITNESS = {"best_ticks": NUM, "pairs": int, "limit": NUM, "readings": int, "samples": int,
-           "slow_samples": int, "set_aside_samples": int, "rounds": int, "extra_rounds": int,
+WITNESS = {"best_ticks": NUM, "reference_ticks": NUM, "reference_rank": int, "pairs": int,
+           "limit": NUM, "readings": int, "samples": int, "slow_samples": int, "set_aside_samples": int, "rounds": int, "extra_rounds": int,
            "slow_only_cases": int}
 ENV = {"key": str, "label": str, "value": str, "verdict": str, "detail": str}
 RESULT = {"suite": str, "case": str, "params": dict, "placement": str, "repeat": int,
@@ -94,6 +94,11 @@ def main():
         w = doc["witness"]
         need(w, WITNESS, "witness")
         assert 0 < w["best_ticks"] <= doc["clock"]["witness_ticks"], w
+        # The reference: a reading of the run's no faster than its fastest, or the clock
+        # check's; never slower than the limit over the clock check's.
+        assert w["reference_rank"] == 1000, w
+        assert w["best_ticks"] <= w["reference_ticks"], w
+        assert w["reference_ticks"] <= doc["clock"]["witness_ticks"] * 1.25, w
         assert w["set_aside_samples"] <= w["slow_samples"] <= w["samples"], w
         rounds = [r for r in doc["results"] if "witness_slices" in r]
         assert w["samples"] == sum(r["samples"] for r in rounds), w

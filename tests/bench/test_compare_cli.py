@@ -507,14 +507,14 @@ def _():
         c = with_witness(d, "c.json", "new.json", 11.5)
         rc, out, err = run("spread", a, b, "--limit", "999")
         assert rc == 0, (rc, err)
-        assert "fastest reading of each file (ticks): 10.00 16.00" in out, out
+        assert "reference reading of each file (ticks): 10.00 16.00" in out, out
         assert f"{b}: witness x1.60 of the fastest file's, and its figures" in out, out
         assert a + ":" not in out, out
         # 15% apart: within the witness's limit, no warning.
         rc, out, _ = run("spread", a, c, "--limit", "999")
         assert rc == 0 and "10.00 11.50" in out and "slower" not in out, out
         rc, out, err = run("compare", a, b)
-        assert "speed witness differs: fastest reading base 10.00 ticks, new 16.00 (x1.60)" \
+        assert "speed witness differs: reference reading base 10.00 ticks, new 16.00 (x1.60)" \
             in out + err, out + err
         assert "slower during the new run" in out + err, out + err
         rc, out, err = run("compare", b, a)
@@ -546,7 +546,7 @@ def _():
         assert f"{g2}: 1 of the medians above come mostly from slow samples (marked !)" in out, out
         # A file from before the witness shows as "-".
         rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
-        assert "fastest reading of each file (ticks): 10.00 -" in out, out
+        assert "reference reading of each file (ticks): 10.00 -" in out, out
 
 
 @case("spread: under a row over the limit, the slices behind each run's median")

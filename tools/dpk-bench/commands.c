@@ -478,7 +478,7 @@ struct spread_run {
 };
 
 /* The median of case @p id in run @p run, or NaN when it did not run ok there; @p no_fast
- * tells whether most of its kept samples were slow by the run's fastest witness reading,
+ * tells whether most of its kept samples were slow by the run's witness reference,
  * @p slices how many slices they came from (NaN when the file does not say). With @p cycles,
  * the median in core cycles (NaN when the file has none). */
 static double run_p50(const struct spread_run *run, const char *id, bool cycles, bool *no_fast,
@@ -516,7 +516,7 @@ static void slices_line(const double *slices, unsigned nruns)
 	printf("\n");
 }
 
-/* The speed witness's fastest reading of each file, and a warning naming the files whose
+/* The speed witness's reference reading of each file, and a warning naming the files whose
  * machine was slower than the fastest file's by more than DPK_WITNESS_LIMIT, or with
  * medians in the table that come mostly from slow samples (@p flagged, per run). */
 static void witness_lines(const struct spread_run *runs, unsigned nruns, const unsigned *flagged)
@@ -529,7 +529,7 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns, const u
 			best = runs[q].file->witness;
 	if (!isfinite(best))
 		return;
-	printf("speed witness, fastest reading of each file (ticks):");
+	printf("speed witness, reference reading of each file (ticks):");
 	for (unsigned q = 0; q < nruns; q++)
 		if ((q == 0 || runs[q].file != runs[q - 1].file) && isfinite(runs[q].file->witness))
 			printf(" %.2f", runs[q].file->witness);
