@@ -428,8 +428,11 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 	if (isfinite(a->witness) && isfinite(b->witness) &&
 	    fmax(a->witness, b->witness) > dpk_bench_witness_limit(fmin(a->witness, b->witness)))
 		warn(r,
-		     "speed witness differs: reference reading base %.2f ticks, new %.2f (x%.2f); "
-		     "the machine was slower during the %s run, and its figures with it",
+		     "speed witness differs: %s base %.2f ticks, new %.2f (x%.2f); the machine was "
+		     "slower during the %s run, and its figures with it",
+		     a->witness_fastest == b->witness_fastest
+		             ? (a->witness_fastest ? "fastest reading" : "reference reading")
+		             : "reading (the fastest in the file from before the reference)",
 		     a->witness, b->witness, b->witness / a->witness,
 		     b->witness > a->witness ? "new" : "base");
 	for (unsigned i = 0; i < 2; i++) {

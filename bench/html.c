@@ -233,7 +233,10 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 				break;
 			case 10:
 				if (isfinite(x->witness))
-					fprintf(f, "reference reading %.2f ticks", x->witness);
+					fprintf(f, "%s %.2f ticks",
+					        x->witness_fastest ? "fastest reading"
+					                           : "reference reading",
+					        x->witness);
 				else
 					fputs("not in this file", f);
 				if (x->witness_slow_only)

@@ -68,7 +68,8 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 	char bumped[96] = "";
 
 	if (k->bumps)
-		snprintf(bumped, sizeof(bumped), "; %zu reads moved under a quarter step, left out",
+		snprintf(bumped, sizeof(bumped),
+		         "; %zu reads moved under a quarter of the median change, left out",
 		         k->bumps);
 	if (k->min_delta > k->granularity)
 		fprintf(f,
@@ -151,11 +152,19 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 	if (!w->rounds)
 		return;
 	/* The reference first: it is what the samples were judged by (witness.h). */
-	if (w->n && w->ref_check)
+	if (w->ref_check && !w->n)
 		fprintf(f,
 		        "speed witness: reference %.2f ticks (the clock check's fastest reading: "
-		        "the run's own were all slow by it)",
+		        "the run took none of its own)",
 		        w->ref);
+	else if (w->ref_check)
+		fprintf(f,
+		        "speed witness: reference %.2f ticks (the clock check's fastest reading: "
+		        "the run's own, from %zu readings, was over +%.0f%% of it)",
+		        w->ref, w->n, DPK_WITNESS_LIMIT * 100.0);
+	else if (w->n < DPK_WITNESS_REF_RANK)
+		fprintf(f, "speed witness: reference %.2f ticks (the fastest of %zu readings)",
+		        w->ref, w->n);
 	else
 		fprintf(f,
 		        "speed witness: reference %.2f ticks (1 in %u from the fastest of %zu "

@@ -52,7 +52,7 @@ void dpk_report_coreclock(FILE *f, const struct dpk_bench_clock *k,
 
 /** What the speed witness saw over the run's rounds (nothing if no rounds ran): one line,
  * then, if some results kept mostly slow samples, a line counting them and one naming those
- * the table could not mark (judged before the fastest reading came). */
+ * the table could not mark (judged before the reference came down). */
 void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
                         const struct dpk_bench_result *res, size_t n);
 

@@ -295,7 +295,8 @@ static void load_meta(struct dpk_results *r)
 
 		/* The reference the run judged by; a file from before it has only the fastest. */
 		w = dpk_jv_get(v, "reference_ticks");
-		if (!w || w->type != DPK_JV_NUMBER)
+		r->witness_fastest = !w || w->type != DPK_JV_NUMBER;
+		if (r->witness_fastest)
 			w = dpk_jv_get(v, "best_ticks");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && pairs &&
 		    pairs->type == DPK_JV_NUMBER && pairs->num == DPK_WITNESS_PAIRS)

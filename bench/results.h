@@ -35,7 +35,7 @@ struct dpk_res_entry {
 	double kept, samples, batch_ops, mops; /**< NaN when absent */
 	double witness_slices, witness_fast;   /**< its slices and fast samples; NaN when absent */
 	double witness_kept_rounds; /**< the slices its kept samples came from; NaN when absent */
-	bool witness_slow_only;     /**< most kept samples slow by the run's fastest reading */
+	bool witness_slow_only;     /**< most kept samples slow by the run's final reference */
 	double code_layouts;        /**< code offsets its figures span (bench.h); NaN when absent */
 	unsigned nroles;            /**< lcores listed for the result (0 when absent) */
 	struct dpk_res_summary ticks, ns;
@@ -58,11 +58,12 @@ struct dpk_results {
 	const char *path; /**< as given to dpk_results_load */
 	struct dpk_jv doc;
 	const char *started, *command;
-	double tsc_hz;     /**< NaN when absent */
-	double mul_cycles; /**< clock.mul_cycles: the cycles a multiply of the core-clock chain
-	                        took against a chain of adds; NaN when absent */
-	double witness;    /**< the speed witness's reference reading (its fastest, in a file
-	                        from before the reference), ticks; NaN when absent */
+	double tsc_hz;        /**< NaN when absent */
+	double mul_cycles;    /**< clock.mul_cycles: the cycles a multiply of the core-clock chain
+	                           took against a chain of adds; NaN when absent */
+	double witness;       /**< the speed witness's reference reading (its fastest, in a file
+	                           from before the reference), ticks; NaN when absent */
+	bool witness_fastest; /**< witness is the fastest reading: the file has no reference */
 	unsigned witness_slow_only; /**< results with witness_slow_only (0 when absent) */
 	const char *tsc_source;
 	struct dpk_res_env *env;

@@ -228,13 +228,13 @@ static double middle_mean(double *v, size_t n)
 	return b > a ? sum / (double)(b - a) : NAN;
 }
 
-/* The median of the @p n non-zero changes in @p d (sorted in place), 0 if none. */
+/* The median of the changes over 1 among the @p n in @p d (sorted in place), 0 if none. */
 static uint64_t median_change(uint64_t *d, size_t n)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (d[i])
+		if (d[i] > 1)
 			d[k++] = d[i];
 	if (!k)
 		return 0;
@@ -254,16 +254,17 @@ void dpk_bench_counter_resolution(const uint64_t *reads, size_t n, uint64_t *gcd
 	uint64_t probe[PROBE - 1], g = 0, mind = UINT64_MAX, floor_change, last;
 	size_t np = n < PROBE ? n : PROBE, nb = 0;
 
-	/* A typical change first: the median of the first few hundred. */
+	/* A typical change first: the median of the first few hundred, those of 1 left out, for
+	 * a step never is 1 on a counter with bumps, which could be most reads of a fast loop. */
 	for (size_t i = 1; i < np; i++)
 		probe[i - 1] = reads[i] - reads[i - 1];
 	floor_change = np > 1 ? median_change(probe, np - 1) / 4 : 0;
 
 	/* A counter that moves in steps but must never read the same twice (AMD's, and a KVM
 	 * guest's on it: steps of 26 ticks, 2.6 GHz counted at 100 MHz) returns one more than
-	 * the last read when a read falls in the same step; on the development VM about one
-	 * change in twenty was such a 1. Such a read is a bump, not a step: it is skipped, and
-	 * the next change is taken from the last read that was on a step. A change under a
+	 * the last read when a read falls in the same step; on the development VM of 2026-12-01
+	 * about one change in twenty was such a 1. Such a read is a bump, not a step: skipped,
+	 * and the next change taken from the last read that was on a step. A change under a
 	 * quarter of the median is a bump. */
 	last = n ? reads[0] : 0;
 	for (size_t i = 1; i < n; i++) {
@@ -348,8 +349,8 @@ void dpk_bench_clock_check(struct dpk_bench_clock *k, double witness_s)
 		                                  k->read_cost, &k->mul_cycles);
 	}
 
-	/* The witness's first readings: the fastest stands for the machine's speed until a
-	 * faster one comes along. */
+	/* The witness's readings at the clock check: their fastest stands for full speed in a
+	 * run that has no readings of its own, or whose own are slow by it (witness.h). */
 	k->witness = INFINITY;
 	const uint64_t t0 = dpk_tsc(),
 	               span = (uint64_t)((witness_s > 0 ? witness_s : 0) * (double)k->hz);
@@ -1734,11 +1735,8 @@ double dpk_bench_witness_ref(const struct dpk_bench_witness_log *log, bool *from
 	if (!log->n)
 		return check;
 	c = malloc(log->n * sizeof(*c));
-	if (!c) {
-		if (from_check)
-			*from_check = false;
-		return INFINITY;
-	}
+	if (!c) /* out of memory: the fastest reading, as judged before there was a rank */
+		return log->best > 0 ? log->best : check;
 	memcpy(c, log->v, log->n * sizeof(*c));
 	ref = dpk_stats_select(c, log->n, log->n / DPK_WITNESS_REF_RANK);
 	free(c);
@@ -1758,9 +1756,13 @@ unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_r
 
 	r->witness.ref = dpk_bench_witness_ref(&r->witness, &r->witness.ref_check);
 	for (size_t i = 0; i < n; i++) {
+		/* A result that kept its slow samples stays flagged even if the final reference
+		 * rose (it is a rank, not the fastest) until they are under its limit: its row
+		 * says so. */
 		res[i].witness_slow_only =
 		        res[i].status == DPK_RESULT_OK && res[i].witness_slices > 0 &&
-		        !(res[i].witness_kept_p50 <= dpk_bench_witness_limit(r->witness.ref));
+		        (res[i].witness_kept_slow ||
+		         !(res[i].witness_kept_p50 <= dpk_bench_witness_limit(r->witness.ref)));
 		count += res[i].witness_slow_only;
 	}
 	r->witness.slow_only_cases = count;
@@ -1844,8 +1846,8 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 	log->rounds += q;
 	log->extra += q > rounds ? q - rounds : 0;
 	/* The samples are judged now, by the reference of the readings so far (this call's
-	 * included), and the log counts them as judged: a lower reference later does not
-	 * judge them again. */
+	 * included), and the log counts them as judged: a later reference, lower or higher,
+	 * does not judge them again. */
 	log->ref = dpk_bench_witness_ref(log, &log->ref_check);
 	for (unsigned i = 0; i < k; i++) {
 		struct witness_rule wit = {.limit = dpk_bench_witness_limit(log->ref)};

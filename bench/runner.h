@@ -46,8 +46,9 @@ struct dpk_bench_clock {
 	double hz_check;           /**< a 20 ms calibration against CLOCK_MONOTONIC_RAW */
 	double read_cost;          /**< median ticks of an empty fenced begin/end pair */
 	double read_cost_min;      /**< smallest such pair */
-	uint64_t granularity;      /**< GCD of consecutive counter deltas: the tick step */
-	uint64_t min_delta;        /**< smallest non-zero consecutive delta */
+	uint64_t granularity;      /**< GCD of the changes between back-to-back counter reads,
+	                                bumps left out: the tick step */
+	uint64_t min_delta;        /**< the smallest such change */
 	size_t bumps;              /**< reads left out as bumps (dpk_bench_counter_resolution()) */
 	double target_single;      /**< sample length for single-lcore cases, ticks */
 	double target_multi;       /**< sample length for multi-lcore cases, ticks */
@@ -257,16 +258,16 @@ typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
  * if slices would be shorter than DPK_BENCH_SLICE_MIN_S.
  *
  * The speed witness (witness.h) is timed after the warm-up and after every batch, so each
- * sample has a timing on both sides; a sample is slow when the slower of them is over the
- * fastest reading so far (r->witness.best, the clock check's included; the timings of a
- * slice make readings too) by more than DPK_WITNESS_LIMIT. With the slow-round rule on
+ * sample has a timing on both sides, and the timings of a slice make readings; a sample is
+ * slow when the slower of its two is over the reference reading (dpk_bench_witness_ref()
+ * of the readings so far) by more than DPK_WITNESS_LIMIT. With the slow-round rule on
  * (opt.slow_limit > 0) slow samples are set aside as DPK_REJECT_SLOW before the rule looks
  * at the case's own round medians, and while some case has fewer fast samples than an
  * eighth of what its planned rounds took, more rounds run, up to twice the planned number.
  * A slow phase so costs samples and time rather than figures. A case left with fewer than
  * DPK_WITNESS_MIN_FAST fast samples (after the other rejections) keeps its slow ones
- * (witness_kept_slow). The samples are judged when the last round ends, by
- * the fastest reading up to then; a later call does not judge them again. The readings
+ * (witness_kept_slow). The samples are judged when the last round ends, by the reference
+ * then (stored in r->witness.ref); a later call does not judge them again. The readings
  * and counts add up in r->witness over calls.
  * Fills res[0..k-1]; @p progress may be NULL (it is told the planned number of rounds;
  * extra rounds come after it).
@@ -279,16 +280,16 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
  * The speed witness's reference reading for @p log (witness.h): the reading
  * DPK_WITNESS_REF_RANK from the fastest of its readings (the fastest while it has fewer),
  * or log->check when it has none, or when that is faster by more than DPK_WITNESS_LIMIT;
- * @p from_check (when not NULL) tells which. INFINITY when there is neither (or out of
- * memory for a copy of the readings).
+ * @p from_check (when not NULL) tells which. Out of memory for a copy of the readings, the
+ * fastest reading (log->best); INFINITY when there is no reading at all.
  */
 double dpk_bench_witness_ref(const struct dpk_bench_witness_log *log, bool *from_check);
 
 /**
  * Judge the results of a run once more, by the run's final reference reading (stored in
  * r->witness.ref): set witness_slow_only on each result run in rounds whose kept samples
- * are mostly slow by it (those that kept their slow samples for want of fast ones, and
- * those judged before the reference came down), and count them in
+ * are mostly slow by it, and on those that kept their slow samples for want of fast ones
+ * (those judged before the reference came down are the others), and count them in
  * r->witness.slow_only_cases, which is returned.
  */
 unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,

@@ -288,8 +288,10 @@ static void counter_step_is_the_coarser_bound(void)
 	            NULL);
 	k.bumps = 4977; /* reads the counter moved by one tick are said to be left out */
 	step_line(&k, line, sizeof(line));
-	EXPECT_TRUE(strstr(line, " 26 ticks (every change between two reads a multiple of it; "
-	                         "4977 reads moved under a quarter step, left out)") != NULL);
+	EXPECT_TRUE(strstr(line,
+	                   " 26 ticks (every change between two reads a multiple of it; "
+	                   "4977 reads moved under a quarter of the median change, left out)") !=
+	            NULL);
 	k.bumps = 0;
 	k.granularity = 1;
 	k.min_delta = 1;

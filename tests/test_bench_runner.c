@@ -58,7 +58,7 @@ static int start(const char *spec)
 	o.warmup_s = 0.005;
 	o.lcores = spec;
 	o.raw = true;
-	/* The scripted witness tests set their own fastest reading; the rest need no more
+	/* The scripted witness tests set their own clock-check reading; the rest need no more
 	 * than the sixteen readings. */
 	o.witness_check_s = 0;
 	rc = dpk_bench_runner_init(&runner, &o);
@@ -237,6 +237,17 @@ static void counter_resolution_leaves_out_bumps(void)
 	dpk_bench_counter_resolution(same, 6, &g, &mind, &bumps);
 	EXPECT_EQ(26, g);
 	EXPECT_EQ(26, mind);
+	EXPECT_EQ_U(0, bumps);
+	/* Reads faster than the steps: three bumps after every read on a step, most changes 1. */
+	n = 0;
+	for (uint64_t t = 1000; n + 4 <= 4000; t += 26) {
+		for (unsigned b = 0; b < 4; b++)
+			r[n++] = t + b;
+	}
+	dpk_bench_counter_resolution(r, n, &g, &mind, &bumps);
+	EXPECT_EQ(26, g);
+	EXPECT_EQ(26, mind);
+	EXPECT_EQ_U(3 * n / 4, bumps);
 	dpk_bench_counter_resolution(same, 1, &g, &mind, &bumps);
 	EXPECT_EQ(1, g);
 	EXPECT_EQ(0, mind);
@@ -966,6 +977,8 @@ static void witness_slow_samples_are_replaced(void)
 	EXPECT_GE(runner.witness.rounds, 5);
 	expect_witness_log(runner.witness.rounds, runner.witness.rounds - 4, res, 2, true);
 	EXPECT_TRUE(runner.witness.best == 10.0);
+	EXPECT_TRUE(runner.witness.ref == 10.0); /* the extra rounds' readings */
+	EXPECT_FALSE(runner.witness.ref_check);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
 		EXPECT_EQ(runner.witness.rounds, res[i].witness_slices);
@@ -998,6 +1011,10 @@ static void witness_always_slow_keeps_the_samples(void)
 	run_witnessed(1000, 10.0, res);
 	EXPECT_EQ(16, setups);
 	expect_witness_log(8, 4, res, 2, false);
+	/* Every reading of the run at 20, over the limit of the clock check's 10: the clock
+	 * check's stands for full speed. */
+	EXPECT_TRUE(runner.witness.ref == 10.0);
+	EXPECT_TRUE(runner.witness.ref_check);
 	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 2));
 	EXPECT_EQ(2, runner.witness.slow_only_cases);
 	for (unsigned i = 0; i < 2; i++) {
@@ -1267,7 +1284,7 @@ static void witness_judges_each_call_once(void)
 	struct dpk_bench_result res[4];
 
 	ASSERT_EQ(0, start("0"));
-	/* The first call times 20 throughout against a best of 20: all fast. The second
+	/* The first call times 20 throughout against a clock check of 20: all fast. The second
 	 * times 10: the best drops, and the first call's samples stay judged as they were;
 	 * judged once more at the end of the run, the first call's results are slow only. */
 	runner.opt.slow_limit = 10.0;
@@ -1278,8 +1295,10 @@ static void witness_judges_each_call_once(void)
 	dpk_bench_run_rounds(&runner, suites, cases, 2, 0, res, NULL, NULL);
 	EXPECT_EQ(0, runner.witness.slow);
 	EXPECT_TRUE(runner.witness.best == 20.0);
+	EXPECT_TRUE(runner.witness.ref == 20.0);
 	dpk_bench_run_rounds(&runner, suites, cases, 2, 1, res + 2, NULL, NULL);
 	EXPECT_TRUE(runner.witness.best == 10.0);
+	EXPECT_TRUE(runner.witness.ref == 10.0);
 	expect_witness_log(8, 0, res, 4, true);
 	EXPECT_EQ(0, runner.witness.slow);
 	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 4));

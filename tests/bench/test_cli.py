@@ -163,7 +163,12 @@ def _():
     # repeat the slices and their shares, 0.05 s.
     assert "2 case runs x 1: 0.06 s of warm-up and measurement, up to 0.05 s more if slow " \
         "phases" in out, out
-    assert "speed witness: reference " in out and "1 in 1000 from the fastest of" in out, out
+    # The reference: in so short a run the fastest of its readings (under a thousand), or
+    # the clock check's when the host was slow all through the run's 40 ms.
+    assert re.search(r"speed witness: reference [0-9.]+ ticks \((the fastest of [0-9]+ "
+                     r"readings|1 in 1000 from the fastest of [0-9]+ readings|the clock "
+                     r"check's fastest reading: the run's own, from [0-9]+ readings, was over "
+                     r"\+25% of it)\), fastest [0-9.]+, median", out), out
     rc, out, err = run("run", "floor/tsc_read", "--time", "20ms", "--warmup", "10ms",
                        "--slow-limit", "0")
     assert rc == 0, err

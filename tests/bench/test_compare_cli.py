@@ -472,18 +472,23 @@ def _():
             expect_bad(["compare", bad, b, "--unit", "cycles"], "bad.json", needle)
 
 
-def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=None):
-    """A copy of fixture @src whose run says its speed witness read @best at fastest, and
-    that the cases of its first repeat named in @no_fast had no fast sample; @one_repeat
-    keeps only that repeat (so every case is in every run of a spread); @kept_rounds, when
-    given, is each such case's witness_kept_rounds."""
+def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=None,
+                 old=False):
+    """A copy of fixture @src whose run says its speed witness's reference read @best (its
+    fastest reading 10% under that), and that the cases of its first repeat named in
+    @no_fast had no fast sample; @one_repeat keeps only that repeat (so every case is in
+    every run of a spread); @kept_rounds, when given, is each such case's
+    witness_kept_rounds; @old: a file from before the reference, whose fastest reading
+    is @best."""
     doc = json.load(open(f(src)))
     if one_repeat:
         doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
-    doc["witness"] = {"best_ticks": best, "p50_ticks": best * 1.1, "pairs": 64, "limit": 0.25,
-                      "readings": 800, "samples": 8000, "slow_samples": 0,
-                      "set_aside_samples": 0, "rounds": 40, "extra_rounds": 0,
-                      "slow_only_cases": len(no_fast)}
+    doc["witness"] = {"best_ticks": best if old else best * 0.9, "p50_ticks": best * 1.1,
+                      "pairs": 64, "limit": 0.25, "readings": 800, "samples": 8000,
+                      "slow_samples": 0, "set_aside_samples": 0, "rounds": 40,
+                      "extra_rounds": 0, "slow_only_cases": len(no_fast)}
+    if not old:
+        doc["witness"].update({"reference_ticks": best, "reference_rank": 1000})
     for r in doc["results"]:
         if r["status"] == "ok" and r["placement"] == "single" and r["repeat"] == 0:
             r["witness_slices"] = 40
@@ -547,6 +552,16 @@ def _():
         # A file from before the witness shows as "-".
         rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
         assert "reference reading of each file (ticks): 10.00 -" in out, out
+        assert "the fastest reading" not in out, out
+        # A file from before the reference: its fastest reading, marked, and compare says
+        # the two readings are not of one kind.
+        o = with_witness(d, "o.json", "new.json", 16.0, old=True)
+        rc, out, _ = run("spread", a, o, "--limit", "999")
+        assert "reference reading of each file (ticks): 10.00 16.00*" in out, out
+        assert "* the fastest reading: the file is from before the reference" in out, out
+        rc, out, err = run("compare", a, o)
+        assert "speed witness differs: reading (the fastest in the file from before the " \
+            "reference) base 10.00 ticks, new 16.00 (x1.60)" in out + err, out + err
 
 
 @case("spread: under a row over the limit, the slices behind each run's median")

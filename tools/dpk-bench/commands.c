@@ -529,13 +529,21 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns, const u
 			best = runs[q].file->witness;
 	if (!isfinite(best))
 		return;
+	bool fastest = false;
+
 	printf("speed witness, reference reading of each file (ticks):");
 	for (unsigned q = 0; q < nruns; q++)
-		if ((q == 0 || runs[q].file != runs[q - 1].file) && isfinite(runs[q].file->witness))
-			printf(" %.2f", runs[q].file->witness);
-		else if (q == 0 || runs[q].file != runs[q - 1].file)
+		if ((q == 0 || runs[q].file != runs[q - 1].file) &&
+		    isfinite(runs[q].file->witness)) {
+			printf(" %.2f%s", runs[q].file->witness,
+			       runs[q].file->witness_fastest ? "*" : "");
+			fastest |= runs[q].file->witness_fastest;
+		} else if (q == 0 || runs[q].file != runs[q - 1].file) {
 			printf(" -");
+		}
 	printf("\n");
+	if (fastest)
+		printf("  * the fastest reading: the file is from before the reference\n");
 	for (unsigned q = 0; q < nruns; q++) {
 		const struct dpk_results *f = runs[q].file;
 		bool slower = isfinite(f->witness) && f->witness > dpk_bench_witness_limit(best);
