@@ -9,10 +9,10 @@
  * a workload that never changes can. The witness is a small SP/SC queue private to the
  * harness (not dpkit's ring, so that its speed does not move when dpkit's code does), called
  * out of line like real enqueue and dequeue calls. One timing is DPK_WITNESS_PAIRS
- * enqueue+dequeue pairs (about 0.3 us) on lines it has just touched, so that what the
- * measured case left in the caches does not change it; the harness takes one after every
- * batch, so every sample has a timing on each side. A reading is the median of
- * DPK_WITNESS_TIMINGS timings in a row.
+ * enqueue+dequeue pairs (about 0.3 us) after DPK_WITNESS_WARM_PAIRS untimed ones, so that
+ * what the measured case left in the caches and branch predictors changes it little; the harness
+ * takes one after every batch, so every sample has a timing on each side. A reading is the median
+ * of DPK_WITNESS_TIMINGS timings in a row.
  */
 #ifndef DPK_BENCH_WITNESS_H
 #define DPK_BENCH_WITNESS_H
@@ -30,6 +30,14 @@
 #define DPK_WITNESS_CHECK_READINGS 16u
 #define DPK_WITNESS_CHECK_S        0.5
 
+/** Untimed pairs before each timing. With one, what the case before had left in the branch
+ * predictors still showed: on the development VM of 2026-12-01 the median reading was 9.75
+ * ticks a pair next to the service suite's batches and 10.56 next to the others', and
+ * `make bench` set aside 28% of its samples as slow (reference 8.53). With eight, the
+ * medians were 8.94-9.75 and `make bench` set aside 10.6% (reference 8.12, median 9.34);
+ * a ring round took as many samples (72-74 thousand). */
+#define DPK_WITNESS_WARM_PAIRS 8u
+
 /**
  * A timing is slow when it is over the reference reading by more than this fraction. The
  * reference stands for the machine at full speed, in the place the timings are taken (after
@@ -45,13 +53,13 @@
 
 /**
  * The reference is the reading of this rank from the fastest, one in this many (the
- * fastest while there are fewer). A handful of readings run faster than full speed: in
- * three runs of eight ring cases (39144-39295 readings each), 2-7 readings at the fastest
- * (8.94-9.34 ticks a pair), the one in a thousand at 9.34-9.75, the median at 10.56-10.97.
- * Judged against the fastest reading, ten runs of the ring suite called 28-78% of their
- * samples slow, as the fastest happened to come, while their figures agreed within 2.5%.
- * Readings at the clock check, taken back to back rather than after a batch, run faster
- * still (8.1-9.75), so they stand in only for a run with no readings of its own, or whose
+ * fastest while there are fewer). A handful of readings run faster than full speed: with
+ * one untimed pair before a timing, in three runs of eight ring cases (39144-39295 readings each),
+ * 2-7 readings at the fastest (8.94-9.34 ticks a pair), the one in a thousand at 9.34-9.75, the
+ * median at 10.56-10.97. Judged against the fastest reading, ten runs of the ring suite called
+ * 28-78% of their samples slow, as the fastest happened to come, while their figures agreed
+ * within 2.5%. Readings at the clock check, taken back to back rather than after a batch, run
+ * faster still (8.1-9.75), so they stand in only for a run with no readings of its own, or whose
  * own reference is over the limit of theirs (a run slow from end to end).
  */
 #define DPK_WITNESS_REF_RANK 1000u
