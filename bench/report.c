@@ -437,6 +437,7 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	dpk_json_double(&j, "reference_ticks", r->witness.ref);
 	dpk_json_uint(&j, "reference_rank", DPK_WITNESS_REF_RANK);
 	dpk_json_uint(&j, "pairs", DPK_WITNESS_PAIRS);
+	dpk_json_uint(&j, "warm_pairs", DPK_WITNESS_WARM_PAIRS);
 	dpk_json_double(&j, "limit", DPK_WITNESS_LIMIT);
 	dpk_json_uint(&j, "readings", r->witness.n);
 	dpk_json_uint(&j, "samples", r->witness.samples);

@@ -289,9 +289,14 @@ static void load_meta(struct dpk_results *r)
 	}
 	r->witness = NAN;
 	if ((v = dpk_jv_get(d, "witness")) && v->type == DPK_JV_OBJECT) {
-		/* Readings of another witness (another number of pairs a timing) are not
-		 * comparable with this one's: such a file has no reading to compare. */
+		/* Readings of another witness (another number of pairs a timing, or of untimed
+		 * pairs before it; a file without warm_pairs had one) are not comparable with
+		 * this one's: such a file has no reading to compare. */
 		const struct dpk_jv *pairs = dpk_jv_get(v, "pairs");
+		const struct dpk_jv *warm = dpk_jv_get(v, "warm_pairs");
+		const bool same_warm =
+		        warm ? warm->type == DPK_JV_NUMBER && warm->num == DPK_WITNESS_WARM_PAIRS
+		             : DPK_WITNESS_WARM_PAIRS == 1;
 
 		/* The reference the run judged by; a file from before it has only the fastest. */
 		w = dpk_jv_get(v, "reference_ticks");
@@ -299,7 +304,7 @@ static void load_meta(struct dpk_results *r)
 		if (r->witness_fastest)
 			w = dpk_jv_get(v, "best_ticks");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && pairs &&
-		    pairs->type == DPK_JV_NUMBER && pairs->num == DPK_WITNESS_PAIRS)
+		    pairs->type == DPK_JV_NUMBER && pairs->num == DPK_WITNESS_PAIRS && same_warm)
 			r->witness = w->num;
 		w = dpk_jv_get(v, "slow_only_cases");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0 && w->num < 1e9)

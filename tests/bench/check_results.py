@@ -22,6 +22,7 @@ CLOCK = {"tsc_hz": int, "tsc_source": str, "tsc_hz_check": NUM, "read_cost_ticks
          "sample_target_ticks_single": NUM, "sample_target_ticks_multi": NUM,
          "witness_ticks": NUM, "witness_readings": int, "cycles_on": bool}
 WITNESS = {"best_ticks": NUM, "reference_ticks": NUM, "reference_rank": int, "pairs": int,
+           "warm_pairs": int,
            "limit": NUM, "readings": int, "samples": int, "slow_samples": int,
            "set_aside_samples": int, "rounds": int, "extra_rounds": int,
            "slow_only_cases": int}

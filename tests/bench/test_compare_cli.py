@@ -484,7 +484,8 @@ def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=N
     if one_repeat:
         doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
     doc["witness"] = {"best_ticks": best if old else best * 0.9, "p50_ticks": best * 1.1,
-                      "pairs": 64, "limit": 0.25, "readings": 800, "samples": 8000,
+                      "pairs": 64, "warm_pairs": 8, "limit": 0.25, "readings": 800,
+                      "samples": 8000,
                       "slow_samples": 0, "set_aside_samples": 0, "rounds": 40,
                       "extra_rounds": 0, "slow_only_cases": len(no_fast)}
     if not old:
@@ -553,6 +554,20 @@ def _():
         rc, out, _ = run("spread", a, f("new.json"), "--limit", "999")
         assert "reference reading of each file (ticks): 10.00 -" in out, out
         assert "the fastest reading" not in out, out
+        # A witness with another number of untimed pairs before a timing (a file without
+        # warm_pairs had one) times something else: no reading of it is compared.
+        for warm in (1, None):
+            w = json.load(open(b))
+            if warm is None:
+                del w["witness"]["warm_pairs"]
+            else:
+                w["witness"]["warm_pairs"] = warm
+            wp = os.path.join(d, "warm.json")
+            json.dump(w, open(wp, "w"))
+            rc, out, err = run("spread", a, wp, "--limit", "999")
+            assert "reference reading of each file (ticks): 10.00 -" in out, out
+            rc, out, err = run("compare", a, wp)
+            assert "speed witness differs" not in out + err, out + err
         # A file from before the reference: its fastest reading, marked, and compare says
         # the two readings are not of one kind.
         o = with_witness(d, "o.json", "new.json", 16.0, old=True)
