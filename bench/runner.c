@@ -1735,8 +1735,11 @@ double dpk_bench_witness_ref(const struct dpk_bench_witness_log *log, bool *from
 	if (!log->n)
 		return check;
 	c = malloc(log->n * sizeof(*c));
-	if (!c) /* out of memory: the fastest reading, as judged before there was a rank */
+	if (!c) { /* out of memory: the fastest reading, as judged before there was a rank */
+		if (from_check)
+			*from_check = !(log->best > 0);
 		return log->best > 0 ? log->best : check;
+	}
 	memcpy(c, log->v, log->n * sizeof(*c));
 	ref = dpk_stats_select(c, log->n, log->n / DPK_WITNESS_REF_RANK);
 	free(c);
@@ -1756,9 +1759,9 @@ unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_r
 
 	r->witness.ref = dpk_bench_witness_ref(&r->witness, &r->witness.ref_check);
 	for (size_t i = 0; i < n; i++) {
-		/* A result that kept its slow samples stays flagged even if the final reference
-		 * rose (it is a rank, not the fastest) until they are under its limit: its row
-		 * says so. */
+		/* A result that kept its slow samples stays flagged, as its row says, even where
+		 * the final reference rose (it is a rank, not the fastest) so far that those
+		 * samples now fall under its limit. */
 		res[i].witness_slow_only =
 		        res[i].status == DPK_RESULT_OK && res[i].witness_slices > 0 &&
 		        (res[i].witness_kept_slow ||

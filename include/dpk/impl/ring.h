@@ -117,9 +117,10 @@ void dpk__ring_set_cached(struct dpk_ring *r, uint32_t prod_cached, uint32_t con
 
 /*
  * A condition that holds about as often as not; it only steers the code layout. Used for
- * "nothing to dequeue": GCC then lays out a caller's polling loop with that case as the
- * loop's single branch back to its top, where an unlikely hint would put it out of line
- * and cost two taken branches per poll of an empty ring.
+ * "too few to dequeue" (for a bulk call, nothing is dequeued; a burst decides inside it
+ * between nothing and fewer): GCC then lays out a caller's polling loop with that case as
+ * the loop's single branch back to its top, where an unlikely hint would put it out of
+ * line and cost two taken branches per poll of an empty ring.
  */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_expect_with_probability)
@@ -397,9 +398,9 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, u
 		ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
 		fresh = true;
 		const uint32_t avail = ptail - head;
-		/* A burst's clamp sits inside the short branch, as in sp enqueue: tested ahead
-		 * of it on every call, it made the 8-byte burst of one 2 ticks slower than the
-		 * bulk of one (14.2 against 12.0-12.2 on the development VM; 13.3 inside). */
+		/* A burst's clamp is tested only inside the short branch, as in sp enqueue: tested
+		 * ahead of it on every reload, it cost the 8-byte burst of one 1-2 ticks on the
+		 * development VM (14.2 ticks, 13.2-14.1 inside; the bulk of one 12.0-12.2). */
 		if (DPK__RING_OFTEN(avail < n)) {
 			if (bulk || avail == 0) {
 				n = 0;
