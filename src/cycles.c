@@ -34,8 +34,8 @@ unsigned dpk__cpu_now(void)
  * One point of the counter against the clock: a counter read between two clock reads,
  * timed at the middle of that bracket, the tightest of CALIBRATE_TRIES tries. A preemption
  * or an interrupt between the reads of one try widens its bracket, and that try is passed
- * over; on a busy VM a single try could be off by the tens of microseconds a 20 ms window
- * cannot absorb at the ppm a frequency check wants.
+ * over: a single try is off by as long as it was held up, and over a 20 ms window 1000 ppm
+ * is 20 us.
  */
 static bool clock_point(uint64_t *ns, uint64_t *tsc)
 {
@@ -66,10 +66,12 @@ uint64_t dpk_tsc_calibrate(unsigned ms)
 	want = (uint64_t)ms * 1000000u;
 	if (!clock_point(&t0, &c0))
 		return 0;
-	do {
-		if (!clock_point(&t1, &c1))
-			return 0;
-	} while (t1 - t0 < want);
+	/* Spin on the clock alone; the end point's reads all come after the window (a clock
+	 * that fails reads 0, ends the spin, and fails the end point). */
+	while (dpk__clock_ns() - t0 < want)
+		;
+	if (!clock_point(&t1, &c1))
+		return 0;
 	return (uint64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0) + 0.5);
 }
 
