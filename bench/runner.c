@@ -228,37 +228,21 @@ static double middle_mean(double *v, size_t n)
 	return b > a ? sum / (double)(b - a) : NAN;
 }
 
-/* The median of the changes over 1 among the @p n in @p d (sorted in place), 0 if none. */
-static uint64_t median_change(uint64_t *d, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (d[i] > 1)
-			d[k++] = d[i];
-	if (!k)
-		return 0;
-	for (size_t i = 1; i < k; i++) /* insertion sort: a few hundred values */
-		for (size_t j = i; j && d[j - 1] > d[j]; j--) {
-			uint64_t t = d[j];
-			d[j] = d[j - 1];
-			d[j - 1] = t;
-		}
-	return d[k / 2];
-}
-
 void dpk_bench_counter_resolution(const uint64_t *reads, size_t n, uint64_t *gcd,
                                   uint64_t *min_delta, size_t *bumps)
 {
-	enum { PROBE = 257 };
-	uint64_t probe[PROBE - 1], g = 0, mind = UINT64_MAX, floor_change, last;
-	size_t np = n < PROBE ? n : PROBE, nb = 0;
+	enum { PROBE = 256 };
+	double probe[PROBE];
+	uint64_t g = 0, mind = UINT64_MAX, floor_change = 0, last;
+	size_t np = 0, nb = 0;
 
 	/* A typical change first: the median of the first few hundred, those of 1 left out, for
 	 * a step never is 1 on a counter with bumps, which could be most reads of a fast loop. */
-	for (size_t i = 1; i < np; i++)
-		probe[i - 1] = reads[i] - reads[i - 1];
-	floor_change = np > 1 ? median_change(probe, np - 1) / 4 : 0;
+	for (size_t i = 1; i < n && i <= PROBE; i++)
+		if (reads[i] - reads[i - 1] > 1)
+			probe[np++] = (double)(reads[i] - reads[i - 1]);
+	if (np)
+		floor_change = (uint64_t)dpk_stats_select(probe, np, np / 2) / 4;
 
 	/* A counter that moves in steps but must never read the same twice (AMD's, and a KVM
 	 * guest's on it: steps of 26 ticks, 2.6 GHz counted at 100 MHz) returns one more than
@@ -289,9 +273,10 @@ void dpk_bench_counter_resolution(const uint64_t *reads, size_t n, uint64_t *gcd
 void dpk_bench_clock_targets(struct dpk_bench_clock *k)
 {
 	const double ns_per_tick = 1e9 / (double)k->hz;
-	/* The counter's resolution: a counter scaled from a coarser one (a KVM guest's, here
-	 * changes of 24 and 25 ticks) has changes whose GCD is 1 while none is under the
-	 * smallest, and where a read takes longer than a step, two reads resolve no finer. */
+	/* The counter's resolution: a counter scaled from a coarser one (a KVM guest's: changes
+	 * of 24 and 25 ticks on the development VM of 2026-11-30) has changes whose GCD is 1 while
+	 * none is under the smallest, and where a read takes longer than a step, two reads resolve
+	 * no finer. */
 	const double step = (double)(k->min_delta > k->granularity ? k->min_delta : k->granularity);
 
 	k->target_single = TARGET_FACTOR * (k->read_cost > step ? k->read_cost : step);
@@ -1825,8 +1810,6 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 		return;
 	if (!(log->best > 0)) /* a runner set up by hand: no clock-check reading */
 		log->best = INFINITY;
-	if (!(log->check > 0))
-		log->check = INFINITY;
 	/* Each round visits the cases in turn, starting one case later every round. Past the
 	 * planned rounds, more run while some case lacks fast samples. */
 	for (q = 0; q < most; q++) {
