@@ -129,11 +129,16 @@ static const char *const options[] = {
         "--format", "--rounds", "--slow-limit", NULL,
 };
 
-/* Whether env, which runs no case and writes no file, has a use for @p opt. */
-static bool env_takes(const char *opt)
+/* The options env, which runs no case and writes no file, has a use for; and list's. */
+static const char *const env_options[] = {"--lcores", "--placement", "--help", "--version", NULL};
+static const char *const list_options[] = {"--help", "--version", NULL};
+
+static bool listed(const char *opt, const char *const *list)
 {
-	return strcmp(opt, "--lcores") == 0 || strcmp(opt, "--placement") == 0 ||
-	       strcmp(opt, "--help") == 0 || strcmp(opt, "--version") == 0;
+	for (unsigned k = 0; list[k]; k++)
+		if (strcmp(opt, list[k]) == 0)
+			return true;
+	return false;
 }
 
 static bool takes_value(const char *opt)
@@ -177,22 +182,29 @@ unsigned dpk_cli_distance(const char *a, const char *b)
 	return prev[lb];
 }
 
-static void suggest_option(const char *bad, char *err, size_t errlen)
+const char *dpk_cli_nearest(const char *word, const char *const *list, unsigned limit)
 {
 	const char *best = NULL;
-	unsigned bd = 4;
+
+	for (unsigned i = 0; list[i]; i++) {
+		unsigned d = dpk_cli_distance(word, list[i]);
+		if (d < limit) {
+			limit = d;
+			best = list[i];
+		}
+	}
+	return best;
+}
+
+static void suggest_option(const char *bad, char *err, size_t errlen)
+{
 	char name[64];
 	const char *eq = strchr(bad, '=');
 	size_t len = eq ? (size_t)(eq - bad) : strlen(bad);
+	const char *best;
 
 	snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), bad);
-	for (unsigned i = 0; options[i]; i++) {
-		unsigned d = dpk_cli_distance(name, options[i]);
-		if (d < bd) {
-			bd = d;
-			best = options[i];
-		}
-	}
+	best = dpk_cli_nearest(name, options, 4);
 	if (best)
 		snprintf(err, errlen, "unknown option '%s' (did you mean '%s'?)", name, best);
 	else
@@ -283,24 +295,20 @@ static int parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t e
 		}
 		memcpy(opt, a, len);
 		opt[len] = '\0';
-		bool known = false;
-		for (unsigned k = 0; options[k]; k++)
-			known |= strcmp(opt, options[k]) == 0;
-		if (!known) {
+		if (!listed(opt, options)) {
 			suggest_option(a, err, errlen);
 			return -EINVAL;
 		}
 		/* Refused rather than ignored: whoever asks "env --json e.json" expects an
 		 * e.json, and env writes none. list takes patterns only. */
-		if (cli->cmd == CLI_LIST && strcmp(opt, "--help") != 0 &&
-		    strcmp(opt, "--version") != 0) {
+		if (cli->cmd == CLI_LIST && !listed(opt, list_options)) {
 			snprintf(err, errlen,
 			         "list runs no case, so %s has nothing to act on (list takes "
 			         "patterns)",
 			         opt);
 			return -EINVAL;
 		}
-		if (cli->cmd == CLI_ENV && !env_takes(opt)) {
+		if (cli->cmd == CLI_ENV && !listed(opt, env_options)) {
 			snprintf(
 			        err, errlen,
 			        "env runs no case, so %s has nothing to act on (env takes --lcores "
@@ -439,20 +447,12 @@ bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s
  */
 static const char *near_command(const char *word, unsigned name_d)
 {
-	static const char *const commands[] = {"run", "list", "env", "compare", "spread", "report"};
-	const char *best = NULL;
-	unsigned bd = 3;
+	static const char *const commands[] = {"run",    "list",   "env", "compare",
+	                                       "spread", "report", NULL};
 
 	if (strpbrk(word, "/*?["))
 		return NULL;
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		unsigned d = dpk_cli_distance(word, commands[i]);
-		if (d < bd && d < name_d) {
-			bd = d;
-			best = commands[i];
-		}
-	}
-	return best;
+	return dpk_cli_nearest(word, commands, name_d < 3 ? name_d : 3);
 }
 
 /*
@@ -496,16 +496,25 @@ static bool pattern_hits(const char *p, char *best, size_t len, unsigned *dist)
  * Whether the first word, @p word, selects no case but is near a command; if so, the
  * message that says which goes to @p err.
  */
+/* Whether @p word, which selects no case and lies @p name_d edits from the nearest name,
+ * is nearer a command; if so, says so in @p err. */
+static bool slip_of_command(const char *word, unsigned name_d, char *err, size_t errlen)
+{
+	const char *cmd = near_command(word, name_d);
+
+	if (cmd)
+		snprintf(err, errlen, "no case matches '%s'; did you mean the command '%s'?", word,
+		         cmd);
+	return cmd != NULL;
+}
+
 static bool command_slip(const char *word, char *err, size_t errlen)
 {
 	char best[160];
 	unsigned bd;
-	const char *cmd;
 
-	if (pattern_hits(word, best, sizeof(best), &bd) || !(cmd = near_command(word, bd)))
-		return false;
-	snprintf(err, errlen, "no case matches '%s'; did you mean the command '%s'?", word, cmd);
-	return true;
+	return !pattern_hits(word, best, sizeof(best), &bd) &&
+	       slip_of_command(word, bd, err, errlen);
 }
 
 int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen)
@@ -525,10 +534,10 @@ int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
 		char best[160];
 		unsigned bd;
 
-		if (i == 0 && cli->first_is_pattern && command_slip(p, err, errlen))
-			return -EINVAL;
 		if (pattern_hits(p, best, sizeof(best), &bd))
 			continue;
+		if (i == 0 && cli->first_is_pattern && slip_of_command(p, bd, err, errlen))
+			return -EINVAL;
 		/* Near enough to be the same word mistyped: one slip, and one more per three
 		 * letters ('xyz' is four from 'ring', and no slip of it). */
 		if (best[0] && bd <= 1 + strlen(p) / 3)

@@ -65,6 +65,10 @@ bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s
  * suggestions). */
 unsigned dpk_cli_distance(const char *a, const char *b);
 
+/** The entry of NULL-terminated @p list nearest @p word by dpk_cli_distance(), if it is
+ * nearer than @p limit edits (the first such on a tie); NULL if none is. */
+const char *dpk_cli_nearest(const char *word, const char *const *list, unsigned limit);
+
 /** The usage text. */
 extern const char dpk_cli_usage[];
 

@@ -116,16 +116,8 @@ static bool takes_value(const char *opt)
 static void unknown_option(const char *cmd, const char *const *opts, const char *name, char *err,
                            size_t errlen)
 {
-	const char *best = NULL;
-	unsigned bd = 4;
+	const char *best = dpk_cli_nearest(name, opts, 4);
 
-	for (unsigned i = 0; opts[i]; i++) {
-		unsigned d = dpk_cli_distance(name, opts[i]);
-		if (d < bd) {
-			bd = d;
-			best = opts[i];
-		}
-	}
 	if (best)
 		snprintf(err, errlen, "unknown option '%s' (did you mean '%s'?)", name, best);
 	else
@@ -532,15 +524,18 @@ static void witness_lines(const struct spread_run *runs, unsigned nruns, const u
 	bool fastest = false;
 
 	printf("speed witness, reference reading of each file (ticks):");
-	for (unsigned q = 0; q < nruns; q++)
-		if ((q == 0 || runs[q].file != runs[q - 1].file) &&
-		    isfinite(runs[q].file->witness)) {
-			printf(" %.2f%s", runs[q].file->witness,
-			       runs[q].file->witness_fastest ? "*" : "");
-			fastest |= runs[q].file->witness_fastest;
-		} else if (q == 0 || runs[q].file != runs[q - 1].file) {
+	for (unsigned q = 0; q < nruns; q++) {
+		const struct dpk_results *f = runs[q].file;
+
+		if (q > 0 && f == runs[q - 1].file) /* each file once */
+			continue;
+		if (isfinite(f->witness)) {
+			printf(" %.2f%s", f->witness, f->witness_fastest ? "*" : "");
+			fastest |= f->witness_fastest;
+		} else {
 			printf(" -");
 		}
+	}
 	printf("\n");
 	if (fastest)
 		printf("  * the fastest reading: the file is from before the reference\n");
