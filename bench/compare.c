@@ -431,7 +431,7 @@ static void env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 		     "speed witness differs: %s base %.2f ticks, new %.2f (x%.2f); the machine was "
 		     "slower during the %s run, and its figures with it",
 		     a->witness_fastest == b->witness_fastest
-		             ? (a->witness_fastest ? "fastest reading" : "reference reading")
+		             ? dpk_results_witness_kind(a)
 		             : "reading (the fastest in the file from before the reference)",
 		     a->witness, b->witness, b->witness / a->witness,
 		     b->witness > a->witness ? "new" : "base");

@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 
 #include <dpk/common.h>
+#include <dpk/cycles.h>
 
 #include "env.h"
 
@@ -461,7 +462,7 @@ static void item_tsc_hz(struct ctx *c, struct dpk_env_item *it)
 	it->verdict = DPK_VERDICT_INFO;
 	appendf(it->value, sizeof(it->value), "%.3f MHz", (double)hz / 1e6);
 	appendf(it->detail, sizeof(it->detail), "%llu Hz, source: %s", (unsigned long long)hz, src);
-	if (strcmp(src, "clock_gettime") == 0) {
+	if (strcmp(src, dpk_tsc_source_name(DPK_TSC_SRC_NANOSECONDS)) == 0) {
 		/* No counter of the CPU's: every timing is a vDSO call, dearer and coarser. */
 		it->verdict = DPK_VERDICT_DEGRADED;
 		appendf(it->detail, sizeof(it->detail),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coreclock.h"
 #include "html.h"
 #include "stats.h"
 
@@ -233,9 +234,7 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 				break;
 			case 10:
 				if (isfinite(x->witness))
-					fprintf(f, "%s %.2f ticks",
-					        x->witness_fastest ? "fastest reading"
-					                           : "reference reading",
+					fprintf(f, "%s %.2f ticks", dpk_results_witness_kind(x),
 					        x->witness);
 				else
 					fputs("not in this file", f);
@@ -246,8 +245,8 @@ static void section_runs(FILE *f, const struct dpk_results *const *r, size_t nf)
 			case 11:
 				/* What the figures in cycles rest on (coreclock.h). */
 				if (isfinite(x->mul_cycles))
-					fprintf(f, "%.2f cycles by a chain of adds (3 assumed)",
-					        x->mul_cycles);
+					fprintf(f, "%.2f cycles by a chain of adds (%u assumed)",
+					        x->mul_cycles, DPK_CORECLOCK_MUL_CYCLES);
 				else
 					fputs("not in this file", f);
 				break;

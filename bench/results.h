@@ -96,4 +96,11 @@ bool dpk_results_match(const char *pattern, const struct dpk_res_entry *e);
 /** Whether any of the @p n patterns selects @p e; with none, every entry is selected. */
 bool dpk_results_selected(const char *const *patterns, unsigned n, const struct dpk_res_entry *e);
 
+/** What the witness figure of @p r is: "reference reading", or "fastest reading" in a file
+ * from before the reference. */
+static inline const char *dpk_results_witness_kind(const struct dpk_results *r)
+{
+	return r->witness_fastest ? "fastest reading" : "reference reading";
+}
+
 #endif /* DPK_BENCH_RESULTS_H */
