@@ -136,22 +136,21 @@ static const struct dpk_bench_case c_all = {.name = "all",
                                             .body = body_spin};
 static const struct dpk_bench_suite suite = {.name = "t", .desc = "test"};
 
-/* The CPUs of the default lcore set: online, and in this thread's affinity mask (a
- * taskset or a container's cpuset narrows it). Asked before start(), which pins the
- * thread to the main lcore's CPU. */
+/* The CPUs the default lcore set should use, counted without the harness: online, and in
+ * this thread's affinity mask (a taskset or a container's cpuset narrows it). Asked before
+ * start(), which pins the thread to the main lcore's CPU. */
 static unsigned usable_cpus(void)
 {
-	struct dpk_lcore_spec spec;
-	struct dpk_cpuset all;
+	const struct dpk_topo *t = dpk_topo_system();
+	const size_t size = CPU_ALLOC_SIZE(DPK_CPU_MAX);
+	cpu_set_t *mask = CPU_ALLOC(DPK_CPU_MAX);
+	unsigned n = 0;
 
-	if (dpk_bench_lcore_spec(NULL, &spec) != 0)
-		return 0;
-	dpk_cpuset_zero(&all);
-	for (unsigned i = 0; i < spec.count; i++)
+	if (t && mask && sched_getaffinity(0, size, mask) == 0)
 		for (unsigned c = 0; c < DPK_CPU_MAX; c++)
-			if (dpk_cpuset_isset(&spec.cpus[i], c))
-				dpk_cpuset_set(&all, c);
-	return dpk_cpuset_count(&all);
+			n += dpk_cpuset_isset(dpk_topo_online(t), c) && CPU_ISSET_S(c, size, mask);
+	CPU_FREE(mask);
+	return n;
 }
 
 static bool have_two_cpus(void)
