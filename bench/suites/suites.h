@@ -3,7 +3,7 @@
 #ifndef DPK_BENCH_SUITES_H
 #define DPK_BENCH_SUITES_H
 
-#include "bench.h"
+#include <dpk/bench.h>
 
 extern const struct dpk_bench_suite dpk_suite_floor;
 extern const struct dpk_bench_suite dpk_suite_ring;

@@ -30,7 +30,7 @@
 
 #include <dpk/cycles.h>
 
-#include "bench.h"
+#include <dpk/bench.h>
 
 #define RING_SLOTS 4096u
 #define RING_NMAX  128u

@@ -12,7 +12,7 @@
 
 #include <dpk/lcore.h>
 
-#include "bench.h"
+#include <dpk/bench.h>
 #include "stats.h"
 
 /** Options of a run. */
