@@ -144,6 +144,7 @@ struct dist_worker {
 	_Alignas(64) struct dpk_packet *held[DPK_DISTRIBUTOR_BURST_SIZE];
 	unsigned nheld;
 	bool requested;
+	unsigned surplus; /* packets polled past the last batch's n, counted in the next */
 };
 
 struct dist_state {
@@ -283,8 +284,11 @@ static uint64_t dist_worker(struct dpk_bench_run *run, struct dist_state *st, un
 {
 	struct dist_worker *w = &st->w[role - 1];
 	const unsigned id = role - 1;
-	uint64_t done = 0;
+	uint64_t done = w->surplus < n ? w->surplus : n;
 
+	/* A poll hands over up to a burst; what goes past n counts for the next batch, as a
+	 * body may not return more operations than it was asked. */
+	w->surplus -= (unsigned)done;
 	while (done < n) {
 		int rc;
 		if (!w->requested) {
@@ -315,6 +319,10 @@ static uint64_t dist_worker(struct dpk_bench_run *run, struct dist_state *st, un
 			DPK_BENCH_KEEP(seq);
 		}
 		done += (unsigned)rc;
+	}
+	if (done > n) {
+		w->surplus += (unsigned)(done - n);
+		done = n;
 	}
 	return done;
 }
@@ -353,7 +361,8 @@ static uint64_t body_dist_stream(struct dpk_bench_run *run, unsigned role, uint6
 	if (role != 0)
 		return dist_worker(run, st, role, n);
 	while (done < n) {
-		unsigned t = dist_send(st, DIST_FLOWS);
+		unsigned t =
+		        dist_send(st, n - done < DIST_FLOWS ? (unsigned)(n - done) : DIST_FLOWS);
 		if (!dist_collect(run, st))
 			return done;
 		done += t;
