@@ -12,7 +12,7 @@
 
 #include "dpk_test.h"
 #include "report.h"
-#include "runner.h"
+#include "engine.h"
 
 static const struct dpk_bench_case c_short = {
         .name = "spsc_single",

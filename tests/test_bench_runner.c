@@ -19,7 +19,7 @@
 
 #include "dpk_test.h"
 #include "report.h"
-#include "runner.h"
+#include "engine_int.h"
 #include "suites.h"
 #include "coreclock.h"
 #include "witness.h"
@@ -412,8 +412,8 @@ static int frame_setup(struct dpk_bench_run *run)
 static uint64_t body_frame(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
 	const uintptr_t at = (uintptr_t)__builtin_frame_address(0) & 4095;
-	const uintptr_t key = (at + run->stack_shift) & 4095;
-	const unsigned shift = run->stack_shift;
+	const uintptr_t key = (at + dpk_bench_ctl_of(run)->stack_shift) & 4095;
+	const unsigned shift = dpk_bench_ctl_of(run)->stack_shift;
 
 	frame_lo = key < frame_lo ? key : frame_lo;
 	frame_hi = key > frame_hi ? key : frame_hi;
@@ -557,7 +557,7 @@ static unsigned pair_logged;
 static uint64_t body_pair_log(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
 	pair_log[pair_logged % PAIR_LOG].variant = run->c->params[0].value != 0;
-	pair_log[pair_logged % PAIR_LOG].shift = run->stack_shift;
+	pair_log[pair_logged % PAIR_LOG].shift = dpk_bench_ctl_of(run)->stack_shift;
 	pair_logged++;
 	return body_spin(run, role, n);
 }

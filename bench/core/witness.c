@@ -14,8 +14,10 @@
  * only change was in code the witness never runs, which had moved its three functions
  * 16 bytes against those lines. So each starts on a 64-byte boundary.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <dpk/cycles.h>
 
@@ -103,4 +105,66 @@ double dpk_bench_witness(void)
 		t[i] = dpk_bench_witness_timing();
 	/* The runner makes its readings from timings the same way. */
 	return dpk_stats_median(t, DPK_WITNESS_TIMINGS);
+}
+
+/* ---- the log of a run's readings ------------------------------------------------ */
+
+bool dpk_bench_witness_note(struct dpk_bench_witness_log *log, double w)
+{
+	if (log->n == log->cap) {
+		size_t cap = log->cap ? 2 * log->cap : 256;
+		double *v = realloc(log->v, cap * sizeof(*v));
+
+		if (!v)
+			return false;
+		log->v = v;
+		log->cap = cap;
+	}
+	log->v[log->n++] = w;
+	if (w < log->best)
+		log->best = w;
+	return true;
+}
+
+bool dpk_bench_witness_add(struct dpk_bench_witness_block *b, struct dpk_bench_witness_log *log,
+                           double w)
+{
+	b->t[b->n++] = w;
+	if (b->n < DPK_WITNESS_TIMINGS)
+		return true;
+	b->n = 0;
+	return dpk_bench_witness_note(log, dpk_stats_median(b->t, DPK_WITNESS_TIMINGS));
+}
+
+double dpk_bench_witness_ref(const struct dpk_bench_witness_log *log, bool *from_check)
+{
+	const double check = log->check > 0 ? log->check : INFINITY;
+	double *c, ref;
+
+	if (from_check)
+		*from_check = true;
+	if (!log->n)
+		return check;
+	c = malloc(log->n * sizeof(*c));
+	if (!c) { /* out of memory: the fastest reading, as judged before there was a rank */
+		if (from_check)
+			*from_check = !(log->best > 0);
+		return log->best > 0 ? log->best : check;
+	}
+	memcpy(c, log->v, log->n * sizeof(*c));
+	ref = dpk_stats_select(c, log->n, log->n / DPK_WITNESS_REF_RANK);
+	free(c);
+	/* The run's own readings all slow by the clock check's: it met the machine slow from
+	 * end to end, and the clock check's reading stands for full speed. */
+	if (ref > dpk_bench_witness_limit(check))
+		return check;
+	if (from_check)
+		*from_check = false;
+	return ref;
+}
+
+void dpk_bench_witness_log_free(struct dpk_bench_witness_log *log)
+{
+	free(log->v);
+	memset(log, 0, sizeof(*log));
 }

@@ -17,6 +17,9 @@
 #ifndef DPK_BENCH_WITNESS_H
 #define DPK_BENCH_WITNESS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /** Pairs per timing, timings per reading, and the readings the clock check takes at start:
  * at least DPK_WITNESS_CHECK_READINGS, for at least DPK_WITNESS_CHECK_S seconds. Sixteen
  * readings took 144-150 us on the development VM, and on a busy host the full-speed
@@ -81,5 +84,50 @@ double dpk_bench_witness_timing(void);
 
 /** One reading: the median of DPK_WITNESS_TIMINGS timings. */
 double dpk_bench_witness(void);
+
+/** What the speed witness saw over the rounds of a run (dpk_bench_run_rounds). */
+struct dpk_bench_witness_log {
+	double best;    /**< fastest reading, the clock check's included; ticks */
+	double check;   /**< the clock check's fastest reading (INFINITY or 0: none) */
+	double ref;     /**< the reference (dpk_bench_witness_ref()) when last judged */
+	bool ref_check; /**< it was the clock check's reading */
+	double *v;      /**< readings: medians of DPK_WITNESS_TIMINGS timings in a row in a slice */
+	size_t n, cap;
+	size_t samples;   /**< samples judged */
+	size_t slow;      /**< of them next to a timing over dpk_bench_witness_limit() of the
+	                       reference as it was when their call of dpk_bench_run_rounds ended */
+	size_t set_aside; /**< of the slow ones, those the witness set aside (not those another
+	                       rule had rejected, nor those kept for want of fast ones) */
+	unsigned rounds;  /**< rounds run, over every call */
+	unsigned extra;   /**< of them beyond the planned rounds, for want of fast samples */
+	unsigned slow_only_cases; /**< results with witness_slow_only (dpk_bench_witness_finish) */
+};
+
+/** Timings in a row within one slice, made into a reading once there are
+ *  DPK_WITNESS_TIMINGS of them. */
+struct dpk_bench_witness_block {
+	double t[DPK_WITNESS_TIMINGS];
+	unsigned n;
+};
+
+/** Note reading @p w in @p log (and its fastest); false when out of memory. */
+bool dpk_bench_witness_note(struct dpk_bench_witness_log *log, double w);
+
+/** Add timing @p w to block @p b; a full block becomes a reading in @p log (its median).
+ *  False when out of memory. */
+bool dpk_bench_witness_add(struct dpk_bench_witness_block *b, struct dpk_bench_witness_log *log,
+                           double w);
+
+/**
+ * The speed witness's reference reading for @p log (witness.h): the reading
+ * DPK_WITNESS_REF_RANK from the fastest of its readings (the fastest while it has fewer),
+ * or log->check when it has none, or when that is faster by more than DPK_WITNESS_LIMIT;
+ * @p from_check (when not NULL) tells which. Out of memory for a copy of the readings, the
+ * fastest reading (log->best); INFINITY when there is no reading at all.
+ */
+double dpk_bench_witness_ref(const struct dpk_bench_witness_log *log, bool *from_check);
+
+/** Free the readings of @p log and zero it. */
+void dpk_bench_witness_log_free(struct dpk_bench_witness_log *log);
 
 #endif /* DPK_BENCH_WITNESS_H */

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "env.h"
-#include "runner.h"
+#include "engine.h"
 
 #define DPK_BENCH_SCHEMA         "dpkit-bench"
 #define DPK_BENCH_SCHEMA_VERSION 1

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * bench.h - what a perf suite sees of the harness.
+ * dpk/bench.h - the harness dpk-bench is made of, for timing your own code.
  *
- * A case is a body the harness times: body(run, role, n) performs n operations of the
- * case's unit and returns how many it completed. The harness owns the method: it sizes
- * batches from the clock self-check, warms up, times batches with fenced counter reads,
- * rejects spoiled samples, stops multi-lcore cases on a flag when the time budget is
- * spent, and reports statistics. A suite is a static table of cases.
+ * Overview. A case is a body the harness times: body(run, role, n) performs n operations
+ * of the case's unit and returns how many it completed. A suite is a static table of
+ * cases. The harness owns the method: it checks the clock, sizes batches from it, warms
+ * up, times batches with fenced counter reads, runs each case in rounds spread over the
+ * suite's run, rejects spoiled samples and counts them, stops multi-lcore cases on a flag
+ * when the time budget is spent, and reports statistics per stated unit (table, JSON,
+ * CSV), with compare, spread, report and ab on the results. dpk_bench_main() gives a
+ * program the whole dpk-bench command line over the suites it is given; dpkit's own
+ * suites use nothing but this header.
  *
  * Kinds:
  *   DPK_BENCH_SINGLE  body(run, 0, n) on the main lcore.
@@ -14,22 +18,34 @@
  *                     (smt, core, llc, numa, oversub) the lcores offer.
  *   DPK_BENCH_ALL     one role per worker lcore (role = index 0..nroles-1).
  * In multi-lcore cases every role runs its body in batches, concurrently, from a common
- * start until the main lcore raises the stop flag. A body that waits for another role
- * must poll dpk_bench_stopped() in its wait loop and return early (with the operations it
+ * start until the harness raises the stop flag. A body that waits for another role must
+ * poll dpk_bench_stopped() in its wait loop and return early (with the operations it
  * completed) once it is true; the harness discards that partial batch.
  *
  * A body checks the case's invariants as it goes (what was enqueued came back, counts
  * match) and calls dpk_bench_fail() when one breaks; the case is then reported failed
- * and the run exits non-zero.
+ * and the run exits 1. A body that returns more than it was asked, or a set-up that
+ * fails, fails the case the same way, with the reason.
+ *
+ * Concurrency: setup and teardown run on the main lcore with no role running; the bodies
+ * of a multi-lcore case run at the same time on their lcores; dpk_bench_fail() and
+ * dpk_bench_stopped() may be called from any role.
+ *
+ * Build bodies with optimisation (-O2 or -O3): an unoptimised inline fast path measures
+ * the compiler, not the code.
  */
 #ifndef DPK_BENCH_H
 #define DPK_BENCH_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dpk/topology.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** What one operation is. Every figure is reported per one of these. */
 enum dpk_bench_unit {
@@ -42,9 +58,10 @@ enum dpk_bench_unit {
 	DPK_UNIT_COUNT
 };
 
-/** "per element", "per call", ... */
+/** "per element", "per call", ...; "per ?" for a value out of range. */
 const char *dpk_bench_unit_name(enum dpk_bench_unit u);
 
+/** Where a case runs: see the overview. */
 enum dpk_bench_kind { DPK_BENCH_SINGLE, DPK_BENCH_PAIR, DPK_BENCH_ALL };
 
 #define DPK_BENCH_PARAMS_MAX 4
@@ -53,20 +70,18 @@ enum dpk_bench_kind { DPK_BENCH_SINGLE, DPK_BENCH_PAIR, DPK_BENCH_ALL };
 struct dpk_bench_run;
 
 /** What a case's body is: perform @p n operations as role @p role; return the number
- *  completed. */
+ *  completed (at most @p n). */
 typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, uint64_t n);
 
 /*
  * Code layouts. Where a loop's instructions fall against the 64-byte lines the front end
  * fetches and caches decides how fast a loop of a few instructions runs, and that place
- * moves whenever code anywhere before it in the binary grows or shrinks: builds that
- * differed only in harness code no case runs moved ring figures by tens of percent (the
- * README's "Code layout" has the figures). A suite can give a case its body compiled
- * DPK_BENCH_LAYOUTS times, each copy at its own offset from a 64-byte boundary
- * (DPK_BENCH_CODE_AT(), offsets DPK_BENCH_LAYOUT_STEP apart); one-lcore batches then run
- * an equal share of their operations in each copy, so every sample, and so the figure, is
- * the body's cost over those offsets, the same set in every build, instead of the luck of
- * one of them.
+ * moves whenever code anywhere before it in the binary grows or shrinks (docs/method.md,
+ * "Code layout"). A suite can give a case its body compiled DPK_BENCH_LAYOUTS times, each
+ * copy at its own offset from a 64-byte boundary (DPK_BENCH_CODE_AT(), offsets
+ * DPK_BENCH_LAYOUT_STEP apart); one-lcore batches then run an equal share of their
+ * operations in each copy, so every sample, and so the figure, is the body's cost over
+ * those offsets, the same set in every build, instead of the luck of one of them.
  */
 #define DPK_BENCH_LAYOUTS     4
 #define DPK_BENCH_LAYOUT_STEP 16
@@ -79,12 +94,10 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
  * whole: GCC's x86-64 tunings align loops and jump targets to 16 bytes at most, and
  * whether a label is padded depends on its address modulo 16, which a move by a multiple
  * of 16 keeps. Options that align to 32 bytes (-falign-loops=32,
- * -Wa,-mbranches-within-32B-boundaries) would pad the copies differently. A suite that
- * uses it is compiled with -ffunction-sections (bench/CMakeLists.txt): in one shared
- * section the assembler's branch relaxation can encode a branch of one copy longer than
- * the same branch of another, and tests/bench/test_code_copies.py checks the built copies
- * against each other. Without the attribute every copy sits at offset 0, and
- * dpk_bench_code_layouts() reports one layout.
+ * -Wa,-mbranches-within-32B-boundaries) would pad the copies differently. Compile a file
+ * that uses it with -ffunction-sections: in one shared section the assembler's branch
+ * relaxation can encode a branch of one copy longer than the same branch of another.
+ * Without the attribute every copy sits at offset 0, and the report says one layout.
  */
 #if defined(__has_attribute)
 #if __has_attribute(patchable_function_entry)
@@ -122,77 +135,98 @@ struct dpk_bench_case {
 	uint64_t counted_roles;
 	/** Names of the roles for reports ("producer", "consumer"); NULL: "role N". */
 	const char *role_names[2];
-	/** Allocate and initialise run->state for @p nroles roles; 0 or -errno. */
+	/** Optional: allocate and initialise run->state for run->nroles roles; 0 or -errno.
+	 *  Runs before every round of the case: each round starts from a fresh set-up. */
 	int (*setup)(struct dpk_bench_run *run);
 	/** Perform @p n operations as role @p role; return the number completed. */
 	dpk_bench_body_fn body;
 	/** Optional: the body at DPK_BENCH_LAYOUTS code offsets (see DPK_BENCH_CODE_AT()),
 	 *  used by one-lcore batches in place of body; all or none. */
 	dpk_bench_body_fn layouts[DPK_BENCH_LAYOUTS];
-	/** Check end-of-run invariants (dpk_bench_fail on breakage) and free the state. */
+	/** Optional: check end-of-round invariants (dpk_bench_fail on breakage) and free what
+	 *  setup allocated outside dpk_bench_alloc(). */
 	void (*teardown)(struct dpk_bench_run *run);
 	/** Case-specific constant data. */
 	const void *arg;
 	/** Variants that answer one question share a group (with equal params): with
-	 *  --interleave, single-lcore members of a group run batch by batch in turn, so
-	 *  drift hits all alike, and each is reported as a paired ratio to the first. NULL:
-	 *  the case name is the group, which pairs the same case across suites (dpkit's ring
-	 *  and DPDK's). */
+	 *  --interleave they run in turn and each is reported as a paired ratio to the first
+	 *  of the group. NULL: the case name is the group, which pairs the same case across
+	 *  suites (dpkit's ring and DPDK's). */
 	const char *group;
 };
 
-/** A running case, as its body sees it. */
+/**
+ * A running case, as its set-up, body and tear-down see it. The harness allocates it
+ * (larger than this, with state of its own after these fields); the fields below keep
+ * their meaning and place in every release.
+ */
 struct dpk_bench_run {
-	const struct dpk_bench_case *c;
-	void *state;     /**< the case's own state from setup */
-	unsigned nroles; /**< roles running (1 for single-lcore cases) */
-	enum dpk_placement placement;
-	atomic_bool stop;       /**< raised by the main lcore when the budget is spent */
-	atomic_bool failed;     /**< an invariant broke */
-	atomic_bool fail_ready; /**< fail_msg is complete */
-	atomic_uint woken;      /**< futex word: 1 once a failure has woken the main lcore */
-	char fail_msg[256];     /**< the first failure's message */
-	unsigned char *arena;   /**< see dpk_bench_alloc() */
-	size_t arena_size, arena_used;
-	bool arena_pinned;    /**< the arena sits at its fixed address */
-	unsigned stack_shift; /**< moves the next timed batch's stack within its page (runner.c) */
+	const struct dpk_bench_case *c; /**< the case */
+	void *state;                    /**< the case's own state, set by its setup */
+	unsigned nroles;                /**< roles running (1 for single-lcore cases) */
+	enum dpk_placement placement;   /**< where it runs */
+	unsigned char stop;             /**< read it with dpk_bench_stopped() only */
 };
 
 /** A suite: a name and its cases. */
 struct dpk_bench_suite {
-	const char *name;
-	const char *desc;
+	const char *name; /**< unique among the suites of a program: letters, digits, '_' */
+	const char *desc; /**< one line, printed above its table */
 	const struct dpk_bench_case *cases;
 	unsigned ncases;
-	bool default_on; /**< run by `dpk-bench` with no patterns */
+	bool default_on; /**< run when no pattern is given */
 };
 
 /** True once the case must stop; poll it in every wait loop of a multi-lcore body. */
-static inline bool dpk_bench_stopped(struct dpk_bench_run *run)
+static inline bool dpk_bench_stopped(const struct dpk_bench_run *run)
 {
 	/* Relaxed: the flag carries no data; the harness joins the lcores afterwards. */
-	return atomic_load_explicit(&run->stop, memory_order_relaxed);
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED) != 0;
 }
 
-/** Record that an invariant broke (first message kept) and stop the case. Thread-safe. */
+/** Record that an invariant broke (the first message is kept) and stop the case.
+ *  Thread-safe; callable from any role. */
 void dpk_bench_fail(struct dpk_bench_run *run, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 
-/** Value of parameter @p name of the case, or @p dflt when it has none. */
+/** Value of parameter @p name of case @p c, or @p dflt when it has none. */
 long dpk_bench_param(const struct dpk_bench_case *c, const char *name, long dflt);
 
 /**
- * Memory for a case's state, from an arena the harness maps for the run at a fixed
- * virtual address (the same for every run of the same case and slot) and unmaps after
- * teardown; never free it. Addresses decide which cache sets and way-predictor tags
- * lines share, and a heap that lands differently in each run (ASLR, earlier cases) can
- * move a figure by 2x between otherwise identical runs; a fixed layout makes runs
- * repeatable. Allocations are @p align-aligned (a power of two, at least 64) and zeroed.
- * NULL when the arena is full.
+ * Memory for a case's state, from an arena the harness maps for each round at a fixed
+ * virtual address (the same in every run of the same case) and unmaps after teardown;
+ * never free it. Addresses decide which cache sets and way-predictor tags lines share,
+ * and a heap that lands differently in each run can move a figure by 2x between otherwise
+ * identical runs (docs/method.md, "Memory layout"). Allocations are @p align-aligned (a
+ * power of two, at least 64) and zeroed. NULL when the arena is full or @p align is not a
+ * power of two.
  */
 void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align);
 
 /** Keep the compiler from optimising a value away. */
 #define DPK_BENCH_KEEP(x) __asm__ volatile("" : "+r"(x)::"memory")
+
+/**
+ * The dpk-bench command line over the suites given: run, list, env, compare, spread,
+ * report, ab, convert, with their options (`--help`). Each argument after @p argv is a
+ * NULL-terminated array of suites; the list of arrays ends with NULL. dpkit's own suites
+ * are dpk_bench_dpkit_suites, so a program times its own code beside dpkit's with
+ *
+ *     return dpk_bench_main(argc, argv, my_suites, dpk_bench_dpkit_suites, NULL);
+ *
+ * and instead of them by leaving dpk_bench_dpkit_suites out. Suites are checked first: a
+ * duplicate suite name, a case without a name or body, an unknown kind or unit, or two
+ * cases of one suite with the same name and parameters end the program with a message
+ * naming it and exit status 2.
+ * @return the exit status: 0 fine, 1 a case failed (or a compare/ab gate), 2 bad input
+ */
+int dpk_bench_main(int argc, char **argv, ...);
+
+/** dpkit's own suites (floor, ring, service, pool, packet, distributor), NULL-terminated. */
+extern const struct dpk_bench_suite *const dpk_bench_dpkit_suites[];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* DPK_BENCH_H */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "runner.h"
+#include "engine.h"
 
 enum dpk_cli_command { CLI_RUN, CLI_LIST, CLI_ENV, CLI_HELP, CLI_VERSION };
 

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * engine.h - the harness engine: the suite API of <dpk/bench.h> (run state, failures,
+ * the case arena), lcores and placements, the batch timing method, single-lcore cases in
+ * rounds, interleaved groups and multi-lcore cases. Files: run.c (run state and arena),
+ * lcores.c (lcores and placements), batch.c (one batch, sizing, warm-up), samples.c
+ * (from samples to a result), rounds.c, interleave.c, multi.c, floor.c.
+ */
+#ifndef DPK_BENCH_ENGINE_H
+#define DPK_BENCH_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dpk/bench.h>
+#include <dpk/lcore.h>
+
+#include "clock.h"
+#include "stats.h"
+#include "witness.h"
+
+/** Options of a run. */
+struct dpk_bench_options {
+	double time_s;      /**< measurement budget per case, seconds */
+	double warmup_s;    /**< warm-up per case, seconds (also bounds batch sizing) */
+	unsigned repeat;    /**< times to run the whole plan */
+	const char *lcores; /**< lcore spec; NULL: one lcore per online CPU + one extra */
+	bool placement_on[DPK_PLACE_COUNT]; /**< placements to run */
+	bool raw;                           /**< keep every sample in the results */
+	size_t max_samples;                 /**< sample cap per case and role */
+	unsigned rounds;   /**< time slices of a single-lcore case (dpk_bench_run_rounds) */
+	double slow_limit; /**< slow-round limit (0.05 = 5%), 0 = off; see dpk_stats_reject_slow */
+	double witness_check_s; /**< the clock check's speed-witness readings go on this long
+	                             (at least DPK_WITNESS_CHECK_READINGS of them) */
+};
+
+/** Most rounds (a sample's round is 16 bits). */
+#define DPK_BENCH_ROUNDS_MAX 1000
+/** Shortest slice: with a shorter --time, a case runs in fewer rounds than opt.rounds. */
+#define DPK_BENCH_SLICE_MIN_S 0.005
+
+/** Defaults: 0.2 s per case in 40 rounds, 0.03 s warm-up, slow limit 5%, every placement,
+ * 1 repeat, DPK_WITNESS_CHECK_S of witness readings at the clock check. */
+void dpk_bench_options_default(struct dpk_bench_options *o);
+
+/** Per-role figures of a multi-lcore case. */
+struct dpk_bench_role_result {
+	unsigned lcore, cpu;
+	const char *name;
+	bool counted;
+	uint64_t ops;       /**< operations completed in the measurement window */
+	double window_s;    /**< length of that window */
+	double mops;        /**< ops / window, millions per second */
+	uint64_t batch_ops; /**< operations per sample (one lcore: the last slice's size) */
+	size_t samples, kept;
+	struct dpk_summary ticks; /**< per operation, kept samples */
+};
+
+/** How a case ended. Only FAILED (a broken invariant, a setup error) fails the run. */
+enum dpk_bench_status {
+	DPK_RESULT_OK,      /**< samples taken */
+	DPK_RESULT_FAILED,  /**< an invariant broke or the case could not be set up */
+	DPK_RESULT_SKIPPED, /**< the placement is not available */
+	DPK_RESULT_EMPTY,   /**< it ran, but no sample completed within the time budget */
+};
+
+/** The outcome of one case on one placement. */
+struct dpk_bench_result {
+	const struct dpk_bench_suite *suite;
+	const struct dpk_bench_case *c;
+	enum dpk_placement placement;
+	unsigned repeat;
+	enum dpk_bench_status status;
+	char reason[256]; /**< failure or skip reason */
+	unsigned nroles;
+	struct dpk_bench_role_result role[DPK_BENCH_ROLES_MAX];
+	uint64_t batch_ops;              /**< operations per sample (single: the last slice's, as
+	                                      later warm-ups may grow it) or median over roles */
+	size_t samples;                  /**< samples taken (counted roles) */
+	size_t reject[DPK_REJECT_COUNT]; /**< [0] kept, then per reason (counted roles) */
+	struct dpk_summary ticks;        /**< per operation over kept samples of counted roles */
+	struct dpk_summary cycles;       /**< per operation in core cycles (coreclock.h), over the
+	                                      kept samples of rounds with clock timings; n == 0
+	                                      where there are none (multi-lcore cases,
+	                                      interleaved groups, builds without the chain) */
+	double core_hz;                  /**< the core clock by the median round's pace (0: none) */
+	double mops;                     /**< aggregate throughput, millions of ops per second */
+	double elapsed_s;                /**< wall time of the case including warm-up */
+	double *raw;                     /**< kept samples (ticks per op) when options.raw */
+	size_t nraw;
+	double *raw_cycles; /**< with raw: the kept samples in core cycles, where cycles.n */
+	size_t nraw_cycles;
+	/* Interleaved runs (--interleave): the paired comparison with the group's first
+	 * member, from rounds in which both kept their sample. */
+	bool interleaved;
+	const struct dpk_bench_suite *ref_suite; /**< the group's first member */
+	const struct dpk_bench_case *ref_case;
+	unsigned group_size;
+	size_t pair_rounds;            /**< rounds with both samples kept */
+	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
+	/* Run in rounds (dpk_bench_run_rounds): its slices, and its samples the speed witness
+	 * found fast (both 0 otherwise). */
+	unsigned witness_slices;
+	size_t witness_fast;
+	unsigned witness_kept_rounds; /**< of the slices, those the kept samples came from: a
+	                                   figure from few of them rests on a short stretch of
+	                                   the run */
+	bool witness_kept_slow;       /**< fewer than DPK_WITNESS_MIN_FAST fast samples were left
+	                                   after the other rejections: the slow ones were kept */
+	double witness_kept_p50;      /**< median witness timing next to the kept samples (NaN:
+	                                   none) */
+	bool witness_slow_only;       /**< by the run's final reference reading, most kept samples
+	                                   were slow (set by dpk_bench_witness_finish) */
+	double floor_rt; /**< multi-lcore results on a pair placement: the median round trip of
+	                      floor/pingpong on the same placement in the same repeat, ticks
+	                      (0: none ran; set by dpk_bench_link_floor) */
+};
+
+/**
+ * Set floor_rt of every ok multi-lcore result of @p res[0..n) on a pair placement of two
+ * CPUs (smt, core, llc, numa) from the ok floor/pingpong result on the same placement and repeat
+ * among them, if there is one: the physical floor of a cross-core hand-off, which a pair's
+ * figures can be read against. The ping-pong itself is left at 0.
+ */
+void dpk_bench_link_floor(struct dpk_bench_result *res, size_t n);
+
+/** The floor_rt that dpk_bench_link_floor() gives result @p x, from the results @p res[0..n)
+ * (which need not hold @p x); 0 when none of them is its floor. */
+double dpk_bench_floor_of(const struct dpk_bench_result *x, const struct dpk_bench_result *res,
+                          size_t n);
+
+/** The engine's state for a run. */
+struct dpk_bench_runner {
+	struct dpk_bench_options opt;
+	struct dpk_bench_clock clock;
+	struct dpk_lcore_spec spec;
+	unsigned main_lcore;
+	unsigned nworkers;
+	unsigned workers[DPK_LCORE_MAX];    /**< worker lcore ids */
+	unsigned worker_cpu[DPK_LCORE_MAX]; /**< their single CPU, or DPK_CPU_MAX if several */
+	bool all_member[DPK_LCORE_MAX];     /**< worker takes part in "all" (one per CPU set) */
+	struct dpk_cpuset cpus_used;
+	struct dpk_bench_witness_log witness;
+	double (*witness_time)(void); /**< dpk_bench_witness_timing; tests put scripted timings
+	                                   here */
+	uint32_t (*switches)(void);   /**< NULL: the thread's involuntary context switches from
+	                                   getrusage(), read around each one-lcore slice and
+	                                   interleaved group; tests put a scripted count here */
+};
+
+/**
+ * Write the default lcore spec over CPU set @p cpus into @p buf of @p len bytes: the main
+ * lcore on the first CPU of the set, one worker on every CPU of it, and one more worker on
+ * the first CPU so the oversub placement exists: "0@0,1@0,2@1,3@0" for CPUs 0 and 1.
+ * @retval 0 / -ENODEV (empty set) / -ENOSPC (@p buf too small)
+ */
+int dpk_bench_default_spec(const struct dpk_cpuset *cpus, char *buf, size_t len);
+
+/**
+ * Parse @p spec (NULL: the default) into @p out. The default is dpk_bench_default_spec()
+ * over the online CPUs that this process's affinity mask allows (all online CPUs when the
+ * topology comes from another sysfs tree, DPK_SYSFS_ROOT).
+ * @retval 0 / -EINVAL (bad spec) / -ENODEV (CPU missing or offline); message in
+ *         dpk_last_error() / -ENOSPC (a default spec over DPK_LCORE_MAX lcores outgrew its
+ *         buffer, which their count rules out)
+ */
+int dpk_bench_lcore_spec(const char *spec, struct dpk_lcore_spec *out);
+
+/** Start lcores and check the clock. 0 or -errno (see dpk_lcore_init). */
+int dpk_bench_runner_init(struct dpk_bench_runner *r, const struct dpk_bench_options *o);
+
+/** Stop the lcores. */
+void dpk_bench_runner_fini(struct dpk_bench_runner *r);
+
+/**
+ * Whether placement @p p can run; when not, @p why says so. For pair placements *a, *b
+ * receive the worker lcores used.
+ */
+bool dpk_bench_placement_available(const struct dpk_bench_runner *r, enum dpk_placement p,
+                                   unsigned *a, unsigned *b, char *why, size_t whylen);
+
+/** Run case @p c of @p s on placement @p p; fills @p res (free with _result_free). A
+ * single-lcore case runs as dpk_bench_run_rounds() with k = 1. */
+void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
+                        const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
+                        struct dpk_bench_result *res);
+
+/** Called by dpk_bench_run_rounds() before each round (0-based) for a progress line. */
+typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
+
+/**
+ * Run the @p k single-lcore cases cases[i] of suites[i] in rounds: each round gives every
+ * case in turn (the order rotating) one slice of time_s / rounds: set up, a warm-up of
+ * warmup_s / rounds (the first slice calibrates the batch and warms up fully; a later one
+ * grows batches that fall short of the sample target, never shrinks them), the count of
+ * involuntary switches read and one untimed batch, timed batches, the count read again
+ * (dpk_stats_give_switches()), tear down. Each case's samples so span the whole stretch of the k
+ * cases instead of one block of it, and the slow-round rule (dpk_stats_reject_slow) can tell a slow
+ * phase of the machine from the case's own cost (given DPK_SLOW_MIN_ROUNDS rounds with enough
+ * kept samples; with fewer it sets nothing aside). The number of rounds is opt.rounds, fewer
+ * if slices would be shorter than DPK_BENCH_SLICE_MIN_S.
+ *
+ * The speed witness (witness.h) is timed after the warm-up and after every batch, so each
+ * sample has a timing on both sides, and the timings of a slice make readings; a sample is
+ * slow when the slower of its two is over the reference reading (dpk_bench_witness_ref()
+ * of the readings so far) by more than DPK_WITNESS_LIMIT. With the slow-round rule on
+ * (opt.slow_limit > 0) slow samples are set aside as DPK_REJECT_SLOW before the rule looks
+ * at the case's own round medians, and while some case has fewer fast samples than an
+ * eighth of what its planned rounds took, more rounds run, up to twice the planned number.
+ * A slow phase so costs samples and time rather than figures. A case left with fewer than
+ * DPK_WITNESS_MIN_FAST fast samples (after the other rejections) keeps its slow ones
+ * (witness_kept_slow). The samples are judged when the last round ends, by the reference
+ * then (stored in r->witness.ref); a later call does not judge them again. The readings
+ * and counts add up in r->witness over calls.
+ * Fills res[0..k-1]; @p progress may be NULL (it is told the planned number of rounds;
+ * extra rounds come after it).
+ */
+void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
+                          const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
+                          struct dpk_bench_result *res, dpk_bench_round_fn progress, void *ctx);
+
+/**
+ * Judge the results of a run once more, by the run's final reference reading (stored in
+ * r->witness.ref): set witness_slow_only on each result run in rounds whose kept samples
+ * are mostly slow by it, and on those that kept their slow samples for want of fast ones
+ * (those judged before the reference came down are the others), and count them in
+ * r->witness.slow_only_cases, which is returned.
+ */
+unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_result *res,
+                                  size_t n);
+
+/**
+ * Run the @p k single-lcore cases cases[i] of suites[i] interleaved: each is calibrated
+ * and warmed up alone, then rounds time one batch of every member in turn (the order
+ * rotating each round) until k times the time budget is spent. Fills res[0..k-1], each
+ * with its own statistics and the per-round ratio to member 0.
+ */
+void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
+                               const struct dpk_bench_suite *const *suites,
+                               const struct dpk_bench_case *const *cases, unsigned k,
+                               unsigned repeat, struct dpk_bench_result *res);
+
+/** The interleave key of case @p c: its group (or name) and its params. */
+char *dpk_bench_group_key(const struct dpk_bench_case *c, char *buf, size_t len);
+
+void dpk_bench_result_free(struct dpk_bench_result *res);
+
+/** "esize=8 n=32" for the case's parameters into @p buf. */
+char *dpk_bench_params_str(const struct dpk_bench_case *c, char *buf, size_t len);
+
+/**
+ * How many code layouts the figures of case @p c on placement @p p span: on the single
+ * placement, the distinct offsets of its copies (4 where the compiler could place them, 1
+ * where every copy landed at offset 0); otherwise, or without copies, 1.
+ */
+unsigned dpk_bench_code_layouts(const struct dpk_bench_case *c, enum dpk_placement p);
+
+#endif /* DPK_BENCH_ENGINE_H */

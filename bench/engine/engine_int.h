@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * engine_int.h - what the engine's files share and nothing outside the engine sees: the
+ * harness's side of a running case, the case arena, one timed batch, and the steps from
+ * samples to a result.
+ */
+#ifndef DPK_BENCH_ENGINE_INT_H
+#define DPK_BENCH_ENGINE_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+/* Sizes that decide how a single-lcore slice's warm-up regrows its batches (rewarm()). */
+#define DPK_BENCH_REWARM_KEPT       64u
+#define DPK_BENCH_REWARM_GROW_BELOW 0.9
+#define DPK_BENCH_REWARM_GROW_MAX   16.0 /* growth at one warm-up at most */
+
+/** A running case: what the case sees (first, so a pointer to it is a pointer to this),
+ *  then the harness's own state. */
+struct dpk_bench_ctl {
+	struct dpk_bench_run run;
+	atomic_bool failed;     /**< an invariant broke */
+	atomic_bool fail_ready; /**< fail_msg is complete */
+	atomic_uint woken;      /**< futex word: 1 once a failure has woken the main lcore */
+	char fail_msg[256];     /**< the first failure's message */
+	unsigned char *arena;   /**< see dpk_bench_alloc() */
+	size_t arena_size, arena_used;
+	bool arena_pinned;    /**< the arena sits at its fixed address */
+	unsigned stack_shift; /**< moves the next timed batch's stack within its page (batch.c) */
+};
+
+static inline struct dpk_bench_ctl *dpk_bench_ctl_of(struct dpk_bench_run *run)
+{
+	return (struct dpk_bench_ctl *)(void *)run;
+}
+
+/** Ready @p x to run case @p c on placement @p p with @p nroles roles: nothing failed or
+ *  stopped yet, no state, no arena. */
+void dpk_bench_ctl_init(struct dpk_bench_ctl *x, const struct dpk_bench_case *c,
+                        enum dpk_placement p, unsigned nroles);
+
+/** Whether the case has failed (any role called dpk_bench_fail()). */
+bool dpk_bench_ctl_failed(struct dpk_bench_ctl *x);
+
+/** Raise the stop flag the bodies poll. */
+void dpk_bench_ctl_stop(struct dpk_bench_ctl *x);
+
+/** The failure message (the roles must have been joined). */
+const char *dpk_bench_ctl_fail_message(struct dpk_bench_ctl *x);
+
+/** Map the arena of interleave slot @p slot at its fixed address (run.c). */
+void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot);
+void dpk_bench_arena_unmap(struct dpk_bench_ctl *x);
+
+/** Set up case @p x->run.c in a fresh arena of slot @p slot; on failure @p res says why
+ *  (and the arena is unmapped). */
+bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, unsigned slot, struct dpk_bench_result *res);
+
+/** Tear case @p x down and unmap its arena; a failure recorded meanwhile goes to @p res.
+ *  False when the case failed. */
+bool dpk_bench_ctl_teardown(struct dpk_bench_ctl *x, struct dpk_bench_result *res);
+
+/** A result with its identity filled in and status ok. */
+void dpk_bench_result_init(struct dpk_bench_result *res, const struct dpk_bench_suite *s,
+                           const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat);
+
+/** Mark @p res failed with a reason. */
+void dpk_bench_result_fail(struct dpk_bench_result *res, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+/* ---- one batch (batch.c) ---------------------------------------------------------- */
+
+/** A reading of the calling thread's involuntary switches; ok false when it failed. */
+struct dpk_bench_switches {
+	uint32_t n;
+	bool ok;
+};
+
+/** The switch count as the runner reads it (tests script it through r->switches). */
+struct dpk_bench_switches dpk_bench_switches_now(const struct dpk_bench_runner *r);
+
+/** Switches since @p before; none unless both readings worked. */
+uint32_t dpk_bench_switches_since(const struct dpk_bench_runner *r,
+                                  struct dpk_bench_switches before);
+
+/** The stack offset of the @p i-th batch of a sequence (see time_batch() in batch.c). */
+unsigned dpk_bench_stack_shift_of(unsigned i);
+
+/** What @p x's batches come in multiples of (ops_multiple, times the layouts shared). */
+unsigned dpk_bench_batch_multiple(const struct dpk_bench_ctl *x);
+
+/** @p n rounded up to a multiple of @p mult (and at least one of it). */
+uint64_t dpk_bench_round_ops(uint64_t n, unsigned mult);
+
+/**
+ * Time one batch of @p n operations of @p role at the stack offset x->stack_shift: fills
+ * @p s (when not NULL) and *@p ticks_out, and returns the operations completed. A body
+ * that returns more than @p n fails the case. With @p want_ctx the batch's own involuntary
+ * switches are counted around it.
+ */
+uint64_t dpk_bench_time_batch(struct dpk_bench_ctl *x, unsigned role, uint64_t n, double overhead,
+                              struct dpk_sample *s, bool want_ctx, double *ticks_out);
+
+/** One untimed batch of @p n after the switch count was read (batch.c says why); false
+ *  when the case failed or stopped. */
+bool dpk_bench_settle(struct dpk_bench_ctl *x, uint64_t n);
+
+/** Size a single-lcore batch and warm up at that size; false when the case failed. */
+bool dpk_bench_calibrate(const struct dpk_bench_runner *r, struct dpk_bench_ctl *x,
+                         uint64_t *n_out);
+
+/** Warm a fresh set-up up again for @p warm ticks at batch size *@p n, which may grow. */
+bool dpk_bench_rewarm(const struct dpk_bench_runner *r, struct dpk_bench_ctl *x, uint64_t *n,
+                      uint64_t warm);
+
+/* ---- from samples to a result (samples.c) ----------------------------------------- */
+
+/** Which rounds were slow, when decided for a whole interleaved group. */
+struct dpk_bench_slow_rounds {
+	const uint8_t *slow; /**< slow[r] non-zero: round r is slow */
+	size_t n;
+};
+
+/** The speed witness's rule for one set of samples: the limit a timing next to a fast
+ *  sample may reach, and what became of it. */
+struct dpk_bench_witness_rule {
+	double limit;
+	size_t set_aside; /**< samples the rule set aside */
+	bool kept_slow;   /**< too few fast samples: the slow ones were kept */
+};
+
+/**
+ * Summarise the kept samples of a set into @p sum, adding the rejection counts to
+ * @p reject. With @p slow_limit > 0 the witness rule @p wit (when not NULL) sets slow
+ * samples aside first, then the slow-round rule runs on what is left: with the rounds
+ * @p given marks when not NULL, else by the set's own round medians. With @p keep_out the
+ * kept samples, in the order taken, are returned too. False when out of memory.
+ */
+bool dpk_bench_summarise(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
+                         struct dpk_bench_witness_rule *wit,
+                         const struct dpk_bench_slow_rounds *given, size_t *reject,
+                         struct dpk_summary *sum, double **keep_out, size_t *nkeep_out);
+
+/** Fill a single-lcore result from its samples (rejection, summary, core cycles, rates). */
+void dpk_bench_finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
+                             struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
+                             double sum_ops, struct dpk_bench_witness_rule *wit,
+                             const struct dpk_bench_slow_rounds *given,
+                             struct dpk_bench_result *res);
+
+/** The number of rounds a single-lcore case's budget is cut into (opt.rounds, fewer when
+ *  slices would be shorter than DPK_BENCH_SLICE_MIN_S). */
+unsigned dpk_bench_rounds_of(const struct dpk_bench_runner *r);
+
+#endif /* DPK_BENCH_ENGINE_INT_H */

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* samples.c - from a case's samples to its result: the rejection rules, the summary, the
+ * figures in core cycles and the rates. */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dpk/lcore.h>
+
+#include "coreclock.h"
+#include "engine_int.h"
+
+/* Set aside, as dpk_stats_mark_witness(), the kept samples of @p s next to a timing over
+ * @p w->limit, unless fewer than DPK_WITNESS_MIN_FAST kept samples are fast: then all stay
+ * and w->kept_slow says so. Returns the samples still kept. */
+static size_t apply_witness(struct dpk_sample *s, size_t n, size_t kept,
+                            struct dpk_bench_witness_rule *w, size_t counts[DPK_REJECT_COUNT])
+{
+	size_t fast = 0, before = counts[DPK_REJECT_SLOW];
+
+	for (size_t i = 0; i < n; i++)
+		fast += s[i].reject == DPK_REJECT_NONE && s[i].wit <= w->limit;
+	w->kept_slow = fast < DPK_WITNESS_MIN_FAST;
+	if (w->kept_slow)
+		return kept;
+	kept = dpk_stats_mark_witness(s, n, w->limit, counts);
+	w->set_aside = counts[DPK_REJECT_SLOW] - before;
+	return kept;
+}
+
+bool dpk_bench_summarise(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
+                         struct dpk_bench_witness_rule *wit,
+                         const struct dpk_bench_slow_rounds *given, size_t *reject,
+                         struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
+{
+	size_t counts[DPK_REJECT_COUNT] = {0};
+	size_t kept = dpk_stats_reject(s, n, check_ctx, counts);
+
+	if (slow_limit > 0 && wit)
+		kept = apply_witness(s, n, kept, wit, counts);
+	if (slow_limit > 0 && given)
+		kept = dpk_stats_mark_slow(s, n, given->slow, given->n, counts);
+	else if (slow_limit > 0)
+		kept = dpk_stats_reject_slow(s, n, slow_limit, counts);
+	double *v = malloc((kept ? kept : 1) * sizeof(double));
+	size_t k;
+
+	for (unsigned i = 0; i < DPK_REJECT_COUNT; i++)
+		reject[i] += counts[i];
+	if (!v) {
+		memset(sum, 0, sizeof(*sum));
+		return false;
+	}
+	k = dpk_stats_kept_ticks(s, n, v);
+	if (keep_out) {
+		/* The raw samples stay in the order they were taken (a drift over the run shows
+		 * in them); the summary sorts a copy. */
+		double *sorted = malloc((k ? k : 1) * sizeof(double));
+
+		*keep_out = v;
+		*nkeep_out = k;
+		if (!sorted) {
+			memset(sum, 0, sizeof(*sum));
+			return false;
+		}
+		memcpy(sorted, v, k * sizeof(double));
+		v = sorted;
+	}
+	dpk_stats_summarise(v, k, sum);
+	free(v);
+	return true;
+}
+
+/* The number of rounds a single-lcore case's budget is cut into: opt.rounds, fewer when
+ * slices would be shorter than DPK_BENCH_SLICE_MIN_S (a round's median must be steady). */
+unsigned dpk_bench_rounds_of(const struct dpk_bench_runner *r)
+{
+	double most = r->opt.time_s / DPK_BENCH_SLICE_MIN_S;
+	unsigned q = r->opt.rounds;
+
+	if (q > DPK_BENCH_ROUNDS_MAX)
+		q = DPK_BENCH_ROUNDS_MAX;
+	if ((double)q > most)
+		q = (unsigned)most;
+	return q < 1 ? 1 : q;
+}
+
+/* The kept samples of a single-lcore case in core cycles, where they have clock timings
+ * (coreclock.h): res->cycles, and res->core_hz from the median round's pace. @p res is as
+ * result_init() left those fields (none: cycles.n 0). */
+static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample *samples,
+                             size_t ns, struct dpk_bench_result *res)
+{
+	double *v = malloc((res->reject[0] ? res->reject[0] : 1) * sizeof(double)), ratio;
+	size_t k = v ? dpk_stats_kept_cycles(samples, ns, DPK_CORECLOCK_CHAIN_CYCLES,
+	                                     r->clock.read_cost, v, &ratio)
+	             : 0;
+
+	if (k && r->opt.raw) {
+		/* In the order taken, as raw; the summary sorts v. */
+		res->raw_cycles = malloc(k * sizeof(double));
+		if (res->raw_cycles) {
+			memcpy(res->raw_cycles, v, k * sizeof(double));
+			res->nraw_cycles = k;
+		}
+	}
+	if (k) {
+		dpk_stats_summarise(v, k, &res->cycles);
+		res->core_hz = ratio * (double)r->clock.hz;
+	}
+	free(v);
+}
+
+/* Fill a single-lcore result from its samples (rejection, summary, rates). */
+void dpk_bench_finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
+                             struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
+                             double sum_ops, struct dpk_bench_witness_rule *wit,
+                             const struct dpk_bench_slow_rounds *given,
+                             struct dpk_bench_result *res)
+{
+	const double hz = (double)r->clock.hz;
+
+	res->nroles = 1;
+	res->role[0].lcore = dpk_lcore_id();
+	res->role[0].cpu = (unsigned)sched_getcpu();
+	res->role[0].name = c->role_names[0] ? c->role_names[0] : "main";
+	res->role[0].counted = true;
+	res->batch_ops = n;
+	res->samples = ns;
+	res->role[0].batch_ops = n;
+	res->role[0].samples = ns;
+	if (!dpk_bench_summarise(samples, ns, true, r->opt.slow_limit, wit, given, res->reject,
+	                         &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw)) {
+		dpk_bench_result_fail(res, "out of memory");
+		return;
+	}
+	res->role[0].kept = res->reject[0];
+	res->role[0].ticks = res->ticks;
+	summarise_cycles(r, samples, ns, res);
+	res->role[0].ops = (uint64_t)sum_ops;
+	res->role[0].window_s = sum_ticks / hz;
+	/* The median rate: one preempted batch must not drag the throughput figure the way
+	 * it drags a mean (multi-lcore cases count completed operations instead). */
+	res->mops = res->ticks.p50 > 0 ? hz / res->ticks.p50 / 1e6 : 0;
+	res->role[0].mops = res->mops;
+}
