@@ -1721,8 +1721,15 @@ static void code_copies_sit_at_their_offsets(void)
 		DPK_SKIP("the compiler has no patchable_function_entry attribute");
 	for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++)
 		EXPECT_EQ(k * DPK_BENCH_LAYOUT_STEP, dpk_bench_code_offset(c_layouts.layouts[k]));
-	for (unsigned i = 0; dpk_bench_suite_at(i); i++) {
-		const struct dpk_bench_suite *s = dpk_bench_suite_at(i);
+	const struct dpk_bench_suite *all[16];
+	unsigned nall = 0;
+
+	for (unsigned i = 0; dpk_bench_dpkit_suites[i]; i++)
+		all[nall++] = dpk_bench_dpkit_suites[i];
+	for (unsigned i = 0; dpk_bench_peer_suites[i]; i++)
+		all[nall++] = dpk_bench_peer_suites[i];
+	for (unsigned i = 0; i < nall; i++) {
+		const struct dpk_bench_suite *s = all[i];
 		bool ring = strcmp(s->name, "ring") == 0 || strcmp(s->name, "dpdk_ring") == 0;
 		unsigned placed = 0;
 

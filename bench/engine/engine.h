@@ -256,4 +256,80 @@ char *dpk_bench_params_str(const struct dpk_bench_case *c, char *buf, size_t len
  */
 unsigned dpk_bench_code_layouts(const struct dpk_bench_case *c, enum dpk_placement p);
 
+/**
+ * Check NULL-terminated @p suites as dpk_bench_main() promises (<dpk/bench.h>): names,
+ * bodies, kinds, units, layouts, duplicates. The first fault goes to @p err.
+ * @retval 0 / -EINVAL
+ */
+int dpk_bench_suites_check(const struct dpk_bench_suite *const *suites, char *err, size_t errlen);
+
+/* ---- a run's plan (plan.c) --------------------------------------------------------- */
+
+/** One case on one placement: an item of a run's plan. */
+struct dpk_bench_item {
+	const struct dpk_bench_suite *s;
+	const struct dpk_bench_case *c;
+	enum dpk_placement p;
+};
+
+/** Whether case @p c of suite @p s is selected (the command line's patterns). */
+typedef bool (*dpk_bench_select_fn)(void *ctx, const struct dpk_bench_suite *s,
+                                    const struct dpk_bench_case *c);
+
+/** The cases a run times, suite by suite in the order of the suites given, each case on
+ *  every enabled placement that fits its kind and that the lcores offer. */
+struct dpk_bench_plan {
+	struct dpk_bench_item *item;
+	size_t n;
+	size_t *leader;  /**< with interleave, the plan index of each item's group's first
+	                      member (the item's own when it has no group) */
+	bool interleave; /**< single-lcore members of a group run interleaved */
+};
+
+/**
+ * Make the plan of the cases of NULL-terminated @p suites that @p sel selects (with
+ * @p ctx), on the placements r->opt enables and the runner's lcores offer.
+ * @retval 0 / -ENOMEM / -ENOENT (nothing to run; the plan is empty)
+ */
+int dpk_bench_plan_make(struct dpk_bench_plan *plan, const struct dpk_bench_runner *r,
+                        const struct dpk_bench_suite *const *suites, dpk_bench_select_fn sel,
+                        void *ctx, bool interleave);
+
+void dpk_bench_plan_free(struct dpk_bench_plan *plan);
+
+/** Whether plan item @p i belongs to an interleaved group of two or more. */
+bool dpk_bench_plan_grouped(const struct dpk_bench_plan *plan, size_t i);
+
+/** Where a plan's run is, for a progress line. */
+struct dpk_bench_progress {
+	size_t done, total; /**< case runs finished and planned (repeats included) */
+	const char *what;   /**< what runs now: "ring: 40 single-lcore cases", ... */
+	unsigned round;     /**< the round running (0-based), when rounds > 0 */
+	unsigned rounds;    /**< planned rounds; 0: not in rounds */
+};
+
+/** What a plan's run tells its caller as it goes; any member may be NULL. */
+struct dpk_bench_plan_hooks {
+	void *ctx;
+	/** Items plan[first..end) of one suite start to report in repeat @p rep. */
+	void (*suite)(void *ctx, const struct dpk_bench_plan *plan, size_t first, size_t end,
+	              unsigned rep);
+	/** The result of plan item @p i is ready; called in plan order. */
+	void (*result)(void *ctx, const struct dpk_bench_plan *plan, size_t i,
+	               const struct dpk_bench_result *res);
+	/** Something starts to run; @p p is NULL once it has ended. */
+	void (*progress)(void *ctx, const struct dpk_bench_progress *p);
+};
+
+/**
+ * Run @p plan @p repeats times into @p res (repeats * plan->n results, repeat by repeat):
+ * each suite's single-lcore cases in rounds (dpk_bench_run_rounds), with interleave its
+ * groups together (dpk_bench_run_interleaved), the others case by case; then judge the
+ * witness (dpk_bench_witness_finish) and link the floors (dpk_bench_link_floor).
+ * @retval 0 / -ENOMEM (results so far are filled; the others are failed)
+ */
+int dpk_bench_plan_run(struct dpk_bench_runner *r, const struct dpk_bench_plan *plan,
+                       unsigned repeats, struct dpk_bench_result *res,
+                       const struct dpk_bench_plan_hooks *h);
+
 #endif /* DPK_BENCH_ENGINE_H */

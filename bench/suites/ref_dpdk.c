@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Reference suites when DPDK's development files are installed. */
+/* The peers' suites when DPDK's development files are installed. */
 #include <stddef.h>
 
 #include "suites.h"
 
-const struct dpk_bench_suite *const dpk_bench_ref_suites[] = {
+extern const struct dpk_bench_suite dpk_suite_dpdk_ring;
+
+const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
         &dpk_suite_dpdk_ring,
         NULL,
 };

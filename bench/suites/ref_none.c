@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* No reference library installed: no reference suites. */
+/* No peer library installed: no peer suites. */
 #include <stddef.h>
 
 #include "suites.h"
 
-const struct dpk_bench_suite *const dpk_bench_ref_suites[] = {
+const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
         NULL,
 };

@@ -216,7 +216,7 @@ void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align);
  *
  * and instead of them by leaving dpk_bench_dpkit_suites out. Suites are checked first: a
  * duplicate suite name, a case without a name or body, an unknown kind or unit, or two
- * cases of one suite with the same name and parameters end the program with a message
+ * cases of one suite with the same name, kind and parameters end the program with a message
  * naming it and exit status 2.
  * @return the exit status: 0 fine, 1 a case failed (or a compare/ab gate), 2 bad input
  */

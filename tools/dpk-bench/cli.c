@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "suites.h"
 
 const char dpk_cli_usage[] =
         "usage: dpk-bench [run] [PATTERN...] [OPTIONS]\n"
@@ -459,13 +458,14 @@ static const char *near_command(const char *word, unsigned name_d)
  * Whether @p p selects a case. When it does not, the nearest suite or case name goes to
  * @p best (of @p len bytes) and its distance to *dist.
  */
-static bool pattern_hits(const char *p, char *best, size_t len, unsigned *dist)
+static bool pattern_hits(const struct dpk_bench_suite *const *suites, const char *p, char *best,
+                         size_t len, unsigned *dist)
 {
 	unsigned bd = UINT32_MAX;
 	const struct dpk_bench_suite *s;
 
 	best[0] = '\0';
-	for (unsigned k = 0; (s = dpk_bench_suite_at(k)); k++) {
+	for (unsigned k = 0; (s = suites[k]); k++) {
 		unsigned d = dpk_cli_distance(p, s->name);
 		if (d < bd) {
 			bd = d;
@@ -508,22 +508,26 @@ static bool slip_of_command(const char *word, unsigned name_d, char *err, size_t
 	return cmd != NULL;
 }
 
-static bool command_slip(const char *word, char *err, size_t errlen)
+static bool command_slip(const struct dpk_bench_suite *const *suites, const char *word, char *err,
+                         size_t errlen)
 {
 	char best[160];
 	unsigned bd;
 
-	return !pattern_hits(word, best, sizeof(best), &bd) &&
+	return !pattern_hits(suites, word, best, sizeof(best), &bd) &&
 	       slip_of_command(word, bd, err, errlen);
 }
 
-int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen)
+int dpk_cli_parse(int argc, char **argv, const struct dpk_bench_suite *const *suites,
+                  struct dpk_cli *cli, char *err, size_t errlen)
 {
 	int rc = parse(argc, argv, cli, err, errlen);
 
+	cli->suites = suites;
+
 	/* "comapre a.json b.json --noise 5" fails on --noise, but the slip is the first word. */
 	if (rc && cli->first_is_pattern)
-		command_slip(argv[1], err, errlen);
+		command_slip(suites, argv[1], err, errlen);
 	return rc;
 }
 
@@ -534,7 +538,7 @@ int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
 		char best[160];
 		unsigned bd;
 
-		if (pattern_hits(p, best, sizeof(best), &bd))
+		if (pattern_hits(cli->suites, p, best, sizeof(best), &bd))
 			continue;
 		if (i == 0 && cli->first_is_pattern && slip_of_command(p, bd, err, errlen))
 			return -EINVAL;

@@ -30,6 +30,7 @@ struct dpk_cli {
 	bool interleave; /**< run single-lcore variants of one group batch by batch in turn */
 	bool placement_given;
 	bool first_is_pattern; /**< patterns[0] is argv[1], where a command word would stand */
+	const struct dpk_bench_suite *const *suites; /**< the program's suites, NULL-terminated */
 };
 
 /**
@@ -37,7 +38,8 @@ struct dpk_cli {
  * @p err (of @p errlen bytes) and returns -EINVAL; returns 0 otherwise. Does not check
  * patterns against the suites (see dpk_cli_match_plan) nor open files.
  */
-int dpk_cli_parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen);
+int dpk_cli_parse(int argc, char **argv, const struct dpk_bench_suite *const *suites,
+                  struct dpk_cli *cli, char *err, size_t errlen);
 
 /** Parse a duration: "0.5", "0.5s", "200ms", "50us"; seconds into *out. 0 or -EINVAL. */
 int dpk_cli_parse_duration(const char *text, double *out);

@@ -19,6 +19,11 @@ int dpk_cmd_report(int argc, char **argv);
 /** dpk-bench spread RUN1.json [RUN2.json...] [--limit PCT] [--pattern GLOB] */
 int dpk_cmd_spread(int argc, char **argv);
 
+/** run (the default), list and env over the program's NULL-terminated @p suites; @p argv
+ *  is the whole command line. */
+struct dpk_bench_suite;
+int dpk_cmd_run(int argc, char **argv, const struct dpk_bench_suite *const *suites);
+
 /** Usage text of the commands. */
 extern const char dpk_cmd_compare_usage[];
 extern const char dpk_cmd_spread_usage[];
