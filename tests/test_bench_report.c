@@ -299,13 +299,10 @@ static void counter_step_is_the_coarser_bound(void)
 	EXPECT_TRUE(strstr(line, " 1 ticks (every change") != NULL);
 }
 
-static const struct dpk_bench_case c_pingpong = {
-        .name = "pingpong", .kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ROUND_TRIP};
 static const struct dpk_bench_case c_pair = {.name = "spsc_pair_bulk",
                                              .kind = DPK_BENCH_PAIR,
                                              .unit = DPK_UNIT_ELEMENT,
                                              .params = {{"esize", 8}, {"n", 1}}};
-static const struct dpk_bench_suite s_floor = {.name = "floor", .cases = &c_pingpong, .ncases = 1};
 static const struct dpk_bench_suite s_ring = {.name = "ring", .cases = &c_pair, .ncases = 1};
 
 /* An ok two-lcore result of @p c in @p s on @p p in repeat @p rep, median @p p50. */
@@ -323,49 +320,57 @@ static struct dpk_bench_result pair_result(const struct dpk_bench_suite *s,
 	return r;
 }
 
-/* Pair results are linked to the ping-pong of their own placement and repeat, and only
- * to one that ran ok; one-lcore, all-lcore and oversubscribed results are not, nor the
- * ping-pong itself. */
+/* A pair row reads against its own floor: the ratio, the round trip and its range, and
+ * the rounds set aside when it moved; a result with no floor has no floor line. */
 static void pair_results_meet_their_floor(void)
 {
-	struct dpk_bench_result r[9] = {
-	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_CORE, 0, 200.0),
-	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_OVERSUB, 0, 2e7),
-	        pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 50.0),
-	        pair_result(&s_ring, &c_pair, DPK_PLACE_OVERSUB, 0, 5000.0),
-	        pair_result(&s_ring, &c_pair, DPK_PLACE_LLC, 0, 60.0),
-	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_LLC, 0, 400.0),
-	        pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 1, 55.0),
-	        pair_result(&s_floor, &c_pingpong, DPK_PLACE_CORE, 1, 300.0),
-	        result_of(&c_short, 100, 100),
-	};
+	struct dpk_bench_result r = pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 50.0);
 	char *row;
 
-	r[5].status = DPK_RESULT_FAILED; /* the llc ping-pong broke: no floor there */
-	r[8].floor_rt = 123.0;           /* a stale value is cleared */
-	dpk_bench_link_floor(r, 9);
-	ASSERT_NEAR(r[0].floor_rt, 0.0, 1e-9);
-	ASSERT_NEAR(r[1].floor_rt, 0.0, 1e-9);
-	ASSERT_NEAR(r[2].floor_rt, 200.0, 1e-9);
-	ASSERT_NEAR(r[3].floor_rt, 0.0, 1e-9);
-	ASSERT_NEAR(r[4].floor_rt, 0.0, 1e-9);
-	ASSERT_NEAR(r[6].floor_rt, 300.0, 1e-9); /* its own repeat's, though repeat 0 came first */
-	ASSERT_NEAR(r[8].floor_rt, 0.0, 1e-9);
-	/* Only the results given are searched: before its ping-pong, repeat 1 has none. */
-	dpk_bench_link_floor(r, 7);
-	ASSERT_NEAR(r[6].floor_rt, 0.0, 1e-9);
-	ASSERT_NEAR(r[2].floor_rt, 200.0, 1e-9);
-
-	row = row_of(&r[2]);
+	r.floor_rt = 200.0;
+	r.floor_ref = 195.0;
+	r.floor_min = 190.0;
+	r.floor_max = 798.0;
+	r.per_floor.p50 = 0.25;
+	r.nrounds = 40;
+	r.rounds_set_aside = 2;
+	row = row_of(&r);
 	EXPECT_TRUE(strstr(row, "      floor      per element: x0.25 a cache-line round trip on "
-	                        "this placement (floor/pingpong p50 200.0 ticks)\n") != NULL);
+	                        "these lcores (p50 200.0 ticks, 190.0-798.0; 2 of 40 rounds set "
+	                        "aside, their floor over +25% of 195.0)\n") != NULL);
 	free(row);
-	row = row_of(&r[4]);
-	EXPECT_TRUE(strstr(row, "floor/pingpong") == NULL);
+	r.rounds_set_aside = 0;
+	r.floor_max = 210.0;
+	row = row_of(&r);
+	EXPECT_TRUE(strstr(row, "(p50 200.0 ticks, 190.0-210.0 over 40 rounds)\n") != NULL);
+	free(row);
+	r.floor_rt = 0;
+	row = row_of(&r);
+	EXPECT_TRUE(strstr(row, "floor") == NULL);
 	free(row);
 }
 
-/* Role lines put "lcore" in one column whatever the length of the role names. */
+/* Rounds that fell into clusters apart are listed as regimes under the row. */
+static void regimes_are_listed(void)
+{
+	struct dpk_bench_result r = pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 12.0);
+	char *row;
+
+	r.nclusters = 2;
+	r.cluster[0] = (struct dpk_bench_cluster){.p50 = 3.0, .per_floor = 0.018, .rounds = 14};
+	r.cluster[1] = (struct dpk_bench_cluster){
+	        .p50 = 12.1, .per_floor = 0.071, .rounds = 26, .first = 1};
+	row = row_of(&r);
+	EXPECT_TRUE(strstr(row, "      regimes    2 apart: 3.0 ticks (x0.018 the floor) in 14 "
+	                        "rounds from round 1, 12.1 ticks (x0.071 the floor) in 26 rounds "
+	                        "from round 2\n") != NULL);
+	free(row);
+	r.nclusters = 0;
+	row = row_of(&r);
+	EXPECT_TRUE(strstr(row, "regimes") == NULL);
+	free(row);
+}
+
 static void role_lines_stay_in_line(void)
 {
 	struct dpk_bench_result r = pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 50.0);
@@ -376,6 +381,7 @@ static void role_lines_stay_in_line(void)
 	r.role[0].name = "distributor";
 	r.role[1].name = "worker";
 	r.floor_rt = 100.0;
+	r.per_floor.p50 = 0.5;
 	row = row_of(&r);
 	ASSERT_NOT_NULL(row);
 	for (rest = row; (line = strsep(&rest, "\n"));) {
@@ -398,6 +404,7 @@ static void role_lines_stay_in_line(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(role_lines_stay_in_line),
         DPK_TEST(pair_results_meet_their_floor),
+        DPK_TEST(regimes_are_listed),
         DPK_TEST(counter_step_is_the_coarser_bound),
         DPK_TEST(rejected_samples_are_listed_by_reason),
         DPK_TEST(kept_slow_mark_follows_the_list),

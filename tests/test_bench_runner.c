@@ -796,6 +796,107 @@ static void all_takes_one_worker_per_cpu(void)
 	stop();
 }
 
+/* Round floors for floors_move_and_rounds_are_set_aside: 100 ticks, but 500 after rounds 2
+ * and 5 (the host moved the pair). */
+static double scripted_floor(unsigned round, unsigned bracket)
+{
+	return bracket == 1 && (round == 2 || round == 5) ? 500.0 : 100.0;
+}
+
+/* A pair case on two CPUs runs in rounds, each bracketed by its own floor: rounds whose
+ * floor moved off the case's are set aside and their samples counted as "floor", and the
+ * figure over the floor is the kept rounds'. */
+static void floors_move_and_rounds_are_set_aside(void)
+{
+	struct dpk_bench_result res;
+	unsigned a, b, aside_kept = 0, kept = 0, kept_rounds = 0;
+	char why[160];
+
+	if (!have_two_cpus())
+		DPK_SKIP("needs two online CPUs");
+	ASSERT_EQ(0, start(NULL));
+	if (!dpk_bench_placement_available(&runner, DPK_PLACE_CORE, &a, &b, why, sizeof(why)))
+		DPK_SKIP("no core placement");
+	runner.opt.rounds = 8;
+	runner.opt.time_s = 0.08;
+	runner.floor_script = scripted_floor;
+	dpk_bench_run_case(&runner, &suite, &c_pair, DPK_PLACE_CORE, 0, &res);
+	runner.floor_script = NULL;
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_EQ_U(8, res.nrounds);
+	EXPECT_EQ_U(2, res.rounds_set_aside);
+	ASSERT_NEAR(100.0, res.floor_ref, 1e-9);
+	ASSERT_NEAR(100.0, res.floor_rt, 1e-9);
+	ASSERT_NEAR(100.0, res.floor_min, 1e-9);
+	ASSERT_NEAR(500.0, res.floor_max, 1e-9);
+	for (unsigned q = 0; q < res.nrounds; q++) {
+		EXPECT_EQ(q == 2 || q == 5, res.rounds[q].set_aside);
+		if (res.rounds[q].set_aside)
+			aside_kept += res.rounds[q].kept;
+		else
+			kept += res.rounds[q].kept;
+		kept_rounds += !res.rounds[q].set_aside && res.rounds[q].kept > 0;
+	}
+	EXPECT_EQ(aside_kept, res.reject[DPK_REJECT_FLOOR]);
+	EXPECT_EQ(kept, res.reject[0]);
+	EXPECT_EQ_U(kept_rounds, res.per_floor.n);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
+static atomic_uint regime_setups;
+
+static int regime_setup(struct dpk_bench_run *run)
+{
+	(void)run;
+	atomic_fetch_add(&regime_setups, 1);
+	return 0;
+}
+
+/* Every other set-up, the body costs four times as much: two regimes. */
+static uint64_t body_regimes(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	const unsigned reps = atomic_load(&regime_setups) % 2 ? 4 : 1;
+	uint64_t acc = 0;
+
+	(void)run;
+	(void)role;
+	for (uint64_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < reps * 16; k++) {
+			acc += i ^ k;
+			DPK_BENCH_KEEP(acc);
+		}
+	return n;
+}
+
+static const struct dpk_bench_case c_regimes = {.name = "regimes",
+                                                .desc = "two costs",
+                                                .kind = DPK_BENCH_SINGLE,
+                                                .unit = DPK_UNIT_ITERATION,
+                                                .setup = regime_setup,
+                                                .body = body_regimes};
+
+/* Rounds that fall into two clusters apart are reported as two regimes, each with its
+ * rounds, and the rounds' medians are kept per round. */
+static void rounds_apart_are_regimes(void)
+{
+	struct dpk_bench_result res;
+
+	ASSERT_EQ(0, start("0"));
+	runner.opt.rounds = 10;
+	runner.opt.time_s = 0.1;
+	runner.opt.slow_limit = 0; /* the slow-round rule would set the slow regime aside */
+	dpk_bench_run_case(&runner, &suite, &c_regimes, DPK_PLACE_SINGLE, 0, &res);
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_EQ_U(10, res.nrounds);
+	ASSERT_EQ_U(2, res.nclusters);
+	EXPECT_EQ_U(10, res.cluster[0].rounds + res.cluster[1].rounds);
+	EXPECT_TRUE(res.cluster[1].p50 > 2.0 * res.cluster[0].p50);
+	EXPECT_EQ_U(10, res.round_p50.n);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
 /* Set-up log of the rounds tests: one letter per set-up, in order. */
 static char setup_log[64];
 static unsigned setups, teardowns;
@@ -1869,6 +1970,8 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(single_case_gives_samples),
         DPK_TEST(bodies_run_where_the_harness_puts_the_stack),
         DPK_TEST(arenas_are_kept_off_huge_pages),
+        DPK_TEST(floors_move_and_rounds_are_set_aside),
+        DPK_TEST(rounds_apart_are_regimes),
         DPK_TEST(interleaved_variants_share_each_offset_in_both_orders),
         DPK_TEST(raw_samples_keep_their_order),
         DPK_TEST(batches_grow_back_when_operations_get_cheaper),

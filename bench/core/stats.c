@@ -25,6 +25,8 @@ const char *dpk_reject_name(enum dpk_reject r)
 		return "gap";
 	case DPK_REJECT_SLOW:
 		return "slow";
+	case DPK_REJECT_FLOOR:
+		return "floor";
 	default:
 		return "invalid";
 	}
@@ -494,4 +496,120 @@ size_t dpk_stats_mark_slow(struct dpk_sample *s, size_t n, const uint8_t *slow, 
 			kept++;
 	}
 	return kept;
+}
+
+bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds, double *p50,
+                             uint32_t *kept)
+{
+	size_t *start = calloc((size_t)nrounds + 1, sizeof(*start));
+	size_t *fill = calloc((size_t)nrounds + 1, sizeof(*fill));
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	bool ok = start && fill && v;
+
+	/* Count each round's kept samples, lay the rounds out one after another, then take
+	 * each round's median in place. */
+	for (size_t i = 0; ok && i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE && s[i].round < nrounds)
+			start[s[i].round + 1]++;
+	for (unsigned r = 0; ok && r < nrounds; r++) {
+		kept[r] = (uint32_t)start[r + 1];
+		start[r + 1] += start[r];
+		fill[r] = start[r];
+	}
+	for (size_t i = 0; ok && i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE && s[i].round < nrounds)
+			v[fill[s[i].round]++] = s[i].ticks_per_op;
+	for (unsigned r = 0; ok && r < nrounds; r++)
+		p50[r] = kept[r] ? dpk_stats_median(v + start[r], kept[r]) : NAN;
+	free(start);
+	free(fill);
+	free(v);
+	return ok;
+}
+
+size_t dpk_stats_mark_rounds(struct dpk_sample *s, size_t n, const bool *aside, unsigned nrounds,
+                             enum dpk_reject why, size_t counts[DPK_REJECT_COUNT])
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].reject != DPK_REJECT_NONE)
+			continue;
+		if (s[i].round < nrounds && aside[s[i].round]) {
+			s[i].reject = (uint8_t)why;
+			if (counts) {
+				counts[DPK_REJECT_NONE]--;
+				counts[why]++;
+			}
+			continue;
+		}
+		kept++;
+	}
+	return kept;
+}
+
+/* Split sorted @p v[a..b) at its widest gap over @p gap, if both sides keep @p min_n; the
+ * index of the first value of the upper side, or 0 when there is no such gap. */
+static size_t widest_gap(const double *v, size_t a, size_t b, double gap, size_t min_n)
+{
+	size_t at = 0;
+	double best = 1.0 + gap;
+
+	for (size_t i = a + min_n; i + min_n <= b; i++) {
+		double g = v[i - 1] > 0 ? v[i] / v[i - 1] : 0;
+
+		if (g > best) {
+			best = g;
+			at = i;
+		}
+	}
+	return at;
+}
+
+unsigned dpk_stats_clusters(const double *v, size_t n, double gap, size_t min_n,
+                            struct dpk_stats_cluster *out, unsigned max)
+{
+	size_t cut[DPK_STATS_CLUSTERS_MAX + 1];
+	unsigned nc = 1;
+	double *w;
+
+	if (n == 0 || max == 0 || !(w = malloc(n * sizeof(*w))))
+		return 0;
+	memcpy(w, v, n * sizeof(*w));
+	dpk_stats_sort(w, n);
+	if (min_n < 1)
+		min_n = 1;
+	if (max > DPK_STATS_CLUSTERS_MAX)
+		max = DPK_STATS_CLUSTERS_MAX;
+	cut[0] = 0;
+	cut[1] = n;
+	/* Split the cluster whose widest gap is widest, while there is room. */
+	while (nc < max) {
+		size_t best_at = 0, best_c = 0;
+		double best_g = 0;
+
+		for (unsigned c = 0; c < nc; c++) {
+			size_t at = widest_gap(w, cut[c], cut[c + 1], gap, min_n);
+			double g = at ? w[at] / w[at - 1] : 0;
+
+			if (at && g > best_g) {
+				best_g = g;
+				best_at = at;
+				best_c = c;
+			}
+		}
+		if (!best_at)
+			break;
+		memmove(&cut[best_c + 2], &cut[best_c + 1], (nc - best_c) * sizeof(cut[0]));
+		cut[best_c + 1] = best_at;
+		nc++;
+	}
+	for (unsigned c = 0; c < nc; c++) {
+		out[c].lo = w[cut[c]];
+		out[c].hi = w[cut[c + 1] - 1];
+		out[c].n = cut[c + 1] - cut[c];
+		out[c].p50 = dpk_stats_quantile(w + cut[c], out[c].n, 0.5);
+	}
+	free(w);
+	return nc;
 }

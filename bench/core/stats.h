@@ -22,10 +22,12 @@ enum dpk_reject {
 	DPK_REJECT_GAP,        /**< far slower than the run's median: an interrupt or steal */
 	DPK_REJECT_SLOW,       /**< the machine was slow: the witness said so next to the batch,
 	                            or its round's median is over the slow limit (see below) */
+	DPK_REJECT_FLOOR,      /**< multi-lcore: its round's cache-line round trip was off the
+	                            case's, the host had moved or crowded the lcores */
 	DPK_REJECT_COUNT
 };
 
-/** Short name of a rejection reason: "migration", "ctx_switch", "gap", "slow". */
+/** Short name of a rejection reason: "migration", "ctx_switch", "gap", "slow", "floor". */
 const char *dpk_reject_name(enum dpk_reject r);
 
 /** One timed batch. */
@@ -205,5 +207,36 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 
 /** Sort @p v (n values) and return its median, as dpk_stats_quantile(v, n, 0.5). */
 double dpk_stats_median(double *v, size_t n);
+
+/**
+ * The median of the kept samples of each round: for every round r < @p nrounds, @p p50[r]
+ * (NaN when none is kept) and @p kept[r]. The samples may come in any order (several roles'
+ * one after another). Returns false when out of memory (nothing written).
+ */
+bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds, double *p50,
+                             uint32_t *kept);
+
+/** Mark every kept sample of a round r with @p aside[r] non-zero (r < @p nrounds) as
+ *  @p why; counts as dpk_stats_reject_slow(). Returns the samples still kept. */
+size_t dpk_stats_mark_rounds(struct dpk_sample *s, size_t n, const bool *aside, unsigned nrounds,
+                             enum dpk_reject why, size_t counts[DPK_REJECT_COUNT]);
+
+/** Most clusters dpk_stats_clusters() finds. */
+#define DPK_STATS_CLUSTERS_MAX 4
+
+/** A cluster of values (dpk_stats_clusters()). */
+struct dpk_stats_cluster {
+	double lo, hi, p50; /**< its smallest, largest and median value */
+	size_t n;           /**< values in it */
+};
+
+/**
+ * Cut the @p n positive values of @p v into clusters apart: sorted, split where a value is
+ * over @p gap (0.3 = 30%) above the one before it and each side keeps at least @p min_n
+ * values, most first, up to @p max clusters in @p out, from the smallest up. Returns the
+ * clusters found (1 when the values do not fall apart; 0 when n is 0 or out of memory).
+ */
+unsigned dpk_stats_clusters(const double *v, size_t n, double gap, size_t min_n,
+                            struct dpk_stats_cluster *out, unsigned max);
 
 #endif /* DPK_BENCH_STATS_H */

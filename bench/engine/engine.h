@@ -65,6 +65,29 @@ enum dpk_bench_status {
 	DPK_RESULT_EMPTY,   /**< it ran, but no sample completed within the time budget */
 };
 
+/** A round whose floor is over the reference (the lower quartile of the case's round
+ *  floors) by more than this is set aside (docs/method.md, "The floor"). */
+#define DPK_BENCH_FLOOR_LIMIT 0.25
+
+/** One round of a case. */
+struct dpk_bench_round {
+	double p50;     /**< median of its kept samples (ticks per unit); NaN: none kept */
+	double floor;   /**< the larger of its two floor brackets, ticks; 0: none */
+	uint32_t kept;  /**< samples kept */
+	bool set_aside; /**< its floor was off the case's (multi-lcore): left out */
+};
+
+/** Most regimes a case's rounds are reported in. */
+#define DPK_BENCH_CLUSTERS_MAX 4
+
+/** A regime: kept rounds whose medians lie together, apart from the others'. */
+struct dpk_bench_cluster {
+	double p50;       /**< median of its rounds' medians, ticks */
+	double per_floor; /**< the same over their floors (0: no floors) */
+	unsigned rounds;  /**< rounds in it */
+	unsigned first;   /**< the first of them */
+};
+
 /** The outcome of one case on one placement. */
 struct dpk_bench_result {
 	const struct dpk_bench_suite *suite;
@@ -112,23 +135,22 @@ struct dpk_bench_result {
 	                                   none) */
 	bool witness_slow_only;       /**< by the run's final reference reading, most kept samples
 	                                   were slow (set by dpk_bench_witness_finish) */
-	double floor_rt; /**< multi-lcore results on a pair placement: the median round trip of
-	                      floor/pingpong on the same placement in the same repeat, ticks
-	                      (0: none ran; set by dpk_bench_link_floor) */
+	/* Rounds: every case runs in rounds (time slices spread over its set's run, each set
+	 * up afresh); the median of each, and for multi-lcore cases the floor beside it. */
+	struct dpk_bench_round *rounds; /**< one per round run, in order; NULL: none */
+	unsigned nrounds;
+	unsigned rounds_set_aside;    /**< rounds whose floor moved off the case's (multi-lcore) */
+	struct dpk_summary round_p50; /**< over the kept rounds' medians (the rounds' spread) */
+	/* The floor: a cache-line round trip on the case's own lcores, taken before and after
+	 * each round of a multi-lcore case on two CPUs (0 elsewhere). */
+	double floor_rt;              /**< median round floor of the kept rounds, ticks */
+	double floor_ref;             /**< the reference the rounds were judged by */
+	double floor_min, floor_max;  /**< round floors over every round */
+	struct dpk_summary per_floor; /**< kept rounds' medians over their own floors */
+	/* Regimes: the kept rounds' medians (or ratios to their floors) in clusters apart. */
+	unsigned nclusters; /**< 0 or 1: one regime */
+	struct dpk_bench_cluster cluster[DPK_BENCH_CLUSTERS_MAX];
 };
-
-/**
- * Set floor_rt of every ok multi-lcore result of @p res[0..n) on a pair placement of two
- * CPUs (smt, core, llc, numa) from the ok floor/pingpong result on the same placement and repeat
- * among them, if there is one: the physical floor of a cross-core hand-off, which a pair's
- * figures can be read against. The ping-pong itself is left at 0.
- */
-void dpk_bench_link_floor(struct dpk_bench_result *res, size_t n);
-
-/** The floor_rt that dpk_bench_link_floor() gives result @p x, from the results @p res[0..n)
- * (which need not hold @p x); 0 when none of them is its floor. */
-double dpk_bench_floor_of(const struct dpk_bench_result *x, const struct dpk_bench_result *res,
-                          size_t n);
 
 /** The engine's state for a run. */
 struct dpk_bench_runner {
@@ -144,9 +166,11 @@ struct dpk_bench_runner {
 	struct dpk_bench_witness_log witness;
 	double (*witness_time)(void); /**< dpk_bench_witness_timing; tests put scripted timings
 	                                   here */
-	uint32_t (*switches)(void);   /**< NULL: the thread's involuntary context switches from
-	                                   getrusage(), read around each one-lcore slice and
-	                                   interleaved group; tests put a scripted count here */
+	double (*floor_script)(unsigned round, unsigned bracket); /**< NULL: the floor brackets'
+	                                  own timings; tests script round floors here */
+	uint32_t (*switches)(void); /**< NULL: the thread's involuntary context switches from
+	                                 getrusage(), read around each one-lcore slice and
+	                                 interleaved group; tests put a scripted count here */
 };
 
 /**
@@ -188,6 +212,23 @@ void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite
 
 /** Called by dpk_bench_run_rounds() before each round (0-based) for a progress line. */
 typedef void (*dpk_bench_round_fn)(void *ctx, unsigned round, unsigned rounds);
+
+struct dpk_bench_item;
+
+/**
+ * Run the @p k multi-lcore cases @p items (one suite's, all on one placement) in rounds:
+ * each round gives every case in turn (the order rotating) one slice of time_s / rounds
+ * (fewer, longer rounds on oversub), set up afresh and, where its roles 0 and 1 are on two
+ * CPUs, bracketed by a cache-line round trip on those lcores (the floor). The first round
+ * warms up for warmup_s and learns the batch sizes; later rounds warm up for warmup_s /
+ * rounds. A round whose floor is off the case's (DPK_BENCH_FLOOR_LIMIT over the lower
+ * quartile of its round floors) is set aside, its samples counted as "floor"; the figure
+ * rests on the other rounds, and rounds in clusters apart are reported as regimes.
+ * Fills res[0..k-1]; @p progress may be NULL.
+ */
+void dpk_bench_run_multi_rounds(struct dpk_bench_runner *r, const struct dpk_bench_item *items,
+                                unsigned k, unsigned repeat, struct dpk_bench_result *res,
+                                dpk_bench_round_fn progress, void *ctx);
 
 /**
  * Run the @p k single-lcore cases cases[i] of suites[i] in rounds: each round gives every

@@ -152,8 +152,76 @@ void dpk_bench_finish_single(const struct dpk_bench_runner *r, const struct dpk_
                              const struct dpk_bench_slow_rounds *given,
                              struct dpk_bench_result *res);
 
+/** Find the regimes of a case's kept rounds (those not @p aside; NULL: all): their medians,
+ *  or with @p floors their medians over their floors, in clusters apart. */
+void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const bool *aside,
+                       bool floors, struct dpk_bench_result *res);
+
+/** The rounds of a single-lcore result from its judged samples @p s: each round's median
+ *  and kept samples, their summary and regimes (nothing when out of memory). */
+void dpk_bench_single_rounds(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             struct dpk_bench_result *res);
+
+/** Mark @p res empty: it ran, but no sample completed within @p time_s. */
+void dpk_bench_result_empty(struct dpk_bench_result *res, double time_s);
+
 /** The number of rounds a single-lcore case's budget is cut into (opt.rounds, fewer when
  *  slices would be shorter than DPK_BENCH_SLICE_MIN_S). */
 unsigned dpk_bench_rounds_of(const struct dpk_bench_runner *r);
+
+/* ---- multi-lcore cases in rounds (multi.c, multiset.c) --------------------------------- */
+
+/* Shortest slice of a multi-lcore case on oversub: two lcores on one CPU move only at the
+ * scheduler's switches, a few milliseconds apart. */
+#define DPK_BENCH_OVERSUB_SLICE_MIN_S 0.05
+
+/* Regimes: sorted round figures split where one is over the one before by more than this,
+ * each side keeping a tenth of the rounds and at least two. */
+#define DPK_BENCH_CLUSTER_GAP 0.3
+
+/* A floor bracket: batches of this many round trips, at most this many batches, and for
+ * at most this long (docs/method.md, "The floor"). */
+#define DPK_BENCH_FLOOR_TRIPS   8u
+#define DPK_BENCH_FLOOR_BATCHES 48u
+#define DPK_BENCH_FLOOR_MAX_S   0.002
+
+/** One role of a multi-lcore case, across its rounds. */
+struct dpk_bench_mrole {
+	struct dpk_sample *samples; /**< every round's, in order; round in each */
+	size_t ns, cap;
+	uint64_t batch;   /**< operations per batch, learnt in the first round */
+	uint64_t *ops;    /**< per round: operations completed in its window */
+	uint64_t *window; /**< per round: ticks of its measurement window */
+};
+
+/** A multi-lcore case of a set, across its rounds. */
+struct dpk_bench_mcase {
+	const struct dpk_bench_suite *s;
+	const struct dpk_bench_case *c;
+	enum dpk_placement placement;
+	unsigned nroles;
+	unsigned lcores[DPK_BENCH_ROLES_MAX];
+	bool floors;     /**< roles 0 and 1 are on two CPUs: each round is bracketed */
+	unsigned slices; /**< rounds run */
+	bool live;
+	uint64_t spent;                 /**< ticks of its slices, set-up and tear-down included */
+	struct dpk_bench_round *rounds; /**< per round run */
+	struct dpk_bench_mrole role[DPK_BENCH_ROLES_MAX];
+};
+
+/** Fill result @p res from the rounds of case @p mc: the rejection rules per role and for
+ *  the counted roles pooled, the floor rule, per-round medians, the floor, regimes. */
+void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_mcase *mc,
+                            struct dpk_bench_result *res);
+
+/**
+ * Run round @p q of case @p mc: set it up afresh, start its roles, bracket the round with
+ * the floor (when mc->floors), warm up for @p warm_s (the first round learns the batch
+ * size), measure for @p slice_s, bracket again, join, tear down. The round's floor goes
+ * to @p out. False once the case is over (failed: @p res says why).
+ */
+bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mcase *mc, unsigned q,
+                           double warm_s, double slice_s, struct dpk_bench_round *out,
+                           struct dpk_bench_result *res);
 
 #endif /* DPK_BENCH_ENGINE_INT_H */

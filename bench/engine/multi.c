@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * multi.c - multi-lcore cases: every role on its lcore from a common start, warm-up, a
- * measurement window the main lcore ends with the stop flag, per-role and pooled figures.
+ * multi.c - one round (slice) of a multi-lcore case: the roles start on their lcores from a
+ * barrier, roles 0 and 1 bounce a cache line of the harness's (the floor bracket), every
+ * role warms up and measures until the main lcore raises the stop flag, roles 0 and 1
+ * bounce the line again, and the main lcore joins them.
  *
  * Memory orders (labels of this file):
  *   A1  the start barrier: each role's release increment of ready pairs with the main
  *       lcore's acquire load of it, and the main lcore's release store of phase
- *       (PHASE_WARM) with each role's acquire load, so what setup() wrote is visible to
+ *       (PHASE_FLOOR) with each role's acquire load, so what setup() wrote is visible to
  *       every role before its first body call.
+ *   F1  ping's release store of an odd count (or FLOOR_DONE) on a floor line; pairs with
+ *       F2 in pong, which must see the count before answering it.
+ *   F2  pong's acquire load of the line; pairs with F1.
+ *   F3  pong's release store of the answer (count + 1); pairs with F4.
+ *   F4  ping's acquire load waiting for the answer; pairs with F3. The line carries no
+ *       other data; the pairs keep the bracket a hand-off of the kind a pair case makes.
  *   W2  the main lcore's relaxed futex wait on woken; pairs with W1 in run.c
  *       (dpk_bench_fail()), relaxed for the reasons given there.
- * The later phase change (PHASE_MEASURE) and the stop flag are relaxed: they carry no
- * data, and the roles are joined before anything they wrote is read.
+ * The count of roles past the first bracket (floored), the later phases (PHASE_WARM,
+ * PHASE_MEASURE) and the stop flag are relaxed: they carry no data, and the roles are
+ * joined before anything they wrote (samples, floor timings) is read.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -30,30 +39,43 @@
 
 #include "engine_int.h"
 
-/* ---- multi-lcore ------------------------------------------------------------------ */
+enum { PHASE_START, PHASE_FLOOR, PHASE_WARM, PHASE_MEASURE };
 
-enum { PHASE_START, PHASE_WARM, PHASE_MEASURE };
+/* The value ping leaves on a floor line to end the bracket: never a count it sends. */
+#define FLOOR_DONE UINT64_MAX
 
-struct multi;
-
-struct role_ctx {
-	struct multi *m;
-	unsigned role;
-	struct dpk_sample *samples;
-	size_t nsamples;
-	uint64_t ops;    /* completed in the measurement window */
-	uint64_t window; /* ticks of the measurement window */
-	uint64_t batch;
+/* A cache line the two roles of a bracket bounce, alone on its line pair. */
+struct floor_line {
+	_Alignas(128) atomic_uint_fast64_t flag; /* odd: ping sent, even: pong answered */
+	unsigned char pad[128 - sizeof(atomic_uint_fast64_t)];
 };
 
-struct multi {
+struct slice;
+
+struct slice_role {
+	struct slice *sl;
+	unsigned role;
+	struct dpk_bench_mrole *mr; /* the case's state of this role across rounds */
+};
+
+/* What the roles of one slice share with the main lcore. */
+struct slice {
 	struct dpk_bench_ctl *x;
 	const struct dpk_bench_runner *r;
-	atomic_uint ready;
-	atomic_int phase;
-	bool check_ctx;
-	struct role_ctx role[DPK_BENCH_ROLES_MAX];
+	unsigned q;     /* the round */
+	bool first;     /* the case's first round: a full warm-up, batch sizes learnt */
+	bool floors;    /* roles 0 and 1 bracket the round with the floor */
+	bool check_ctx; /* count involuntary switches (not where roles share a CPU) */
+	unsigned nroles;
+	atomic_uint ready;   /* A1 */
+	atomic_int phase;    /* A1 */
+	atomic_uint floored; /* futex word: roles past the first bracket */
+	struct floor_line line[2];
+	double floor[2]; /* ticks per round trip, before and after; 0: none */
+	struct slice_role role[DPK_BENCH_ROLES_MAX];
 };
+
+static_assert(sizeof(atomic_uint) == 4, "a futex word is 32 bits");
 
 static void spin_wait_relax(unsigned *spins)
 {
@@ -65,71 +87,173 @@ static void spin_wait_relax(unsigned *spins)
 		dpk_pause();
 }
 
-static int role_main(void *arg)
+/* Ping's side of a bracket: batches of DPK_BENCH_FLOOR_TRIPS round trips, up to
+ * DPK_BENCH_FLOOR_BATCHES of them or DPK_BENCH_FLOOR_MAX_S; the median ticks per round
+ * trip. The time limit is checked between round trips only, so none is in flight when
+ * FLOOR_DONE goes out. */
+static double floor_ping(struct floor_line *l, const struct dpk_bench_runner *r)
 {
-	struct role_ctx *rc = arg;
-	struct multi *m = rc->m;
-	struct dpk_bench_ctl *x = m->x;
-	struct dpk_bench_run *run = &x->run;
-	const struct dpk_bench_runner *r = m->r;
-	unsigned mult = run->c->ops_multiple ? run->c->ops_multiple : 1, spins = 0;
-	uint64_t n = dpk_bench_round_ops(1, mult), warm_ops = 0, warm_t0, t0, now;
-	double ticks, overhead = r->clock.read_cost, warm_ticks = 0;
-	size_t cap = r->opt.max_samples;
+	const uint64_t limit = (uint64_t)(DPK_BENCH_FLOOR_MAX_S * (double)r->clock.hz);
+	double t[DPK_BENCH_FLOOR_BATCHES];
+	uint64_t v = 1, start = dpk_tsc();
+	unsigned nb = 0;
 
-	/* A1: the start barrier. The release increment pairs with the acquire load of
-	 * ready in run_multi(); the acquire load of phase pairs with its release store, so
-	 * the state that setup() wrote is visible here before the first body call. */
-	atomic_fetch_add_explicit(&m->ready, 1, memory_order_release);
-	while (atomic_load_explicit(&m->phase, memory_order_acquire) == PHASE_START)
-		spin_wait_relax(&spins);
+	while (nb < DPK_BENCH_FLOOR_BATCHES && dpk_tsc() - start < limit) {
+		uint64_t t0 = dpk_tsc_begin();
 
-	/* Warm-up: run and learn the rate, until the main lcore opens the window. Batches
-	 * start at the smallest size and double while short, so a case that moves only at
-	 * context switches (an oversubscribed pair) still completes batches. */
-	warm_t0 = dpk_tsc();
-	while (atomic_load_explicit(&m->phase, memory_order_relaxed) == PHASE_WARM &&
-	       !dpk_bench_stopped(run)) {
-		uint64_t done = dpk_bench_time_batch(x, rc->role, n, overhead, NULL, false, &ticks);
-		warm_ops += done;
-		warm_ticks += ticks;
+		for (unsigned i = 0; i < DPK_BENCH_FLOOR_TRIPS; i++, v += 2) {
+			atomic_store_explicit(&l->flag, v, memory_order_release); /* F1 */
+			while (atomic_load_explicit(&l->flag, memory_order_acquire) !=
+			       v + 1) /* F4 */
+				dpk_pause();
+		}
+		t[nb++] =
+		        ((double)(dpk_tsc_end() - t0) - r->clock.read_cost) / DPK_BENCH_FLOOR_TRIPS;
+	}
+	atomic_store_explicit(&l->flag, FLOOR_DONE, memory_order_release); /* F1 */
+	return nb ? dpk_stats_median(t, nb) : 0;
+}
+
+/* Pong's side: answer every count until FLOOR_DONE. */
+static void floor_pong(struct floor_line *l)
+{
+	uint64_t want = 1;
+
+	for (;;) {
+		uint64_t v = atomic_load_explicit(&l->flag, memory_order_acquire); /* F2 */
+
+		if (v == FLOOR_DONE)
+			return;
+		if (v != want) {
+			dpk_pause();
+			continue;
+		}
+		atomic_store_explicit(&l->flag, v + 1, memory_order_release); /* F3 */
+		want += 2;
+	}
+}
+
+static void bracket(struct slice_role *sr, unsigned which)
+{
+	struct slice *sl = sr->sl;
+
+	if (!sl->floors || sr->role > 1)
+		return;
+	if (sr->role == 0)
+		sl->floor[which] = floor_ping(&sl->line[which], sl->r);
+	else
+		floor_pong(&sl->line[which]);
+}
+
+/* The first round's warm-up: batches start at the smallest size and double while short,
+ * so a case that moves only at context switches still completes batches; the rate they
+ * show sizes the batches to the multi-lcore sample target. */
+static uint64_t learn_batch(struct slice_role *sr, unsigned mult)
+{
+	struct slice *sl = sr->sl;
+	const struct dpk_bench_runner *r = sl->r;
+	uint64_t n = dpk_bench_round_ops(1, mult), ops = 0;
+	double ticks, sum = 0;
+
+	while (atomic_load_explicit(&sl->phase, memory_order_relaxed) == PHASE_WARM &&
+	       !dpk_bench_stopped(&sl->x->run)) {
+		uint64_t done = dpk_bench_time_batch(sl->x, sr->role, n, r->clock.read_cost, NULL,
+		                                     false, &ticks);
+		ops += done;
+		sum += ticks;
 		if (done < n)
 			break;
 		if (ticks < r->clock.target_multi / 4 && n < (UINT64_C(1) << 40))
 			n = dpk_bench_round_ops(n * 2, mult);
 	}
-	if ((double)(dpk_tsc() - warm_t0) > 0 && warm_ops > 0 && warm_ticks > 0) {
-		double rate = (double)warm_ops / warm_ticks; /* ops per tick */
-		double want = rate * r->clock.target_multi;
+	if (ops > 0 && sum > 0) {
+		double want = (double)ops / sum * r->clock.target_multi;
+
 		if (want > (double)n)
 			n = dpk_bench_round_ops((uint64_t)want, mult);
 	}
-	rc->batch = n;
+	return n;
+}
 
-	/* Measure until stopped. */
-	t0 = dpk_tsc();
-	now = t0;
-	while (!dpk_bench_stopped(run)) {
-		struct dpk_sample *s = rc->nsamples < cap ? &rc->samples[rc->nsamples] : NULL;
-		struct dpk_sample scratch;
-		uint64_t done = dpk_bench_time_batch(x, rc->role, n, overhead, s ? s : &scratch,
-		                                     m->check_ctx, &ticks);
+/* A later round's warm-up: batches of the size the case has. */
+static void rewarm_batches(struct slice_role *sr, uint64_t n)
+{
+	struct slice *sl = sr->sl;
+	double ticks;
+
+	while (atomic_load_explicit(&sl->phase, memory_order_relaxed) == PHASE_WARM &&
+	       !dpk_bench_stopped(&sl->x->run))
+		if (dpk_bench_time_batch(sl->x, sr->role, n, sl->r->clock.read_cost, NULL, false,
+		                         &ticks) < n)
+			break;
+}
+
+/* Measure until stopped: samples of round q, and the operations and window. */
+static void measure(struct slice_role *sr)
+{
+	struct slice *sl = sr->sl;
+	struct dpk_bench_mrole *mr = sr->mr;
+	const uint64_t n = mr->batch;
+	uint64_t t0 = dpk_tsc(), now = t0, ops = 0;
+	double ticks;
+
+	while (!dpk_bench_stopped(&sl->x->run)) {
+		struct dpk_sample scratch, *s = mr->ns < mr->cap ? &mr->samples[mr->ns] : &scratch;
+		uint64_t done = dpk_bench_time_batch(sl->x, sr->role, n, sl->r->clock.read_cost, s,
+		                                     sl->check_ctx, &ticks);
+
 		now = dpk_tsc();
-		rc->ops += done;
+		ops += done;
 		if (done < n)
 			break; /* stopped inside the batch: the partial sample is dropped */
-		if (s)
-			rc->nsamples++;
+		s->round = (uint16_t)sl->q;
+		if (s != &scratch)
+			mr->ns++;
 	}
-	rc->window = now - t0;
+	mr->ops[sl->q] = ops;
+	mr->window[sl->q] = now - t0;
+}
+
+static int role_main(void *arg)
+{
+	struct slice_role *sr = arg;
+	struct slice *sl = sr->sl;
+	const struct dpk_bench_case *c = sl->x->run.c;
+	unsigned spins = 0, mult = c->ops_multiple ? c->ops_multiple : 1;
+
+	atomic_fetch_add_explicit(&sl->ready, 1, memory_order_release);               /* A1 */
+	while (atomic_load_explicit(&sl->phase, memory_order_acquire) == PHASE_START) /* A1 */
+		spin_wait_relax(&spins);
+	bracket(sr, 0);
+	if (atomic_fetch_add_explicit(&sl->floored, 1, memory_order_relaxed) + 1 == sl->nroles)
+		syscall(SYS_futex, &sl->floored, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	while (atomic_load_explicit(&sl->phase, memory_order_relaxed) == PHASE_FLOOR)
+		spin_wait_relax(&spins);
+	if (sl->first)
+		sr->mr->batch = learn_batch(sr, mult);
+	else
+		rewarm_batches(sr, sr->mr->batch);
+	measure(sr);
+	bracket(sr, 1);
 	return 0;
 }
 
-static_assert(sizeof(atomic_uint) == 4, "a futex word is 32 bits");
+/* Wait until every role is past the first bracket, which ends within
+ * DPK_BENCH_FLOOR_MAX_S of its start plus one round trip. */
+static void wait_floored(struct slice *sl)
+{
+	unsigned v;
+
+	while ((v = atomic_load_explicit(&sl->floored, memory_order_relaxed)) < sl->nroles) {
+		struct timespec ts = {0, 1000000}; /* re-check now and then all the same */
+
+		syscall(SYS_futex, &sl->floored, FUTEX_WAIT_PRIVATE, v, &ts, NULL, 0);
+	}
+}
 
 /*
  * Sleep @p s seconds, returning early once a role has failed (dpk_bench_fail() raises the
- * stop flag and wakes this futex word). One wait for the whole budget: the main lcore
+ * stop flag and wakes this futex word). One wait for the whole span: the main lcore
  * shares a CPU with a worker in the default set (and in the core placement, with a
  * measured role), and a wake-up every few milliseconds there would preempt that role and
  * cost it a sample each time. The deadline is absolute (FUTEX_WAIT_BITSET on
@@ -155,8 +279,8 @@ static void sleep_unless_stopped(struct dpk_bench_ctl *x, double s)
 		            FUTEX_BITSET_MATCH_ANY) == 0 ||
 		    errno == EINTR || errno == EAGAIN) /* woken, or the word is 1 already */
 			continue;
-		/* ETIMEDOUT: the budget is spent. Anything else (no futex here): the budget is
-		 * slept out whole, without the early return. */
+		/* ETIMEDOUT: the time is spent. Anything else (no futex here): it is slept out
+		 * whole, without the early return. */
 		if (errno != ETIMEDOUT)
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &end, NULL) == EINTR)
 				;
@@ -164,178 +288,96 @@ static void sleep_unless_stopped(struct dpk_bench_ctl *x, double s)
 	}
 }
 
-static void run_multi(struct dpk_bench_runner *r, struct dpk_bench_ctl *x, const unsigned *lcores,
-                      unsigned nroles, struct dpk_bench_result *res)
+/* Launch every role; false (and the launched ones stopped and joined) when one fails. */
+static bool launch(struct slice *sl, const unsigned *lcores, struct dpk_bench_result *res)
 {
-	const struct dpk_bench_case *c = x->run.c;
-	struct multi *m = calloc(1, sizeof(*m));
-	size_t cap = r->opt.max_samples;
-	unsigned spins = 0, launched = 0;
-	uint64_t counted = c->counted_roles;
-	size_t total_kept = 0;
+	for (unsigned i = 0; i < sl->nroles; i++) {
+		int rc = dpk_lcore_launch(lcores[i], role_main, &sl->role[i]);
 
-	if (!m) {
-		dpk_bench_result_fail(res, "out of memory");
-		return;
+		if (rc == 0)
+			continue;
+		dpk_bench_result_fail(res, "launch on lcore %u: %s", lcores[i], strerror(-rc));
+		dpk_bench_ctl_stop(sl->x);
+		sl->floors = false;
+		atomic_store_explicit(&sl->phase, PHASE_WARM, memory_order_release); /* A1 */
+		for (unsigned j = 0; j < i; j++)
+			dpk_lcore_wait(lcores[j]);
+		return false;
 	}
-	m->x = x;
-	m->r = r;
-	/* Two lcores sharing a CPU preempt each other by design; counting those switches
-	 * as spoiled samples would reject every sample. */
-	m->check_ctx = x->run.placement != DPK_PLACE_OVERSUB;
-	atomic_init(&m->ready, 0);
-	atomic_init(&m->phase, PHASE_START);
-	res->nroles = nroles;
-	for (unsigned i = 0; i < nroles; i++) {
-		m->role[i].m = m;
-		m->role[i].role = i;
-		m->role[i].samples = calloc(cap ? cap : 1, sizeof(struct dpk_sample));
-		if (!m->role[i].samples) {
-			dpk_bench_result_fail(res, "out of memory");
-			goto out_free;
-		}
-	}
-	for (unsigned i = 0; i < nroles; i++) {
-		int rc = dpk_lcore_launch(lcores[i], role_main, &m->role[i]);
-		if (rc) {
-			dpk_bench_result_fail(res, "launch on lcore %u: %s", lcores[i],
-			                      strerror(-rc));
-			dpk_bench_ctl_stop(x);
-			atomic_store_explicit(&m->phase, PHASE_WARM, memory_order_release);
-			goto out_wait;
-		}
-		launched++;
-	}
+	return true;
+}
+
+/* Drive the phases of a launched slice and join its roles. */
+static void drive(struct slice *sl, const unsigned *lcores, double warm_s, double slice_s)
+{
+	unsigned spins = 0;
+
 	/* A1's pair: every role has arrived (acquire), then open the start gate (release). */
-	while (atomic_load_explicit(&m->ready, memory_order_acquire) < nroles)
+	while (atomic_load_explicit(&sl->ready, memory_order_acquire) < sl->nroles)
 		spin_wait_relax(&spins);
-	atomic_store_explicit(&m->phase, PHASE_WARM, memory_order_release);
-	sleep_unless_stopped(x, r->opt.warmup_s);
-	atomic_store_explicit(&m->phase, PHASE_MEASURE, memory_order_relaxed);
-	sleep_unless_stopped(x, r->opt.time_s);
-	dpk_bench_ctl_stop(x);
-
-out_wait:
-	for (unsigned i = 0; i < launched; i++)
+	atomic_store_explicit(&sl->phase, PHASE_FLOOR, memory_order_release);
+	wait_floored(sl);
+	atomic_store_explicit(&sl->phase, PHASE_WARM, memory_order_relaxed);
+	sleep_unless_stopped(sl->x, warm_s);
+	atomic_store_explicit(&sl->phase, PHASE_MEASURE, memory_order_relaxed);
+	sleep_unless_stopped(sl->x, slice_s);
+	dpk_bench_ctl_stop(sl->x);
+	for (unsigned i = 0; i < sl->nroles; i++)
 		dpk_lcore_wait(lcores[i]);
-	if (res->status != DPK_RESULT_OK)
-		goto out_free;
+}
 
-	/* Per-role figures, then the counted roles' samples pooled for the case's row. */
-	{
-		size_t pooled_n = 0;
-		struct dpk_sample *pooled;
-		uint64_t batches[DPK_BENCH_ROLES_MAX];
-		unsigned nb = 0;
+bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mcase *mc, unsigned q,
+                           double warm_s, double slice_s, struct dpk_bench_round *out,
+                           struct dpk_bench_result *res)
+{
+	struct dpk_bench_ctl *x = malloc(sizeof(*x));
+	struct slice *sl = calloc(1, sizeof(*sl));
+	bool ok = x && sl;
 
-		for (unsigned i = 0; i < nroles; i++)
-			if (!counted || (counted >> i) & 1)
-				pooled_n += m->role[i].nsamples;
-		pooled = calloc(pooled_n ? pooled_n : 1, sizeof(*pooled));
-		if (!pooled) {
-			dpk_bench_result_fail(res, "out of memory");
-			goto out_free;
-		}
-		pooled_n = 0;
-		res->mops = 0;
-		for (unsigned i = 0; i < nroles; i++) {
-			struct role_ctx *rc = &m->role[i];
-			struct dpk_bench_role_result *rr = &res->role[i];
-			size_t rej[DPK_REJECT_COUNT] = {0};
-			bool is_counted = !counted || (counted >> i) & 1;
-
-			rr->lcore = lcores[i];
-			rr->cpu = dpk_lcore_cpu(lcores[i]);
-			rr->name = i < 2 && c->role_names[i] ? c->role_names[i] : NULL;
-			rr->counted = is_counted;
-			rr->ops = rc->ops;
-			rr->window_s = (double)rc->window / (double)r->clock.hz;
-			rr->mops = rr->window_s > 0 ? (double)rc->ops / rr->window_s / 1e6 : 0;
-			rr->batch_ops = rc->batch;
-			rr->samples = rc->nsamples;
-			if (is_counted) {
-				memcpy(pooled + pooled_n, rc->samples,
-				       rc->nsamples * sizeof(*pooled));
-				pooled_n += rc->nsamples;
-				res->mops += rr->mops;
-				batches[nb++] = rc->batch;
-			}
-			if (!dpk_bench_summarise(rc->samples, rc->nsamples, m->check_ctx, 0, NULL,
-			                         NULL, rej, &rr->ticks, NULL, NULL))
-				dpk_bench_result_fail(res, "out of memory");
-			rr->kept = rej[0];
-		}
-		res->samples = pooled_n;
-		if (!dpk_bench_summarise(pooled, pooled_n, m->check_ctx, 0, NULL, NULL, res->reject,
-		                         &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw))
-			dpk_bench_result_fail(res, "out of memory");
-		total_kept = res->reject[0];
-		for (unsigned i = 1; i < nb; i++)
-			for (unsigned j = i; j > 0 && batches[j - 1] > batches[j]; j--) {
-				uint64_t t = batches[j];
-				batches[j] = batches[j - 1];
-				batches[j - 1] = t;
-			}
-		res->batch_ops = nb ? batches[nb / 2] : 0;
-		free(pooled);
+	if (!ok) {
+		dpk_bench_result_fail(res, "out of memory");
+		free(x);
+		free(sl);
+		return false;
 	}
-	if (total_kept == 0 && !dpk_bench_ctl_failed(x)) {
-		res->status = DPK_RESULT_EMPTY;
-		snprintf(res->reason, sizeof(res->reason),
-		         "no complete sample within %.3f s (a pair sharing one CPU may only move "
-		         "at context switches)",
-		         r->opt.time_s);
-	}
-
-out_free:
-	for (unsigned i = 0; i < nroles; i++)
-		free(m->role[i].samples);
-	free(m);
+	dpk_bench_ctl_init(x, mc->c, mc->placement, mc->nroles);
+	*sl = (struct slice){.x = x,
+	                     .r = r,
+	                     .q = q,
+	                     .first = mc->slices == 0,
+	                     .floors = mc->floors,
+	                     .nroles = mc->nroles,
+	                     .check_ctx = mc->placement != DPK_PLACE_OVERSUB};
+	atomic_init(&sl->ready, 0);
+	atomic_init(&sl->phase, PHASE_START);
+	atomic_init(&sl->floored, 0);
+	for (unsigned w = 0; w < 2; w++)
+		atomic_init(&sl->line[w].flag, 0);
+	for (unsigned i = 0; i < mc->nroles; i++)
+		sl->role[i] = (struct slice_role){.sl = sl, .role = i, .mr = &mc->role[i]};
+	ok = dpk_bench_ctl_setup(x, 0, res);
+	if (ok && launch(sl, mc->lcores, res))
+		drive(sl, mc->lcores, warm_s, slice_s);
+	for (unsigned w = 0; r->floor_script && sl->floors && w < 2; w++)
+		sl->floor[w] = r->floor_script(q, w);
+	if (ok)
+		ok = dpk_bench_ctl_teardown(x, res) && res->status == DPK_RESULT_OK;
+	out->floor = sl->floor[0] > sl->floor[1] ? sl->floor[0] : sl->floor[1];
+	mc->slices++;
+	free(sl);
+	free(x);
+	return ok;
 }
 
 void dpk_bench_run_case(struct dpk_bench_runner *r, const struct dpk_bench_suite *s,
                         const struct dpk_bench_case *c, enum dpk_placement p, unsigned repeat,
                         struct dpk_bench_result *res)
 {
-	unsigned lcores[DPK_BENCH_ROLES_MAX], nroles = 0;
-	uint64_t t0 = dpk_tsc();
-	struct dpk_bench_ctl *x;
-	char why[160];
+	const struct dpk_bench_item it = {s, c, p};
 
-	/* A single-lcore case alone runs as a suite of one, in rounds like any other. */
-	if (c->kind == DPK_BENCH_SINGLE) {
+	/* A case alone runs as a set of one, in rounds like any other. */
+	if (c->kind == DPK_BENCH_SINGLE)
 		dpk_bench_run_rounds(r, &s, &c, 1, repeat, res, NULL, NULL);
-		return;
-	}
-	dpk_bench_result_init(res, s, c, p, repeat);
-	if (c->kind == DPK_BENCH_PAIR) {
-		if (!dpk_bench_placement_available(r, p, &lcores[0], &lcores[1], why,
-		                                   sizeof(why))) {
-			res->status = DPK_RESULT_SKIPPED;
-			snprintf(res->reason, sizeof(res->reason), "%s", why);
-			return;
-		}
-		nroles = 2;
-	} else {
-		for (unsigned i = 0; i < r->nworkers && nroles < DPK_BENCH_ROLES_MAX; i++)
-			if (r->all_member[i])
-				lcores[nroles++] = r->workers[i];
-		if (nroles == 0) {
-			res->status = DPK_RESULT_SKIPPED;
-			snprintf(res->reason, sizeof(res->reason), "no worker lcores");
-			return;
-		}
-	}
-	x = malloc(sizeof(*x));
-	if (!x) {
-		dpk_bench_result_fail(res, "out of memory");
-		return;
-	}
-	dpk_bench_ctl_init(x, c, p, nroles);
-	if (dpk_bench_ctl_setup(x, 0, res)) {
-		run_multi(r, x, lcores, nroles, res);
-		dpk_bench_ctl_teardown(x, res);
-	}
-	res->elapsed_s = (double)(dpk_tsc() - t0) / (double)r->clock.hz;
-	free(x);
+	else
+		dpk_bench_run_multi_rounds(r, &it, 1, repeat, res, NULL, NULL);
 }

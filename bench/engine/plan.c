@@ -157,6 +157,18 @@ static void round_progress(void *ctx, unsigned round, unsigned rounds)
 	progress(ctx, round, rounds);
 }
 
+/* Hand the @p k results @p rr of a set to their plan items @p at and count them done. */
+static void deliver(struct plan_run *pr, const struct dpk_bench_result *rr, const size_t *at,
+                    unsigned k)
+{
+	for (unsigned q = 0; q < k; q++) {
+		pr->out[at[q]] = rr[q];
+		pr->done[at[q]] = true;
+	}
+	pr->pg.done += k;
+	progress_end(pr);
+}
+
 /*
  * Run the single-lcore cases of the suite whose items start at @p first in rounds, except
  * those an interleaved group takes. Returns 0 or -ENOMEM.
@@ -184,12 +196,7 @@ static int suite_rounds(struct plan_run *pr, size_t first)
 		snprintf(pr->what, sizeof(pr->what), "%s: %u single-lcore case%s",
 		         plan->item[first].s->name, k, k == 1 ? "" : "s");
 		dpk_bench_run_rounds(pr->r, ss, cs, k, pr->rep, rr, round_progress, pr);
-		for (unsigned q = 0; q < k; q++) {
-			pr->out[at[q]] = rr[q];
-			pr->done[at[q]] = true;
-		}
-		pr->pg.done += k;
-		progress_end(pr);
+		deliver(pr, rr, at, k);
 	}
 	free(ss);
 	free(cs);
@@ -222,24 +229,51 @@ static void run_group(struct plan_run *pr, size_t i)
 	         dpk_bench_params_str(plan->item[i].c, params, sizeof(params)));
 	progress(pr, 0, 0);
 	dpk_bench_run_interleaved(pr->r, gs, gc, k, pr->rep, gr);
-	for (unsigned q = 0; q < k; q++) {
-		pr->out[gi[q]] = gr[q];
-		pr->done[gi[q]] = true;
-	}
-	pr->pg.done += k;
-	progress_end(pr);
+	deliver(pr, gr, gi, k);
 }
 
-/* Run item @p i, unless a set run before it took it. */
-static void run_item(struct plan_run *pr, size_t i)
+/* Run the multi-lcore cases of item @p i's suite on its placement, item @p i first, in
+ * rounds. Returns 0 or -ENOMEM. */
+static int run_multi_set(struct plan_run *pr, size_t i)
+{
+	const struct dpk_bench_plan *plan = pr->plan;
+	const struct dpk_bench_item *it = &plan->item[i];
+	struct dpk_bench_item *set = calloc(plan->n, sizeof(*set));
+	struct dpk_bench_result *rr = calloc(plan->n, sizeof(*rr));
+	size_t *at = calloc(plan->n, sizeof(*at));
+	unsigned k = 0;
+	int rc = set && rr && at ? 0 : -ENOMEM;
+
+	for (size_t j = i; !rc && j < plan->n && plan->item[j].s == it->s; j++)
+		if (!pr->done[j] && plan->item[j].p == it->p) {
+			set[k] = plan->item[j];
+			at[k++] = j;
+		}
+	if (!rc) {
+		snprintf(pr->what, sizeof(pr->what), "%s: %u %s case%s on %s", it->s->name, k,
+		         it->c->kind == DPK_BENCH_ALL ? "all-lcore" : "pair", k == 1 ? "" : "s",
+		         dpk_placement_name(it->p));
+		dpk_bench_run_multi_rounds(pr->r, set, k, pr->rep, rr, round_progress, pr);
+		deliver(pr, rr, at, k);
+	}
+	free(set);
+	free(rr);
+	free(at);
+	return rc;
+}
+
+/* Run item @p i, unless a set run before it took it. Returns 0 or -ENOMEM. */
+static int run_item(struct plan_run *pr, size_t i)
 {
 	const struct dpk_bench_item *it = &pr->plan->item[i];
 	char params[64];
 
 	if (!pr->done[i] && pr->plan->interleave && pr->plan->leader[i] == i)
 		run_group(pr, i);
+	if (!pr->done[i] && it->c->kind != DPK_BENCH_SINGLE)
+		return run_multi_set(pr, i);
 	if (pr->done[i])
-		return;
+		return 0;
 	snprintf(pr->what, sizeof(pr->what), "%s/%s %s on %s", it->s->name, it->c->name,
 	         dpk_bench_params_str(it->c, params, sizeof(params)), dpk_placement_name(it->p));
 	progress(pr, 0, 0);
@@ -247,6 +281,7 @@ static void run_item(struct plan_run *pr, size_t i)
 	pr->done[i] = true;
 	pr->pg.done++;
 	progress_end(pr);
+	return 0;
 }
 
 /* One repeat of the plan. */
@@ -258,9 +293,8 @@ static int run_repeat(struct plan_run *pr)
 	for (size_t i = 0; i < plan->n; i++) {
 		const bool first = i == 0 || plan->item[i].s != plan->item[i - 1].s;
 
-		if (first && suite_rounds(pr, i))
+		if ((first && suite_rounds(pr, i)) || run_item(pr, i))
 			return -ENOMEM;
-		run_item(pr, i);
 		if (first && pr->h->suite) {
 			size_t end = i;
 
@@ -268,9 +302,6 @@ static int run_repeat(struct plan_run *pr)
 				end++;
 			pr->h->suite(pr->h->ctx, plan, i, end, pr->rep);
 		}
-		/* The floor ran before this row, in the default order: read the row against it
-		 * (every row is linked again once all have run). */
-		pr->out[i].floor_rt = dpk_bench_floor_of(&pr->out[i], pr->out, i);
 		if (pr->h->result)
 			pr->h->result(pr->h->ctx, plan, i, &pr->out[i]);
 	}
@@ -304,6 +335,5 @@ int dpk_bench_plan_run(struct dpk_bench_runner *r, const struct dpk_bench_plan *
 	}
 	free(pr.done);
 	dpk_bench_witness_finish(r, res, total);
-	dpk_bench_link_floor(res, total);
 	return rc;
 }

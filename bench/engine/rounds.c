@@ -256,6 +256,7 @@ void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_sui
 			res[i].witness_kept_slow = wit.kept_slow;
 			res[i].witness_kept_p50 = kept_witness_p50(rc[i].samples, rc[i].ns);
 			res[i].witness_kept_rounds = kept_rounds(rc[i].samples, rc[i].ns);
+			dpk_bench_single_rounds(rc[i].samples, rc[i].ns, rc[i].slices, &res[i]);
 			log->samples += rc[i].ns;
 			log->slow += rc[i].ns - fast;
 			log->set_aside += wit.set_aside;

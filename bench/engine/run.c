@@ -164,6 +164,15 @@ void dpk_bench_result_fail(struct dpk_bench_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
+void dpk_bench_result_empty(struct dpk_bench_result *res, double time_s)
+{
+	res->status = DPK_RESULT_EMPTY;
+	snprintf(res->reason, sizeof(res->reason),
+	         "no complete sample within %.3f s (a pair sharing one CPU may only move at "
+	         "context switches)",
+	         time_s);
+}
+
 void dpk_bench_result_free(struct dpk_bench_result *res)
 {
 	free(res->raw);
@@ -172,6 +181,9 @@ void dpk_bench_result_free(struct dpk_bench_result *res)
 	free(res->raw_cycles);
 	res->raw_cycles = NULL;
 	res->nraw_cycles = 0;
+	free(res->rounds);
+	res->rounds = NULL;
+	res->nrounds = 0;
 }
 
 /* ---- the case arena ---------------------------------------------------------------- */

@@ -3,6 +3,8 @@
  * figures in core cycles and the rates. */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +146,66 @@ void dpk_bench_finish_single(const struct dpk_bench_runner *r, const struct dpk_
 	 * it drags a mean (multi-lcore cases count completed operations instead). */
 	res->mops = res->ticks.p50 > 0 ? hz / res->ticks.p50 / 1e6 : 0;
 	res->role[0].mops = res->mops;
+}
+
+void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const bool *aside,
+                       bool floors, struct dpk_bench_result *res)
+{
+	struct dpk_stats_cluster cl[DPK_BENCH_CLUSTERS_MAX];
+	double v[DPK_BENCH_ROUNDS_MAX], t[DPK_BENCH_ROUNDS_MAX];
+	unsigned n = 0, nc;
+
+	for (unsigned q = 0; q < nr; q++)
+		if ((!aside || !aside[q]) && rounds[q].kept && (!floors || rounds[q].floor > 0))
+			v[n++] = floors ? rounds[q].p50 / rounds[q].floor : rounds[q].p50;
+	nc = dpk_stats_clusters(v, n, DPK_BENCH_CLUSTER_GAP, n / 10 > 2 ? n / 10 : 2, cl,
+	                        DPK_BENCH_CLUSTERS_MAX);
+	res->nclusters = nc > 1 ? nc : 0;
+	for (unsigned c = 0; c < res->nclusters; c++) {
+		struct dpk_bench_cluster *out = &res->cluster[c];
+		unsigned nt = 0;
+
+		out->per_floor = floors ? cl[c].p50 : 0;
+		out->rounds = (unsigned)cl[c].n;
+		out->first = UINT32_MAX;
+		for (unsigned q = 0; q < nr; q++) {
+			double x;
+
+			if ((aside && aside[q]) || !rounds[q].kept ||
+			    (floors && !(rounds[q].floor > 0)))
+				continue;
+			x = floors ? rounds[q].p50 / rounds[q].floor : rounds[q].p50;
+			if (x < cl[c].lo || x > cl[c].hi)
+				continue;
+			t[nt++] = rounds[q].p50;
+			if (q < out->first)
+				out->first = q;
+		}
+		out->p50 = nt ? dpk_stats_median(t, nt) : NAN;
+	}
+}
+
+void dpk_bench_single_rounds(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             struct dpk_bench_result *res)
+{
+	double p50[DPK_BENCH_ROUNDS_MAX * 2], v[DPK_BENCH_ROUNDS_MAX * 2];
+	uint32_t kept[DPK_BENCH_ROUNDS_MAX * 2];
+	unsigned nv = 0;
+
+	if (nrounds > DPK_BENCH_ROUNDS_MAX * 2)
+		nrounds = DPK_BENCH_ROUNDS_MAX * 2;
+	res->rounds = calloc(nrounds ? nrounds : 1, sizeof(*res->rounds));
+	if (!res->rounds || !dpk_stats_round_medians(s, n, nrounds, p50, kept)) {
+		free(res->rounds);
+		res->rounds = NULL;
+		return;
+	}
+	res->nrounds = nrounds;
+	for (unsigned q = 0; q < nrounds; q++) {
+		res->rounds[q] = (struct dpk_bench_round){.p50 = p50[q], .kept = kept[q]};
+		if (kept[q])
+			v[nv++] = p50[q];
+	}
+	dpk_stats_summarise(v, nv, &res->round_p50);
+	dpk_bench_regimes(res->rounds, nrounds, NULL, false, res);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Table, JSON and CSV output of a dpk-bench run. */
+/* The table of a dpk-bench run: the environment block, the rows, the closing lines. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -96,8 +96,7 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 		        "- (no chain in this build, or it did not time): no figures in cycles");
 }
 
-/* The median of the witness log's readings, NaN when there are none. */
-static double witness_p50(const struct dpk_bench_witness_log *w)
+double dpk_report_witness_p50(const struct dpk_bench_witness_log *w)
 {
 	double *c, m;
 
@@ -172,7 +171,7 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 	        "speed witness: reference %.2f ticks (%s), fastest %.2f, median %.2f; %zu of %zu "
 	        "samples next to a slow timing (over +%.0f%%), %zu of them set aside; %u rounds, "
 	        "%u of them extra\n",
-	        w->ref, from, w->best, witness_p50(w), w->slow, w->samples,
+	        w->ref, from, w->best, dpk_report_witness_p50(w), w->slow, w->samples,
 	        DPK_WITNESS_LIMIT * 100.0, w->set_aside, w->rounds, w->extra);
 	if (!w->slow_only_cases)
 		return;
@@ -285,6 +284,48 @@ static void report_rejected(FILE *f, const struct dpk_bench_result *res)
 	fputc(')', f);
 }
 
+/* The case's own floor under its row: its figure over the round trip, and how the round
+ * trip moved over the rounds. */
+static void floor_line(FILE *f, const struct dpk_bench_result *res, int rw)
+{
+	char fl[24], lo[24], hi[24];
+
+	if (!(res->floor_rt > 0))
+		return;
+	num(fl, sizeof(fl), res->floor_rt);
+	num(lo, sizeof(lo), res->floor_min);
+	num(hi, sizeof(hi), res->floor_max);
+	fprintf(f,
+	        "      %-*s %s: x%.3g a cache-line round trip on these lcores (p50 %s ticks, %s-%s",
+	        rw, "floor", dpk_bench_unit_name(res->c->unit), res->per_floor.p50, fl, lo, hi);
+	if (res->rounds_set_aside)
+		fprintf(f, "; %u of %u rounds set aside, their floor over +%.0f%% of %.1f)\n",
+		        res->rounds_set_aside, res->nrounds, DPK_BENCH_FLOOR_LIMIT * 100.0,
+		        res->floor_ref);
+	else
+		fprintf(f, " over %u rounds)\n", res->nrounds);
+}
+
+/* The regimes the kept rounds fell into, when they fell apart. */
+static void regimes_line(FILE *f, const struct dpk_bench_result *res, int rw)
+{
+	char p[24];
+
+	if (res->nclusters < 2)
+		return;
+	fprintf(f, "      %-*s %u apart:", rw, "regimes", res->nclusters);
+	for (unsigned c = 0; c < res->nclusters; c++) {
+		const struct dpk_bench_cluster *cl = &res->cluster[c];
+
+		num(p, sizeof(p), cl->p50);
+		fprintf(f, "%s %s ticks", c ? "," : "", p);
+		if (cl->per_floor > 0)
+			fprintf(f, " (x%.3g the floor)", cl->per_floor);
+		fprintf(f, " in %u rounds from round %u", cl->rounds, cl->first + 1);
+	}
+	fprintf(f, "\n");
+}
+
 void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k,
                     int width)
 {
@@ -331,8 +372,10 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 			        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
 			        res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds);
 	}
-	if (res->c->kind == DPK_BENCH_SINGLE)
+	if (res->c->kind == DPK_BENCH_SINGLE) {
+		regimes_line(f, res, 10);
 		return;
+	}
 	/* The role names take at least 10 columns, more when one is longer ("distributor"),
 	 * so that the lines under one row stay in line. */
 	int rw = 10;
@@ -354,299 +397,6 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		        rw, rn, rr->lcore, rr->cpu, a[0], rr->mops, rr->kept,
 		        rr->counted ? "" : " (not counted)");
 	}
-	if (res->floor_rt > 0) {
-		num(a[0], sizeof(a[0]), res->floor_rt);
-		fprintf(f,
-		        "      %-*s %s: x%.3g a cache-line round trip on this placement "
-		        "(floor/pingpong p50 %s ticks)\n",
-		        rw, "floor", dpk_bench_unit_name(res->c->unit),
-		        res->ticks.p50 / res->floor_rt, a[0]);
-	}
-}
-
-static void json_summary(struct dpk_json *j, const char *key, const struct dpk_summary *s,
-                         double scale)
-{
-	dpk_json_object_begin(j, key);
-	dpk_json_double(j, "min", s->min * scale);
-	dpk_json_double(j, "p50", s->p50 * scale);
-	dpk_json_double(j, "p90", s->p90 * scale);
-	dpk_json_double(j, "p99", s->p99 * scale);
-	dpk_json_double(j, "max", s->max * scale);
-	dpk_json_double(j, "mean", s->mean * scale);
-	dpk_json_double(j, "stddev", s->stddev * scale);
-	dpk_json_double(j, "cv", s->cv);
-	dpk_json_double(j, "p50_ci95_lo", s->p50_lo * scale);
-	dpk_json_double(j, "p50_ci95_hi", s->p50_hi * scale);
-	dpk_json_object_end(j);
-}
-
-int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
-                    size_t n)
-{
-	const struct dpk_bench_runner *r = m->runner;
-	const struct dpk_bench_clock *k = &r->clock;
-	double ns_per_tick = 1e9 / (double)k->hz;
-	struct dpk_json j;
-	char buf[64];
-
-	dpk_json_init(&j, f, true);
-	dpk_json_object_begin(&j, NULL);
-	dpk_json_string(&j, "schema", DPK_BENCH_SCHEMA);
-	dpk_json_int(&j, "schema_version", DPK_BENCH_SCHEMA_VERSION);
-	dpk_json_string(&j, "started", m->started);
-	dpk_json_double(&j, "wall_s", m->wall_s);
-	dpk_json_string(&j, "command", m->command);
-
-	dpk_json_object_begin(&j, "options");
-	dpk_json_double(&j, "time_s", r->opt.time_s);
-	dpk_json_double(&j, "warmup_s", r->opt.warmup_s);
-	dpk_json_uint(&j, "rounds", r->opt.rounds);
-	dpk_json_double(&j, "slow_limit", r->opt.slow_limit);
-	dpk_json_int(&j, "repeat", r->opt.repeat);
-	dpk_json_string(&j, "lcores", r->opt.lcores ? r->opt.lcores : "default");
-	dpk_json_bool(&j, "raw", r->opt.raw);
-	dpk_json_array_begin(&j, "placements");
-	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
-		if (r->opt.placement_on[p])
-			dpk_json_string(&j, NULL, dpk_placement_name(p));
-	dpk_json_array_end(&j);
-	dpk_json_object_end(&j);
-
-	dpk_json_object_begin(&j, "clock");
-	dpk_json_uint(&j, "tsc_hz", k->hz);
-	dpk_json_string(&j, "tsc_source", k->source);
-	dpk_json_double(&j, "tsc_hz_check", k->hz_check);
-	dpk_json_double(&j, "read_cost_ticks", k->read_cost);
-	dpk_json_double(&j, "read_cost_min_ticks", k->read_cost_min);
-	dpk_json_uint(&j, "granularity_ticks", k->granularity);
-	dpk_json_uint(&j, "min_delta_ticks", k->min_delta);
-	dpk_json_uint(&j, "bumped_reads", k->bumps);
-	dpk_json_double(&j, "sample_target_ticks_single", k->target_single);
-	dpk_json_double(&j, "sample_target_ticks_multi", k->target_multi);
-	dpk_json_double(&j, "witness_ticks", k->witness);
-	dpk_json_uint(&j, "witness_readings", k->witness_readings);
-	dpk_json_double(&j, "mul_cycles", k->mul_cycles);
-	dpk_json_bool(&j, "cycles_on", k->cycles_on);
-	dpk_json_object_end(&j);
-
-	dpk_json_object_begin(&j, "witness");
-	dpk_json_double(&j, "best_ticks", r->witness.best);
-	dpk_json_double(&j, "p50_ticks", witness_p50(&r->witness));
-	dpk_json_double(&j, "reference_ticks", r->witness.ref);
-	dpk_json_uint(&j, "reference_rank", DPK_WITNESS_REF_RANK);
-	dpk_json_uint(&j, "pairs", DPK_WITNESS_PAIRS);
-	dpk_json_uint(&j, "warm_pairs", DPK_WITNESS_WARM_PAIRS);
-	dpk_json_double(&j, "limit", DPK_WITNESS_LIMIT);
-	dpk_json_uint(&j, "readings", r->witness.n);
-	dpk_json_uint(&j, "samples", r->witness.samples);
-	dpk_json_uint(&j, "slow_samples", r->witness.slow);
-	dpk_json_uint(&j, "set_aside_samples", r->witness.set_aside);
-	dpk_json_uint(&j, "rounds", r->witness.rounds);
-	dpk_json_uint(&j, "extra_rounds", r->witness.extra);
-	dpk_json_uint(&j, "slow_only_cases", r->witness.slow_only_cases);
-	dpk_json_object_end(&j);
-
-	dpk_json_array_begin(&j, "environment");
-	for (unsigned i = 0; i < m->env->count; i++) {
-		const struct dpk_env_item *it = &m->env->item[i];
-		dpk_json_object_begin(&j, NULL);
-		dpk_json_string(&j, "key", it->key);
-		dpk_json_string(&j, "label", it->label);
-		dpk_json_string(&j, "value", it->value);
-		dpk_json_string(&j, "verdict", dpk_verdict_name(it->verdict));
-		dpk_json_string(&j, "detail", it->detail);
-		dpk_json_object_end(&j);
-	}
-	dpk_json_array_end(&j);
-
-	dpk_json_object_begin(&j, "lcores");
-	dpk_json_uint(&j, "main", r->main_lcore);
-	dpk_json_array_begin(&j, "workers");
-	for (unsigned i = 0; i < r->nworkers; i++) {
-		struct dpk_cpuset cs;
-		dpk_lcore_cpus(r->workers[i], &cs);
-		dpk_json_object_begin(&j, NULL);
-		dpk_json_uint(&j, "lcore", r->workers[i]);
-		dpk_json_string(&j, "cpus", dpk_cpulist_format(&cs, buf, sizeof(buf)));
-		dpk_json_object_end(&j);
-	}
-	dpk_json_array_end(&j);
-	dpk_json_array_begin(&j, "skipped_placements");
-	for (unsigned i = 0; i < m->nskips; i++) {
-		dpk_json_object_begin(&j, NULL);
-		dpk_json_string(&j, "placement", dpk_placement_name(m->skips[i].placement));
-		dpk_json_string(&j, "reason", m->skips[i].reason);
-		dpk_json_object_end(&j);
-	}
-	dpk_json_array_end(&j);
-	dpk_json_object_end(&j);
-
-	dpk_json_array_begin(&j, "results");
-	for (size_t i = 0; i < n; i++) {
-		const struct dpk_bench_result *x = &res[i];
-		dpk_json_object_begin(&j, NULL);
-		dpk_json_string(&j, "suite", x->suite->name);
-		dpk_json_string(&j, "case", x->c->name);
-		dpk_json_object_begin(&j, "params");
-		for (unsigned p = 0; p < DPK_BENCH_PARAMS_MAX && x->c->params[p].name; p++)
-			dpk_json_int(&j, x->c->params[p].name, x->c->params[p].value);
-		dpk_json_object_end(&j);
-		dpk_json_string(&j, "placement", dpk_placement_name(x->placement));
-		dpk_json_uint(&j, "repeat", x->repeat);
-		dpk_json_string(&j, "description", x->c->desc);
-		dpk_json_string(&j, "unit", dpk_bench_unit_name(x->c->unit));
-		dpk_json_string(&j, "status", dpk_bench_status_name(x->status));
-		if (x->status != DPK_RESULT_OK)
-			dpk_json_string(&j, "reason", x->reason);
-		dpk_json_double(&j, "elapsed_s", x->elapsed_s);
-		if (x->status == DPK_RESULT_OK) {
-			dpk_json_uint(&j, "batch_ops", x->batch_ops);
-			dpk_json_uint(&j, "samples", x->samples);
-			dpk_json_uint(&j, "kept", x->reject[0]);
-			dpk_json_object_begin(&j, "rejected");
-			for (unsigned q = 1; q < DPK_REJECT_COUNT; q++)
-				dpk_json_uint(&j, dpk_reject_name(q), x->reject[q]);
-			dpk_json_object_end(&j);
-			json_summary(&j, "ticks", &x->ticks, 1.0);
-			json_summary(&j, "ns", &x->ticks, ns_per_tick);
-			if (x->cycles.n) {
-				json_summary(&j, "cycles", &x->cycles, 1.0);
-				dpk_json_uint(&j, "cycles_kept", x->cycles.n);
-				dpk_json_double(&j, "core_mhz", x->core_hz / 1e6);
-			}
-			dpk_json_double(&j, "mops", x->mops);
-			dpk_json_uint(&j, "code_layouts",
-			              dpk_bench_code_layouts(x->c, x->placement));
-			if (x->witness_slices) {
-				dpk_json_uint(&j, "witness_slices", x->witness_slices);
-				dpk_json_uint(&j, "witness_fast_samples", x->witness_fast);
-				dpk_json_uint(&j, "witness_kept_rounds", x->witness_kept_rounds);
-				dpk_json_bool(&j, "witness_slow_only", x->witness_slow_only);
-			}
-			if (x->interleaved) {
-				char ref[160];
-				snprintf(ref, sizeof(ref), "%s/%s", x->ref_suite->name,
-				         x->ref_case->name);
-				dpk_json_object_begin(&j, "interleaved");
-				dpk_json_string(&j, "reference", ref);
-				dpk_json_uint(&j, "group_size", x->group_size);
-				dpk_json_uint(&j, "rounds", x->pair_rounds);
-				dpk_json_double(&j, "ratio_p50", x->pair_ratio.p50);
-				dpk_json_double(&j, "ratio_ci95_lo", x->pair_ratio.p50_lo);
-				dpk_json_double(&j, "ratio_ci95_hi", x->pair_ratio.p50_hi);
-				dpk_json_object_end(&j);
-			}
-			if (x->floor_rt > 0) {
-				dpk_json_object_begin(&j, "floor");
-				dpk_json_double(&j, "round_trip_ticks", x->floor_rt);
-				dpk_json_double(&j, "ratio", x->ticks.p50 / x->floor_rt);
-				dpk_json_object_end(&j);
-			}
-			dpk_json_array_begin(&j, "lcores");
-			for (unsigned q = 0; q < x->nroles; q++) {
-				const struct dpk_bench_role_result *rr = &x->role[q];
-				dpk_json_object_begin(&j, NULL);
-				dpk_json_uint(&j, "role", q);
-				dpk_json_string(&j, "name", rr->name);
-				dpk_json_uint(&j, "lcore", rr->lcore);
-				dpk_json_uint(&j, "cpu", rr->cpu);
-				dpk_json_bool(&j, "counted", rr->counted);
-				dpk_json_uint(&j, "ops", rr->ops);
-				dpk_json_double(&j, "window_s", rr->window_s);
-				dpk_json_double(&j, "mops", rr->mops);
-				dpk_json_uint(&j, "batch_ops", rr->batch_ops);
-				dpk_json_uint(&j, "samples", rr->samples);
-				dpk_json_uint(&j, "kept", rr->kept);
-				json_summary(&j, "ticks", &rr->ticks, 1.0);
-				dpk_json_object_end(&j);
-			}
-			dpk_json_array_end(&j);
-			if (x->raw) {
-				dpk_json_array_begin(&j, "raw_ticks");
-				for (size_t q = 0; q < x->nraw; q++)
-					dpk_json_double(&j, NULL, x->raw[q]);
-				dpk_json_array_end(&j);
-			}
-			if (x->raw_cycles) {
-				dpk_json_array_begin(&j, "raw_cycles");
-				for (size_t q = 0; q < x->nraw_cycles; q++)
-					dpk_json_double(&j, NULL, x->raw_cycles[q]);
-				dpk_json_array_end(&j);
-			}
-		}
-		dpk_json_object_end(&j);
-	}
-	dpk_json_array_end(&j);
-	dpk_json_object_end(&j);
-	return dpk_json_finish(&j);
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
-                   size_t n, bool raw)
-{
-	double ns_per_tick = 1e9 / (double)m->runner->clock.hz;
-	char params[64];
-
-	fprintf(f, "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
-	           "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,batch_ops,"
-	           "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
-	           "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_samples,"
-	           "witness_slow_only,witness_kept_rounds,p50_cycles,core_mhz\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct dpk_bench_result *x = &res[i];
-		const struct dpk_summary *t = &x->ticks;
-
-		dpk_bench_params_str(x->c, params, sizeof(params));
-		fprintf(f, "case,%s,%s,", x->suite->name, x->c->name);
-		csv_str(f, params);
-		fprintf(f, ",%s,%u,%s,", dpk_placement_name(x->placement), x->repeat,
-		        dpk_bench_status_name(x->status));
-		csv_str(f, dpk_bench_unit_name(x->c->unit));
-		if (x->status == DPK_RESULT_OK)
-			fprintf(f,
-			        ",%zu,%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
-			        "%.5f,%.4f,%.4f,,,",
-			        x->samples, x->reject[0], x->reject[DPK_REJECT_MIGRATION],
-			        x->reject[DPK_REJECT_CTX_SWITCH], x->reject[DPK_REJECT_GAP],
-			        x->reject[DPK_REJECT_SLOW], (unsigned long long)x->batch_ops,
-			        t->min, t->p50, t->p90, t->p99, t->max, t->mean, t->stddev, t->cv,
-			        t->p50 * ns_per_tick, x->mops);
-		else
-			fprintf(f,
-			        ",,,,,,,,,,,,,,,,,,,,"); /* 19 empty fields, then the witness's */
-		if (x->status == DPK_RESULT_OK && x->witness_slices)
-			fprintf(f, "%u,%zu,%d,%u,", x->witness_slices, x->witness_fast,
-			        x->witness_slow_only, x->witness_kept_rounds);
-		else
-			fprintf(f, ",,,,");
-		if (x->status == DPK_RESULT_OK && x->cycles.n)
-			fprintf(f, "%.4f,%.1f\n", x->cycles.p50, x->core_hz / 1e6);
-		else
-			fprintf(f, ",\n");
-		if (raw && x->raw) {
-			for (size_t q = 0; q < x->nraw; q++) {
-				fprintf(f, "sample,%s,%s,", x->suite->name, x->c->name);
-				csv_str(f, params);
-				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement),
-				        x->repeat);
-				csv_str(f, dpk_bench_unit_name(x->c->unit));
-				fprintf(f, ",,,,,,,,,,,,,,,,,,%zu,%.4f,,,,,,\n", q, x->raw[q]);
-			}
-		}
-	}
-	if (fflush(f) != 0 || ferror(f))
-		return -EIO;
-	return 0;
+	floor_line(f, res, rw);
+	regimes_line(f, res, rw);
 }

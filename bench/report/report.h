@@ -81,6 +81,9 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
                    size_t n, bool raw);
 
+/** The median of the witness log's readings, NaN when there are none. */
+double dpk_report_witness_p50(const struct dpk_bench_witness_log *w);
+
 /** "ok", "failed", "skipped". */
 const char *dpk_bench_status_name(enum dpk_bench_status s);
 

@@ -141,7 +141,8 @@ def main():
             summary_ok(r["ns"], where + " ns")
             assert r["kept"] <= r["samples"], where
             assert r["kept"] + sum(r["rejected"].values()) == r["samples"], where
-            assert set(r["rejected"]) == {"migration", "ctx_switch", "gap", "slow"}, where
+            assert set(r["rejected"]) == {"migration", "ctx_switch", "gap", "slow", "floor"}, \
+                where
             assert r["lcores"], where
             for lc in r["lcores"]:
                 need(lc, LCORE, where + " lcore")
@@ -180,24 +181,36 @@ def main():
                     f"{where}: kept samples in rounds but no cycles"
     t("every result", results)
 
-    def floors():
-        # A pair result on a placement of two CPUs whose ping-pong ran ok in the same
-        # repeat carries that round trip, and nothing else does.
-        pp = {(r["placement"], r["repeat"]): r["ticks"]["p50"] for r in doc["results"]
-              if r["suite"] == "floor" and r["case"] == "pingpong" and r["status"] == "ok"}
+    def rounds_and_floors():
+        # Every ok result ran in rounds (interleaved groups aside); a multi-lcore case on two
+        # CPUs carries its own floor, and its rounds say which were set aside for it.
         for r in doc["results"]:
             where = f"{r['suite']}/{r['case']} {r['placement']}"
-            want = (r["status"] == "ok" and len(r.get("lcores", [])) >= 2 and
-                    r["placement"] in ("smt", "core", "llc", "numa") and
-                    (r["suite"], r["case"]) != ("floor", "pingpong") and
-                    (r["placement"], r["repeat"]) in pp)
-            assert ("floor" in r) == want, f"{where}: floor {'missing' if want else 'unexpected'}"
-            if want:
-                f = r["floor"]
-                assert f["round_trip_ticks"] == pp[(r["placement"], r["repeat"])], where
-                assert math.isclose(f["ratio"], r["ticks"]["p50"] / f["round_trip_ticks"],
-                                    rel_tol=1e-9), where
-    t("pair results carry their placement's floor", floors)
+            if r["status"] != "ok" or "interleaved" in r:
+                continue
+            rd = r["rounds"]
+            n = len(rd["p50"])
+            assert n >= 1 and len(rd["kept"]) == n, where
+            assert all((p is None) == (k == 0) for p, k in zip(rd["p50"], rd["kept"])), where
+            two_cpus = r["placement"] in ("smt", "core", "llc", "numa")
+            assert ("floor" in r) == (two_cpus or ("floor" in r and r["placement"] == "all")), \
+                f"{where}: floor {'missing' if two_cpus else 'unexpected'}"
+            if "floor" not in r:
+                assert "set_aside" not in rd and r["rejected"]["floor"] == 0, where
+                if r["placement"] == "single":
+                    assert sum(rd["kept"]) == r["kept"], where
+                continue
+            f = r["floor"]
+            assert len(rd["floor"]) == n and len(rd["set_aside"]) == n, where
+            limit = f["reference_ticks"] * (1 + f["limit"])
+            assert rd["set_aside"] == [fl > limit for fl in rd["floor"]], where
+            assert f["set_aside_rounds"] == sum(rd["set_aside"]), where
+            positive = [fl for fl in rd["floor"] if fl > 0]
+            assert min(positive) == f["min_ticks"] and max(positive) == f["max_ticks"], where
+            aside = sum(k for k, a in zip(rd["kept"], rd["set_aside"]) if a)
+            assert r["rejected"]["floor"] == aside, where
+            assert r["kept"] == sum(rd["kept"]) - aside, where
+    t("rounds, and pair results against their own floor", rounds_and_floors)
 
     def suites_ok():
         for s in suites:

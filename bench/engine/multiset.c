@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * multiset.c - the multi-lcore cases of a suite on one placement, in rounds: each round
+ * gives every case in turn one slice (multi.c), set up afresh and bracketed by the floor
+ * on its own lcores. A round whose floor is off the case's set it aside (the host moved or
+ * crowded the lcores); the figure rests on the other rounds, and rounds whose medians fall
+ * into clusters apart are reported as regimes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dpk/cycles.h>
+#include <dpk/lcore.h>
+
+#include "engine_int.h"
+
+/* The lcores of case @p c on placement @p p; 0 roles (and @p res skipped) when there are
+ * none. */
+static unsigned case_lcores(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
+                            enum dpk_placement p, unsigned *lcores, struct dpk_bench_result *res)
+{
+	unsigned n = 0;
+	char why[160];
+
+	if (c->kind == DPK_BENCH_PAIR) {
+		if (dpk_bench_placement_available(r, p, &lcores[0], &lcores[1], why, sizeof(why)))
+			return 2;
+		res->status = DPK_RESULT_SKIPPED;
+		snprintf(res->reason, sizeof(res->reason), "%s", why);
+		return 0;
+	}
+	for (unsigned i = 0; i < r->nworkers && n < DPK_BENCH_ROLES_MAX; i++)
+		if (r->all_member[i])
+			lcores[n++] = r->workers[i];
+	if (n == 0) {
+		res->status = DPK_RESULT_SKIPPED;
+		snprintf(res->reason, sizeof(res->reason), "no worker lcores");
+	}
+	return n;
+}
+
+/* Whether lcores @p a and @p b run on two different single CPUs: a floor means something
+ * there (two lcores on one CPU bounce a line only at context switches). */
+static bool two_cpus(unsigned a, unsigned b)
+{
+	struct dpk_cpuset ca, cb;
+
+	dpk_lcore_cpus(a, &ca);
+	dpk_lcore_cpus(b, &cb);
+	return dpk_cpuset_count(&ca) == 1 && dpk_cpuset_count(&cb) == 1 &&
+	       dpk_cpuset_first(&ca) != dpk_cpuset_first(&cb);
+}
+
+static void mcase_free(struct dpk_bench_mcase *mc)
+{
+	for (unsigned i = 0; i < DPK_BENCH_ROLES_MAX; i++) {
+		free(mc->role[i].samples);
+		free(mc->role[i].ops);
+		free(mc->role[i].window);
+	}
+	free(mc->rounds);
+	memset(mc, 0, sizeof(*mc));
+}
+
+/* Ready case @p mc for @p rounds rounds of up to @p cap samples a role. False when it
+ * cannot run (@p res says why). */
+static bool mcase_init(const struct dpk_bench_runner *r, struct dpk_bench_mcase *mc,
+                       const struct dpk_bench_item *it, unsigned rounds, size_t cap,
+                       struct dpk_bench_result *res)
+{
+	memset(mc, 0, sizeof(*mc));
+	mc->s = it->s;
+	mc->c = it->c;
+	mc->placement = it->p;
+	mc->nroles = case_lcores(r, it->c, it->p, mc->lcores, res);
+	if (mc->nroles == 0)
+		return false;
+	mc->floors = it->p != DPK_PLACE_OVERSUB && two_cpus(mc->lcores[0], mc->lcores[1]);
+	mc->rounds = calloc(rounds, sizeof(*mc->rounds));
+	bool ok = mc->rounds != NULL;
+	for (unsigned i = 0; ok && i < mc->nroles; i++) {
+		struct dpk_bench_mrole *mr = &mc->role[i];
+
+		mr->cap = cap;
+		mr->samples = calloc(cap, sizeof(*mr->samples));
+		mr->ops = calloc(rounds, sizeof(*mr->ops));
+		mr->window = calloc(rounds, sizeof(*mr->window));
+		ok = mr->samples && mr->ops && mr->window;
+	}
+	if (!ok) {
+		mcase_free(mc);
+		dpk_bench_result_fail(res, "out of memory");
+		return false;
+	}
+	mc->live = true;
+	return true;
+}
+
+/* The rounds of a multi-lcore set: --rounds, fewer so that a slice is at least
+ * DPK_BENCH_SLICE_MIN_S long; on oversub at least DPK_BENCH_OVERSUB_SLICE_MIN_S, as two
+ * lcores on one CPU move only at the scheduler's switches. */
+static unsigned multi_rounds(const struct dpk_bench_runner *r, enum dpk_placement p)
+{
+	unsigned q = dpk_bench_rounds_of(r);
+
+	if (p == DPK_PLACE_OVERSUB) {
+		double most = r->opt.time_s / DPK_BENCH_OVERSUB_SLICE_MIN_S;
+
+		if ((double)q > most)
+			q = (unsigned)most;
+	}
+	return q < 1 ? 1 : q;
+}
+
+/* Whether role @p i of @p c is counted. */
+static bool counted(const struct dpk_bench_case *c, unsigned i)
+{
+	return !c->counted_roles || (c->counted_roles >> i) & 1;
+}
+
+void dpk_bench_run_multi_rounds(struct dpk_bench_runner *r, const struct dpk_bench_item *items,
+                                unsigned k, unsigned repeat, struct dpk_bench_result *res,
+                                dpk_bench_round_fn progress, void *ctx)
+{
+	const enum dpk_placement p = k ? items[0].p : DPK_PLACE_CORE;
+	const unsigned rounds = multi_rounds(r, p);
+	const double slice_s = r->opt.time_s / rounds, warm_s = r->opt.warmup_s / rounds;
+	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
+	struct dpk_bench_mcase *mc = calloc(k ? k : 1, sizeof(*mc));
+
+	for (unsigned i = 0; i < k; i++) {
+		dpk_bench_result_init(&res[i], items[i].s, items[i].c, items[i].p, repeat);
+		if (!mc)
+			dpk_bench_result_fail(&res[i], "out of memory");
+		else
+			mcase_init(r, &mc[i], &items[i], rounds, cap, &res[i]);
+	}
+	for (unsigned q = 0; mc && q < rounds; q++) {
+		if (progress)
+			progress(ctx, q, rounds);
+		for (unsigned j = 0; j < k; j++) {
+			struct dpk_bench_mcase *m = &mc[(q + j) % k];
+			uint64_t t0 = dpk_tsc();
+
+			if (!m->live)
+				continue;
+			m->live = dpk_bench_multi_slice(r, m, q, q == 0 ? r->opt.warmup_s : warm_s,
+			                                slice_s, &m->rounds[q], &res[(q + j) % k]);
+			m->spent += dpk_tsc() - t0;
+		}
+	}
+	for (unsigned i = 0; mc && i < k; i++) {
+		if (res[i].status == DPK_RESULT_OK)
+			dpk_bench_finish_multi(r, &mc[i], &res[i]);
+		res[i].elapsed_s = (double)mc[i].spent / (double)r->clock.hz;
+		mcase_free(&mc[i]);
+	}
+	free(mc);
+}
+
+/* ---- from rounds to a result -------------------------------------------------------- */
+
+/* The counted roles' samples in one array (their own marks cleared). */
+static struct dpk_sample *pool_counted(const struct dpk_bench_mcase *mc, size_t *n)
+{
+	struct dpk_sample *all;
+	size_t total = 0, at = 0;
+
+	for (unsigned i = 0; i < mc->nroles; i++)
+		if (counted(mc->c, i))
+			total += mc->role[i].ns;
+	all = malloc((total ? total : 1) * sizeof(*all));
+	for (unsigned i = 0; all && i < mc->nroles; i++)
+		if (counted(mc->c, i)) {
+			memcpy(all + at, mc->role[i].samples, mc->role[i].ns * sizeof(*all));
+			at += mc->role[i].ns;
+		}
+	*n = total;
+	return all;
+}
+
+/*
+ * The floor rule: the reference is the lower quartile of the round floors; a round whose
+ * floor is over it by more than DPK_BENCH_FLOOR_LIMIT is set aside (aside[q]). Rounds without
+ * a floor (a bracket that timed nothing) are judged by the others. Returns the reference
+ * (0: no floors).
+ */
+static double floor_rule(const struct dpk_bench_mcase *mc, unsigned nr, bool *aside,
+                         struct dpk_bench_result *res)
+{
+	double f[DPK_BENCH_ROUNDS_MAX], ref;
+	unsigned nf = 0;
+
+	for (unsigned q = 0; q < nr; q++)
+		if (mc->rounds[q].floor > 0)
+			f[nf++] = mc->rounds[q].floor;
+	if (!mc->floors || nf == 0)
+		return 0;
+	dpk_stats_sort(f, nf);
+	ref = dpk_stats_quantile(f, nf, 0.25);
+	res->floor_min = f[0];
+	res->floor_max = f[nf - 1];
+	for (unsigned q = 0; q < nr; q++) {
+		aside[q] = mc->rounds[q].floor > ref * (1.0 + DPK_BENCH_FLOOR_LIMIT);
+		res->rounds_set_aside += aside[q];
+	}
+	return ref;
+}
+
+/* Summarise the samples of @p s still kept into @p sum; with @p raw, a copy of them in the
+ * order taken. False when out of memory. */
+static bool kept_summary(const struct dpk_sample *s, size_t n, struct dpk_summary *sum,
+                         double **raw, size_t *nraw)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t k;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!v)
+		return false;
+	k = dpk_stats_kept_ticks(s, n, v);
+	if (raw) {
+		*raw = malloc((k ? k : 1) * sizeof(**raw));
+		if (!*raw) {
+			free(v);
+			return false;
+		}
+		memcpy(*raw, v, k * sizeof(*v));
+		*nraw = k;
+	}
+	dpk_stats_summarise(v, k, sum);
+	free(v);
+	return true;
+}
+
+/* Per-role figures, each role's samples judged by the same rules and rounds. */
+static void role_figures(const struct dpk_bench_runner *r, const struct dpk_bench_mcase *mc,
+                         const bool *aside, unsigned nr, bool check_ctx,
+                         struct dpk_bench_result *res)
+{
+	for (unsigned i = 0; i < mc->nroles; i++) {
+		const struct dpk_bench_mrole *mr = &mc->role[i];
+		struct dpk_bench_role_result *rr = &res->role[i];
+		size_t rej[DPK_REJECT_COUNT] = {0};
+		uint64_t ops = 0, win = 0;
+
+		dpk_stats_reject(mr->samples, mr->ns, check_ctx, rej);
+		dpk_stats_mark_rounds(mr->samples, mr->ns, aside, nr, DPK_REJECT_FLOOR, rej);
+		if (!kept_summary(mr->samples, mr->ns, &rr->ticks, NULL, NULL))
+			dpk_bench_result_fail(res, "out of memory");
+		for (unsigned q = 0; q < nr; q++)
+			if (!aside[q]) {
+				ops += mr->ops[q];
+				win += mr->window[q];
+			}
+		rr->lcore = mc->lcores[i];
+		rr->cpu = dpk_lcore_cpu(mc->lcores[i]);
+		rr->name = i < 2 && mc->c->role_names[i] ? mc->c->role_names[i] : NULL;
+		rr->counted = counted(mc->c, i);
+		rr->ops = ops;
+		rr->window_s = (double)win / (double)r->clock.hz;
+		rr->mops = rr->window_s > 0 ? (double)ops / rr->window_s / 1e6 : 0;
+		rr->batch_ops = mr->batch;
+		rr->samples = mr->ns;
+		rr->kept = rr->ticks.n;
+	}
+}
+
+/* The kept rounds' medians (and, with floors, their ratios to their floors) summarised, and
+ * the regimes they fall into. */
+static void round_figures(const struct dpk_bench_mcase *mc, unsigned nr, const bool *aside,
+                          struct dpk_bench_result *res)
+{
+	double p[DPK_BENCH_ROUNDS_MAX], f[DPK_BENCH_ROUNDS_MAX], rf[DPK_BENCH_ROUNDS_MAX];
+	unsigned np = 0, nf = 0;
+
+	for (unsigned q = 0; q < nr; q++) {
+		const struct dpk_bench_round *rd = &mc->rounds[q];
+
+		if (aside[q] || !(rd->kept > 0))
+			continue;
+		p[np++] = rd->p50;
+		if (rd->floor > 0) {
+			rf[nf] = rd->p50 / rd->floor;
+			f[nf++] = rd->floor;
+		}
+	}
+	dpk_stats_summarise(p, np, &res->round_p50);
+	if (mc->floors && nf) {
+		res->floor_rt = dpk_stats_median(f, nf);
+		dpk_stats_summarise(rf, nf, &res->per_floor);
+	}
+	dpk_bench_regimes(mc->rounds, nr, aside, mc->floors, res);
+}
+
+void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_mcase *mc,
+                            struct dpk_bench_result *res)
+{
+	const unsigned nr = mc->slices;
+	const bool check_ctx = mc->placement != DPK_PLACE_OVERSUB;
+	bool aside[DPK_BENCH_ROUNDS_MAX] = {false};
+	double p50[DPK_BENCH_ROUNDS_MAX];
+	uint32_t kept[DPK_BENCH_ROUNDS_MAX];
+	size_t n, counts[DPK_REJECT_COUNT] = {0};
+	struct dpk_sample *all = pool_counted(mc, &n);
+	uint64_t batches[DPK_BENCH_ROLES_MAX];
+	unsigned nb = 0;
+
+	res->floor_ref = floor_rule(mc, nr, aside, res);
+	role_figures(r, mc, aside, nr, check_ctx, res);
+	if (!all) {
+		dpk_bench_result_fail(res, "out of memory");
+		return;
+	}
+	dpk_stats_reject(all, n, check_ctx, counts);
+	if (!dpk_stats_round_medians(all, n, nr, p50, kept)) {
+		free(all);
+		dpk_bench_result_fail(res, "out of memory");
+		return;
+	}
+	for (unsigned q = 0; q < nr; q++) {
+		mc->rounds[q].p50 = p50[q];
+		mc->rounds[q].kept = kept[q];
+		mc->rounds[q].set_aside = aside[q];
+	}
+	dpk_stats_mark_rounds(all, n, aside, nr, DPK_REJECT_FLOOR, counts);
+	res->nroles = mc->nroles;
+	res->samples = n;
+	memcpy(res->reject, counts, sizeof(counts));
+	if (!kept_summary(all, n, &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw))
+		dpk_bench_result_fail(res, "out of memory");
+	free(all);
+	for (unsigned i = 0; i < mc->nroles; i++)
+		if (res->role[i].counted) {
+			res->mops += res->role[i].mops;
+			batches[nb++] = res->role[i].batch_ops;
+		}
+	for (unsigned i = 1; i < nb; i++)
+		for (unsigned j = i; j > 0 && batches[j - 1] > batches[j]; j--) {
+			uint64_t t = batches[j];
+
+			batches[j] = batches[j - 1];
+			batches[j - 1] = t;
+		}
+	res->batch_ops = nb ? batches[nb / 2] : 0;
+	round_figures(mc, nr, aside, res);
+	res->rounds = mc->rounds;
+	res->nrounds = nr;
+	mc->rounds = NULL;
+	if (res->status == DPK_RESULT_OK && res->reject[0] == 0)
+		dpk_bench_result_empty(res, r->opt.time_s);
+}
