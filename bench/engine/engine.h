@@ -304,6 +304,36 @@ unsigned dpk_bench_code_layouts(const struct dpk_bench_case *c, enum dpk_placeme
  */
 int dpk_bench_suites_check(const struct dpk_bench_suite *const *suites, char *err, size_t errlen);
 
+/* ---- sets: cases in rounds, a step at a time (set.c) ------------------------------ */
+
+/**
+ * Cases that run in rounds together: one suite's single-lcore cases, or its multi-lcore
+ * cases on one placement. dpk_bench_run_rounds() and dpk_bench_run_multi_rounds() run a
+ * whole set; a set opened here runs a round when its caller says, so two builds can take
+ * turns round by round (dpk-bench ab).
+ */
+struct dpk_bench_set;
+
+/** Open the set of the @p k cases @p items (all single-lcore, or all multi-lcore on one
+ *  placement) for repeat @p repeat, into @p res[0..k), which dpk_bench_set_close() fills.
+ *  NULL when out of memory (the results say so). */
+struct dpk_bench_set *dpk_bench_set_open(struct dpk_bench_runner *r,
+                                         const struct dpk_bench_item *items, unsigned k,
+                                         unsigned repeat, struct dpk_bench_result *res);
+
+/** The rounds planned. */
+unsigned dpk_bench_set_planned(const struct dpk_bench_set *set);
+
+/** Whether round @p q should run: a planned one, or for single-lcore cases with the slow
+ *  rules on, an extra one while a case lacks fast samples (at most as many again). */
+bool dpk_bench_set_wants(const struct dpk_bench_set *set, unsigned q);
+
+/** Run round @p q, one slice of every live case in turn. False when no case is live. */
+bool dpk_bench_set_round(struct dpk_bench_set *set, unsigned q);
+
+/** Judge the rounds run, fill the results and free @p set (NULL: nothing). */
+void dpk_bench_set_close(struct dpk_bench_set *set);
+
 /* ---- a run's plan (plan.c) --------------------------------------------------------- */
 
 /** One case on one placement: an item of a run's plan. */

@@ -169,6 +169,34 @@ void dpk_bench_result_empty(struct dpk_bench_result *res, double time_s);
  *  slices would be shorter than DPK_BENCH_SLICE_MIN_S). */
 unsigned dpk_bench_rounds_of(const struct dpk_bench_runner *r);
 
+/* ---- sets: cases in rounds (set.c, rounds.c, multiset.c) --------------------------- */
+
+struct round_case;
+struct dpk_bench_mcase;
+
+/** Cases that run in rounds together (engine.h). */
+struct dpk_bench_set {
+	struct dpk_bench_runner *r;
+	struct dpk_bench_item *items; /**< a copy of the caller's */
+	unsigned k, repeat;
+	struct dpk_bench_result *res; /**< the caller's, k of them */
+	bool multi;                   /**< multi-lcore cases on one placement */
+	unsigned planned, most;       /**< rounds planned, and at most with extra ones */
+	unsigned ran;                 /**< rounds run */
+	struct round_case *rc;        /**< single-lcore: the cases */
+	struct dpk_bench_mcase *mc;   /**< multi-lcore: the cases */
+	double slice_s, warm_s;       /**< multi-lcore: a later round's measure and warm-up */
+};
+
+/* The single-lcore sets' steps (rounds.c) and the multi-lcore ones' (multiset.c). */
+bool dpk_bench_single_open(struct dpk_bench_set *set);
+bool dpk_bench_single_wants(const struct dpk_bench_set *set, unsigned q);
+bool dpk_bench_single_round(struct dpk_bench_set *set, unsigned q);
+void dpk_bench_single_close(struct dpk_bench_set *set);
+bool dpk_bench_multi_open(struct dpk_bench_set *set);
+bool dpk_bench_multi_round(struct dpk_bench_set *set, unsigned q);
+void dpk_bench_multi_close(struct dpk_bench_set *set);
+
 /* ---- multi-lcore cases in rounds (multi.c, multiset.c) --------------------------------- */
 
 /* Shortest slice of a multi-lcore case on oversub: two lcores on one CPU move only at the

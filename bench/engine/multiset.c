@@ -120,44 +120,56 @@ static bool counted(const struct dpk_bench_case *c, unsigned i)
 	return !c->counted_roles || (c->counted_roles >> i) & 1;
 }
 
-void dpk_bench_run_multi_rounds(struct dpk_bench_runner *r, const struct dpk_bench_item *items,
-                                unsigned k, unsigned repeat, struct dpk_bench_result *res,
-                                dpk_bench_round_fn progress, void *ctx)
+bool dpk_bench_multi_open(struct dpk_bench_set *set)
 {
-	const enum dpk_placement p = k ? items[0].p : DPK_PLACE_CORE;
-	const unsigned rounds = multi_rounds(r, p);
-	const double slice_s = r->opt.time_s / rounds, warm_s = r->opt.warmup_s / rounds;
+	struct dpk_bench_runner *r = set->r;
 	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
-	struct dpk_bench_mcase *mc = calloc(k ? k : 1, sizeof(*mc));
 
-	for (unsigned i = 0; i < k; i++) {
-		dpk_bench_result_init(&res[i], items[i].s, items[i].c, items[i].p, repeat);
-		if (!mc)
-			dpk_bench_result_fail(&res[i], "out of memory");
+	set->planned = set->most = multi_rounds(r, set->k ? set->items[0].p : DPK_PLACE_CORE);
+	set->slice_s = r->opt.time_s / set->planned;
+	set->warm_s = r->opt.warmup_s / set->planned;
+	set->mc = calloc(set->k ? set->k : 1, sizeof(*set->mc));
+	for (unsigned i = 0; i < set->k; i++)
+		if (!set->mc)
+			dpk_bench_result_fail(&set->res[i], "out of memory");
 		else
-			mcase_init(r, &mc[i], &items[i], rounds, cap, &res[i]);
-	}
-	for (unsigned q = 0; mc && q < rounds; q++) {
-		if (progress)
-			progress(ctx, q, rounds);
-		for (unsigned j = 0; j < k; j++) {
-			struct dpk_bench_mcase *m = &mc[(q + j) % k];
-			uint64_t t0 = dpk_tsc();
+			mcase_init(r, &set->mc[i], &set->items[i], set->planned, cap, &set->res[i]);
+	return set->mc != NULL;
+}
 
-			if (!m->live)
-				continue;
-			m->live = dpk_bench_multi_slice(r, m, q, q == 0 ? r->opt.warmup_s : warm_s,
-			                                slice_s, &m->rounds[q], &res[(q + j) % k]);
-			m->spent += dpk_tsc() - t0;
-		}
+bool dpk_bench_multi_round(struct dpk_bench_set *set, unsigned q)
+{
+	const struct dpk_bench_runner *r = set->r;
+	bool any = false;
+
+	if (q >= set->planned)
+		return false;
+	for (unsigned j = 0; j < set->k; j++) {
+		const unsigned i = (q + j) % set->k;
+		struct dpk_bench_mcase *m = &set->mc[i];
+		uint64_t t0 = dpk_tsc();
+
+		if (!m->live)
+			continue;
+		m->live = dpk_bench_multi_slice(r, m, q, m->slices ? set->warm_s : r->opt.warmup_s,
+		                                set->slice_s, &m->rounds[q], &set->res[i]);
+		m->spent += dpk_tsc() - t0;
+		any |= m->live;
 	}
-	for (unsigned i = 0; mc && i < k; i++) {
-		if (res[i].status == DPK_RESULT_OK)
-			dpk_bench_finish_multi(r, &mc[i], &res[i]);
-		res[i].elapsed_s = (double)mc[i].spent / (double)r->clock.hz;
-		mcase_free(&mc[i]);
+	set->ran = q + 1;
+	return any;
+}
+
+void dpk_bench_multi_close(struct dpk_bench_set *set)
+{
+	for (unsigned i = 0; set->mc && i < set->k; i++) {
+		if (set->res[i].status == DPK_RESULT_OK)
+			dpk_bench_finish_multi(set->r, &set->mc[i], &set->res[i]);
+		set->res[i].elapsed_s = (double)set->mc[i].spent / (double)set->r->clock.hz;
+		mcase_free(&set->mc[i]);
 	}
-	free(mc);
+	free(set->mc);
+	set->mc = NULL;
 }
 
 /* ---- from rounds to a result -------------------------------------------------------- */

@@ -189,80 +189,108 @@ static bool short_of_fast(const struct round_case *rc, unsigned k, double ref)
 	return false;
 }
 
-void dpk_bench_run_rounds(struct dpk_bench_runner *r, const struct dpk_bench_suite *const *suites,
-                          const struct dpk_bench_case *const *cases, unsigned k, unsigned repeat,
-                          struct dpk_bench_result *res, dpk_bench_round_fn progress, void *ctx)
+bool dpk_bench_single_open(struct dpk_bench_set *set)
 {
-	const double hz = (double)r->clock.hz;
-	const unsigned rounds = dpk_bench_rounds_of(r);
+	struct dpk_bench_runner *r = set->r;
+	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
+	struct round_case *rc = calloc(set->k ? set->k : 1, sizeof(*rc));
+
+	set->planned = dpk_bench_rounds_of(r);
 	/* Rounds for cases short of fast samples: only with the slow rules on, at most as
 	 * many again. */
-	const unsigned most = r->opt.slow_limit > 0 ? 2 * rounds : rounds;
-	const uint64_t slice = (uint64_t)(r->opt.time_s * hz / rounds) + 1;
-	const uint64_t warm = (uint64_t)(r->opt.warmup_s * hz / rounds);
-	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
-	struct round_case *rc = calloc(k ? k : 1, sizeof(*rc));
-	struct dpk_bench_witness_log *log = &r->witness;
-	unsigned q;
-
-	for (unsigned i = 0; i < k; i++) {
-		dpk_bench_result_init(&res[i], suites[i], cases[i], DPK_PLACE_SINGLE, repeat);
+	set->most = r->opt.slow_limit > 0 ? 2 * set->planned : set->planned;
+	set->rc = rc;
+	for (unsigned i = 0; i < set->k; i++) {
 		if (rc) {
-			rc[i].c = cases[i];
+			rc[i].c = set->items[i].c;
 			rc[i].samples = calloc(cap, sizeof(struct dpk_sample));
 			rc[i].live = rc[i].samples != NULL;
 		}
 		if (!rc || !rc[i].live)
-			dpk_bench_result_fail(&res[i], "out of memory");
+			dpk_bench_result_fail(&set->res[i], "out of memory");
 	}
-	if (!rc)
-		return;
-	if (!(log->best > 0)) /* a runner set up by hand: no clock-check reading */
-		log->best = INFINITY;
-	/* Each round visits the cases in turn, starting one case later every round. Past the
-	 * planned rounds, more run while some case lacks fast samples. */
-	for (q = 0; q < most; q++) {
-		if (q >= rounds && !short_of_fast(rc, k, dpk_bench_witness_ref(log, NULL)))
-			break;
-		if (progress)
-			progress(ctx, q, rounds);
-		for (unsigned j = 0; j < k; j++) {
-			unsigned i = (q + j) % k;
+	if (!(r->witness.best > 0)) /* a runner set up by hand: no clock-check reading */
+		r->witness.best = INFINITY;
+	return rc != NULL;
+}
 
-			if (!rc[i].live)
-				continue;
-			/* Out of memory for the log: the case ends with what it has. */
-			rc[i].live = run_slice(r, log, &rc[i], q, slice, warm, cap, &res[i]);
-			rc[i].slices++;
-			if (q < rounds)
-				rc[i].planned = rc[i].ns;
-		}
+bool dpk_bench_single_wants(const struct dpk_bench_set *set, unsigned q)
+{
+	if (q < set->planned)
+		return true;
+	return q < set->most &&
+	       short_of_fast(set->rc, set->k, dpk_bench_witness_ref(&set->r->witness, NULL));
+}
+
+bool dpk_bench_single_round(struct dpk_bench_set *set, unsigned q)
+{
+	const struct dpk_bench_runner *r = set->r;
+	const double hz = (double)r->clock.hz;
+	const uint64_t slice = (uint64_t)(r->opt.time_s * hz / set->planned) + 1;
+	const uint64_t warm = (uint64_t)(r->opt.warmup_s * hz / set->planned);
+	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
+	struct round_case *rc = set->rc;
+	bool any = false;
+
+	/* Each round visits the cases in turn, starting one case later every round. */
+	for (unsigned j = 0; j < set->k; j++) {
+		unsigned i = (q + j) % set->k;
+
+		if (!rc[i].live)
+			continue;
+		/* Out of memory for the log: the case ends with what it has. */
+		rc[i].live =
+		        run_slice(r, &set->r->witness, &rc[i], q, slice, warm, cap, &set->res[i]);
+		rc[i].slices++;
+		if (q < set->planned)
+			rc[i].planned = rc[i].ns;
+		any |= rc[i].live;
 	}
-	log->rounds += q;
-	log->extra += q > rounds ? q - rounds : 0;
-	/* The samples are judged now, by the reference of the readings so far (this call's
+	set->ran = q + 1;
+	return any;
+}
+
+/* Judge case @p i of @p set by the witness reference @p ref and fill its result. */
+static void finish_case(struct dpk_bench_set *set, unsigned i)
+{
+	struct dpk_bench_witness_log *log = &set->r->witness;
+	struct round_case *rc = &set->rc[i];
+	struct dpk_bench_result *res = &set->res[i];
+	struct dpk_bench_witness_rule wit = {.limit = dpk_bench_witness_limit(log->ref)};
+	size_t fast = fast_samples(rc, wit.limit);
+
+	res->witness_slices = rc->slices;
+	res->witness_fast = fast;
+	if (res->status == DPK_RESULT_OK) {
+		dpk_bench_finish_single(set->r, rc->c, rc->samples, rc->ns, rc->n, rc->sum_ticks,
+		                        rc->ops, &wit, NULL, res);
+		res->witness_kept_slow = wit.kept_slow;
+		res->witness_kept_p50 = kept_witness_p50(rc->samples, rc->ns);
+		res->witness_kept_rounds = kept_rounds(rc->samples, rc->ns);
+		dpk_bench_single_rounds(rc->samples, rc->ns, rc->slices, res);
+		log->samples += rc->ns;
+		log->slow += rc->ns - fast;
+		log->set_aside += wit.set_aside;
+	}
+	res->elapsed_s = (double)rc->spent / (double)set->r->clock.hz;
+}
+
+void dpk_bench_single_close(struct dpk_bench_set *set)
+{
+	struct dpk_bench_witness_log *log = &set->r->witness;
+
+	if (!set->rc)
+		return;
+	log->rounds += set->ran;
+	log->extra += set->ran > set->planned ? set->ran - set->planned : 0;
+	/* The samples are judged now, by the reference of the readings so far (this set's
 	 * included), and the log counts them as judged: a later reference, lower or higher,
 	 * does not judge them again. */
 	log->ref = dpk_bench_witness_ref(log, &log->ref_check);
-	for (unsigned i = 0; i < k; i++) {
-		struct dpk_bench_witness_rule wit = {.limit = dpk_bench_witness_limit(log->ref)};
-		size_t fast = fast_samples(&rc[i], wit.limit);
-
-		res[i].witness_slices = rc[i].slices;
-		res[i].witness_fast = fast;
-		if (res[i].status == DPK_RESULT_OK) {
-			dpk_bench_finish_single(r, cases[i], rc[i].samples, rc[i].ns, rc[i].n,
-			                        rc[i].sum_ticks, rc[i].ops, &wit, NULL, &res[i]);
-			res[i].witness_kept_slow = wit.kept_slow;
-			res[i].witness_kept_p50 = kept_witness_p50(rc[i].samples, rc[i].ns);
-			res[i].witness_kept_rounds = kept_rounds(rc[i].samples, rc[i].ns);
-			dpk_bench_single_rounds(rc[i].samples, rc[i].ns, rc[i].slices, &res[i]);
-			log->samples += rc[i].ns;
-			log->slow += rc[i].ns - fast;
-			log->set_aside += wit.set_aside;
-		}
-		res[i].elapsed_s = (double)rc[i].spent / hz;
-		free(rc[i].samples);
+	for (unsigned i = 0; i < set->k; i++) {
+		finish_case(set, i);
+		free(set->rc[i].samples);
 	}
-	free(rc);
+	free(set->rc);
+	set->rc = NULL;
 }

@@ -128,6 +128,98 @@ struct param {
 	double value;
 };
 
+/* Array member @p key of @p rounds, of @p n elements of @p type; NULL (with *rc 0) when
+ * absent and optional. */
+static const struct dpk_jv *round_array(struct ctx *c, const struct dpk_jv *rounds,
+                                        const char *path, const char *key, size_t n, bool optional,
+                                        int *rc)
+{
+	const struct dpk_jv *v = member(c, rounds, path, key, DPK_JV_ARRAY, optional, rc);
+
+	if (v && v->arr.n != n) {
+		*rc = bad(c, v, "%s.%s: %zu rounds, but %zu medians", path, key, v->arr.n, n);
+		return NULL;
+	}
+	return v;
+}
+
+/* One round's median, floor and whether it was set aside, checked. */
+static int round_at(struct ctx *c, const char *path, size_t q, const struct dpk_jv *p50,
+                    const struct dpk_jv *kept, const struct dpk_jv *fl, const struct dpk_jv *aside,
+                    double *m, double *f, bool *left_out)
+{
+	const struct dpk_jv *x = &p50->arr.v[q], *k = &kept->arr.v[q];
+
+	if (k->type != DPK_JV_NUMBER || k->num < 0)
+		return bad(c, k, "%s.kept[%zu]: expected a count", path, q);
+	if (x->type != DPK_JV_NULL && (x->type != DPK_JV_NUMBER || !(x->num > 0)))
+		return bad(c, x, "%s.p50[%zu]: expected a positive number or null", path, q);
+	*m = x->type == DPK_JV_NUMBER ? x->num : NAN;
+	*f = NAN;
+	*left_out = k->num == 0 || isnan(*m);
+	if (fl) {
+		const struct dpk_jv *y = &fl->arr.v[q], *a = &aside->arr.v[q];
+
+		if (y->type != DPK_JV_NUMBER || y->num < 0 || a->type != DPK_JV_BOOL)
+			return bad(c, y, "%s.floor[%zu] or set_aside[%zu]: not a floor", path, q,
+			           q);
+		*f = y->num;
+		*left_out |= a->b || !(y->num > 0);
+	}
+	return 0;
+}
+
+/* The rounds of result @p o, kept ones only, and its own floor (both optional). */
+static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
+                       struct dpk_res_entry *e)
+{
+	const struct dpk_jv *rd, *p50, *kept, *fl = NULL, *aside = NULL, *v;
+	char sub[64];
+	int rc = 0;
+
+	snprintf(sub, sizeof(sub), "%s.rounds", path);
+	if (!(rd = member(c, o, path, "rounds", DPK_JV_OBJECT, true, &rc)))
+		return rc;
+	if (!(p50 = member(c, rd, sub, "p50", DPK_JV_ARRAY, false, &rc)) ||
+	    !(kept = round_array(c, rd, sub, "kept", p50->arr.n, false, &rc)))
+		return rc;
+	if ((fl = round_array(c, rd, sub, "floor", p50->arr.n, true, &rc)) &&
+	    !(aside = round_array(c, rd, sub, "set_aside", p50->arr.n, false, &rc)))
+		return rc;
+	if (rc)
+		return rc;
+	e->round_p50 = malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double));
+	e->round_floor = fl ? malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double)) : NULL;
+	if (!e->round_p50 || (fl && !e->round_floor))
+		return -ENOMEM;
+	e->rounds_run = (unsigned)p50->arr.n;
+	for (size_t q = 0; q < p50->arr.n; q++) {
+		double m, f;
+		bool out;
+
+		if ((rc = round_at(c, sub, q, p50, kept, fl, aside, &m, &f, &out)))
+			return rc;
+		if (out)
+			continue;
+		if (fl)
+			e->round_floor[e->nrounds] = f;
+		e->round_p50[e->nrounds++] = m;
+	}
+	v = dpk_jv_get(o, "regimes");
+	e->nregimes = v && v->type == DPK_JV_ARRAY ? (unsigned)v->arr.n : 0;
+	if (!(v = member(c, o, path, "floor", DPK_JV_OBJECT, true, &rc)))
+		return rc;
+	snprintf(sub, sizeof(sub), "%s.floor", path);
+	double aside_n;
+	if ((rc = number(c, v, sub, "round_trip_ticks", false, &e->floor_rt)) ||
+	    (rc = number(c, v, sub, "min_ticks", true, &e->floor_min)) ||
+	    (rc = number(c, v, sub, "max_ticks", true, &e->floor_max)) ||
+	    (rc = number(c, v, sub, "set_aside_rounds", true, &aside_n)))
+		return rc;
+	e->floor_set_aside = isnan(aside_n) ? 0 : (unsigned)aside_n;
+	return 0;
+}
+
 static int cmp_param(const void *a, const void *b)
 {
 	return strcmp(((const struct param *)a)->name, ((const struct param *)b)->name);
@@ -213,6 +305,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	e->ok = strcmp(e->status, "ok") == 0;
 	e->kept = e->samples = e->batch_ops = e->mops = NAN;
 	e->witness_slices = e->witness_fast = e->code_layouts = NAN;
+	e->floor_rt = e->floor_min = e->floor_max = NAN;
 	{
 		struct dpk_res_summary nan = {NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
 		e->ticks = e->ns = e->cycles = nan;
@@ -264,9 +357,10 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 		e->nroles = (unsigned)v->arr.n;
 	else if (rc)
 		return rc;
-	if ((rc = raw_array(c, o, path, "raw_ticks", &e->raw, &e->nraw)))
+	if ((rc = raw_array(c, o, path, "raw_ticks", &e->raw, &e->nraw)) ||
+	    (rc = raw_array(c, o, path, "raw_cycles", &e->raw_cycles, &e->nraw_cycles)))
 		return rc;
-	return raw_array(c, o, path, "raw_cycles", &e->raw_cycles, &e->nraw_cycles);
+	return load_rounds(c, o, path, e);
 }
 
 static void load_meta(struct dpk_results *r)
@@ -415,6 +509,8 @@ void dpk_results_free(struct dpk_results *r)
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->e[i].raw);
 		free(r->e[i].raw_cycles);
+		free(r->e[i].round_p50);
+		free(r->e[i].round_floor);
 	}
 	free(r->e);
 	free(r->env);
