@@ -225,39 +225,67 @@ static bool timed_kept(const struct dpk_sample *x)
 	return x->reject == DPK_REJECT_NONE && x->clk > 0;
 }
 
-size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_cycles,
-                             double read_cost, double *out, double *ratio_p50)
+/* The clock timings of the kept samples over DPK_CORECLOCK_TRIM times their median are
+ * left out of the paces: that cut, or NaN when no sample has a timing (or no memory). */
+static double clock_cut(const struct dpk_sample *s, size_t n)
 {
-	size_t timed = 0, k = 0, used = 0;
+	size_t timed = 0;
 	double *v, cut;
 
-	if (ratio_p50)
-		*ratio_p50 = NAN;
 	for (size_t i = 0; i < n; i++)
 		timed += timed_kept(&s[i]);
 	if (!timed || !(v = malloc(timed * sizeof(*v))))
-		return 0;
+		return NAN;
 	for (size_t i = 0, j = 0; i < n; i++)
 		if (timed_kept(&s[i]))
 			v[j++] = s[i].clk;
 	cut = dpk_stats_median(v, timed) * DPK_CORECLOCK_TRIM;
-	/* Round by round; v's front then gathers the rounds' ratios (at most one a timing). */
+	free(v);
+	return cut;
+}
+
+/* Core cycles per tick in the round of samples s[a..b), or NaN when it has no pace. */
+static double round_ratio(const struct dpk_sample *s, size_t a, size_t b, double cut,
+                          double chain_cycles, double read_cost)
+{
+	double sum = 0, pace;
+	size_t m = 0;
+
+	for (size_t i = a; i < b; i++)
+		if (timed_kept(&s[i]) && s[i].clk <= cut) {
+			sum += s[i].clk;
+			m++;
+		}
+	pace = m ? sum / (double)m - read_cost : NAN;
+	/* A chain takes longer than an empty fenced window: one that read no longer was not
+	 * timed whole (or was folded away), and its round has no pace. */
+	if (!(pace > read_cost && pace > 0))
+		return NAN;
+	return chain_cycles / pace;
+}
+
+size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_cycles,
+                             double read_cost, double *out, double *ratio_p50)
+{
+	const double cut = clock_cut(s, n);
+	size_t k = 0, used = 0, rounds = 0;
+	double *v;
+
+	if (ratio_p50)
+		*ratio_p50 = NAN;
+	if (isnan(cut))
+		return 0;
+	for (size_t a = 0; a < n; a = round_end(s, n, a))
+		rounds++;
+	if (!(v = malloc(rounds * sizeof(*v))))
+		return 0;
 	for (size_t a = 0, b; a < n; a = b) {
-		double sum = 0, pace, ratio;
-		size_t m = 0;
+		double ratio;
 
 		b = round_end(s, n, a);
-		for (size_t i = a; i < b; i++)
-			if (timed_kept(&s[i]) && s[i].clk <= cut) {
-				sum += s[i].clk;
-				m++;
-			}
-		pace = m ? sum / (double)m - read_cost : NAN;
-		/* A chain takes longer than an empty fenced window: one that read no longer was
-		 * not timed whole (or was folded away), and its round has no pace. */
-		if (!(pace > read_cost && pace > 0))
+		ratio = round_ratio(s, a, b, cut, chain_cycles, read_cost);
+		if (isnan(ratio))
 			continue;
-		ratio = chain_cycles / pace;
 		v[used++] = ratio;
 		for (size_t i = a; i < b; i++)
 			if (s[i].reject == DPK_REJECT_NONE)
@@ -267,6 +295,22 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 		*ratio_p50 = dpk_stats_median(v, used);
 	free(v);
 	return k;
+}
+
+void dpk_stats_round_ratios(const struct dpk_sample *s, size_t n, double chain_cycles,
+                            double read_cost, unsigned nrounds, double *ratio)
+{
+	const double cut = clock_cut(s, n);
+
+	for (unsigned q = 0; q < nrounds; q++)
+		ratio[q] = NAN;
+	if (isnan(cut))
+		return;
+	for (size_t a = 0, b; a < n; a = b) {
+		b = round_end(s, n, a);
+		if (s[a].round < nrounds)
+			ratio[s[a].round] = round_ratio(s, a, b, cut, chain_cycles, read_cost);
+	}
 }
 
 /* The median of the samples not yet rejected, or NAN when there is none or no memory. */

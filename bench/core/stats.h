@@ -205,6 +205,11 @@ size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out);
 size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_cycles,
                              double read_cost, double *out, double *ratio_p50);
 
+/** The core cycles per tick of each round r < @p nrounds of @p s, by the pace
+ *  dpk_stats_kept_cycles() takes: @p ratio[r], NaN for a round without one. */
+void dpk_stats_round_ratios(const struct dpk_sample *s, size_t n, double chain_cycles,
+                            double read_cost, unsigned nrounds, double *ratio);
+
 /** Sort @p v (n values) and return its median, as dpk_stats_quantile(v, n, 0.5). */
 double dpk_stats_median(double *v, size_t n);
 

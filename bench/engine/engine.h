@@ -71,10 +71,11 @@ enum dpk_bench_status {
 
 /** One round of a case. */
 struct dpk_bench_round {
-	double p50;     /**< median of its kept samples (ticks per unit); NaN: none kept */
-	double floor;   /**< the larger of its two floor brackets, ticks; 0: none */
-	uint32_t kept;  /**< samples kept */
-	bool set_aside; /**< its floor was off the case's (multi-lcore): left out */
+	double p50;        /**< median of its kept samples (ticks per unit); NaN: none kept */
+	double p50_cycles; /**< the same in core cycles at the round's pace; NaN: none */
+	double floor;      /**< the larger of its two floor brackets, ticks; 0: none */
+	uint32_t kept;     /**< samples kept */
+	bool set_aside;    /**< its floor was off the case's (multi-lcore): left out */
 };
 
 /** Most regimes a case's rounds are reported in. */
@@ -323,6 +324,14 @@ struct dpk_bench_set *dpk_bench_set_open(struct dpk_bench_runner *r,
 
 /** The rounds planned. */
 unsigned dpk_bench_set_planned(const struct dpk_bench_set *set);
+
+/** The number of rounds a single-lcore case's budget is cut into (opt.rounds, fewer when
+ *  slices would be shorter than DPK_BENCH_SLICE_MIN_S). */
+unsigned dpk_bench_rounds_of(const struct dpk_bench_runner *r);
+
+/** The rounds a set of multi-lcore cases on placement @p p plans (single-lcore sets plan
+ *  dpk_bench_rounds_of()). */
+unsigned dpk_bench_multi_rounds_of(const struct dpk_bench_runner *r, enum dpk_placement p);
 
 /** Whether round @p q should run: a planned one, or for single-lcore cases with the slow
  *  rules on, an extra one while a case lacks fast samples (at most as many again). */

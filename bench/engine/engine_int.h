@@ -159,15 +159,11 @@ void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const 
 
 /** The rounds of a single-lcore result from its judged samples @p s: each round's median
  *  and kept samples, their summary and regimes (nothing when out of memory). */
-void dpk_bench_single_rounds(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             struct dpk_bench_result *res);
+void dpk_bench_single_rounds(const struct dpk_bench_runner *r, const struct dpk_sample *s, size_t n,
+                             unsigned nrounds, struct dpk_bench_result *res);
 
 /** Mark @p res empty: it ran, but no sample completed within @p time_s. */
 void dpk_bench_result_empty(struct dpk_bench_result *res, double time_s);
-
-/** The number of rounds a single-lcore case's budget is cut into (opt.rounds, fewer when
- *  slices would be shorter than DPK_BENCH_SLICE_MIN_S). */
-unsigned dpk_bench_rounds_of(const struct dpk_bench_runner *r);
 
 /* ---- sets: cases in rounds (set.c, rounds.c, multiset.c) --------------------------- */
 

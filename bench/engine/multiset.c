@@ -101,7 +101,7 @@ static bool mcase_init(const struct dpk_bench_runner *r, struct dpk_bench_mcase 
 /* The rounds of a multi-lcore set: --rounds, fewer so that a slice is at least
  * DPK_BENCH_SLICE_MIN_S long; on oversub at least DPK_BENCH_OVERSUB_SLICE_MIN_S, as two
  * lcores on one CPU move only at the scheduler's switches. */
-static unsigned multi_rounds(const struct dpk_bench_runner *r, enum dpk_placement p)
+unsigned dpk_bench_multi_rounds_of(const struct dpk_bench_runner *r, enum dpk_placement p)
 {
 	unsigned q = dpk_bench_rounds_of(r);
 
@@ -125,7 +125,8 @@ bool dpk_bench_multi_open(struct dpk_bench_set *set)
 	struct dpk_bench_runner *r = set->r;
 	const size_t cap = r->opt.max_samples ? r->opt.max_samples : 1;
 
-	set->planned = set->most = multi_rounds(r, set->k ? set->items[0].p : DPK_PLACE_CORE);
+	set->planned = set->most =
+	        dpk_bench_multi_rounds_of(r, set->k ? set->items[0].p : DPK_PLACE_CORE);
 	set->slice_s = r->opt.time_s / set->planned;
 	set->warm_s = r->opt.warmup_s / set->planned;
 	set->mc = calloc(set->k ? set->k : 1, sizeof(*set->mc));
@@ -334,6 +335,7 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 	}
 	for (unsigned q = 0; q < nr; q++) {
 		mc->rounds[q].p50 = p50[q];
+		mc->rounds[q].p50_cycles = NAN;
 		mc->rounds[q].kept = kept[q];
 		mc->rounds[q].set_aside = aside[q];
 	}

@@ -267,7 +267,7 @@ static void finish_case(struct dpk_bench_set *set, unsigned i)
 		res->witness_kept_slow = wit.kept_slow;
 		res->witness_kept_p50 = kept_witness_p50(rc->samples, rc->ns);
 		res->witness_kept_rounds = kept_rounds(rc->samples, rc->ns);
-		dpk_bench_single_rounds(rc->samples, rc->ns, rc->slices, res);
+		dpk_bench_single_rounds(set->r, rc->samples, rc->ns, rc->slices, res);
 		log->samples += rc->ns;
 		log->slow += rc->ns - fast;
 		log->set_aside += wit.set_aside;

@@ -185,10 +185,11 @@ void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const 
 	}
 }
 
-void dpk_bench_single_rounds(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             struct dpk_bench_result *res)
+void dpk_bench_single_rounds(const struct dpk_bench_runner *r, const struct dpk_sample *s, size_t n,
+                             unsigned nrounds, struct dpk_bench_result *res)
 {
 	double p50[DPK_BENCH_ROUNDS_MAX * 2], v[DPK_BENCH_ROUNDS_MAX * 2];
+	double ratio[DPK_BENCH_ROUNDS_MAX * 2];
 	uint32_t kept[DPK_BENCH_ROUNDS_MAX * 2];
 	unsigned nv = 0;
 
@@ -201,8 +202,14 @@ void dpk_bench_single_rounds(const struct dpk_sample *s, size_t n, unsigned nrou
 		return;
 	}
 	res->nrounds = nrounds;
+	if (res->cycles.n)
+		dpk_stats_round_ratios(s, n, DPK_CORECLOCK_CHAIN_CYCLES, r->clock.read_cost,
+		                       nrounds, ratio);
 	for (unsigned q = 0; q < nrounds; q++) {
-		res->rounds[q] = (struct dpk_bench_round){.p50 = p50[q], .kept = kept[q]};
+		res->rounds[q] = (struct dpk_bench_round){
+		        .p50 = p50[q],
+		        .p50_cycles = res->cycles.n ? p50[q] * ratio[q] : NAN,
+		        .kept = kept[q]};
 		if (kept[q])
 			v[nv++] = p50[q];
 	}

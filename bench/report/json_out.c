@@ -142,6 +142,12 @@ static void json_rounds(struct dpk_json *j, const struct dpk_bench_result *x)
 	for (unsigned q = 0; q < x->nrounds; q++)
 		dpk_json_double(j, NULL, x->rounds[q].p50); /* NaN: null, none kept */
 	dpk_json_array_end(j);
+	if (x->cycles.n) {
+		dpk_json_array_begin(j, "p50_cycles");
+		for (unsigned q = 0; q < x->nrounds; q++)
+			dpk_json_double(j, NULL, x->rounds[q].p50_cycles);
+		dpk_json_array_end(j);
+	}
 	dpk_json_array_begin(j, "kept");
 	for (unsigned q = 0; q < x->nrounds; q++)
 		dpk_json_uint(j, NULL, x->rounds[q].kept);

@@ -22,6 +22,8 @@ const char *dpk_cmp_verdict_name(enum dpk_cmp_verdict v)
 		return "slower";
 	case DPK_CMP_WITHIN_NOISE:
 		return "within noise";
+	case DPK_CMP_NO_VERDICT:
+		return "no verdict";
 	}
 	return "?";
 }
@@ -37,6 +39,8 @@ const char *dpk_cmp_method_name(enum dpk_cmp_method m)
 		return "too-few-samples";
 	case DPK_CMP_REPEATS:
 		return "repeat-medians";
+	case DPK_CMP_PAIRED:
+		return "paired-rounds";
 	}
 	return "?";
 }
@@ -676,6 +680,8 @@ static const char *method_mark(const struct dpk_cmp_case *c)
 		return " **";
 	case DPK_CMP_REPEATS:
 		return " r";
+	case DPK_CMP_PAIRED:
+		return " p";
 	}
 	return "";
 }

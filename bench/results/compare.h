@@ -56,19 +56,21 @@
  *  fraction get a warning: their figures in cycles are then off from each other by it. */
 #define DPK_CMP_MUL_CYCLES_DIFFER 0.02
 
-enum dpk_cmp_verdict { DPK_CMP_WITHIN_NOISE, DPK_CMP_FASTER, DPK_CMP_SLOWER };
+enum dpk_cmp_verdict { DPK_CMP_WITHIN_NOISE, DPK_CMP_FASTER, DPK_CMP_SLOWER, DPK_CMP_NO_VERDICT };
 
 enum dpk_cmp_method {
 	DPK_CMP_TEST,    /**< Mann-Whitney U + bootstrap CI on raw samples */
 	DPK_CMP_CI_ONLY, /**< no raw samples: the stored median intervals */
 	DPK_CMP_TOO_FEW, /**< too few samples on a side to judge */
 	DPK_CMP_REPEATS, /**< Mann-Whitney U + bootstrap CI on the repeats' medians */
+	DPK_CMP_PAIRED,  /**< dpk-bench ab: the sign-test interval of paired rounds' ratios */
 };
 
-/** "faster", "slower", "within noise". */
+/** "faster", "slower", "within noise", "no verdict". */
 const char *dpk_cmp_verdict_name(enum dpk_cmp_verdict v);
 
-/** "mann-whitney+bootstrap", "median-ci", "too-few-samples", "repeat-medians". */
+/** "mann-whitney+bootstrap", "median-ci", "too-few-samples", "repeat-medians",
+ *  "paired-rounds". */
 const char *dpk_cmp_method_name(enum dpk_cmp_method m);
 
 /** One side of a matched case, repeats pooled. */

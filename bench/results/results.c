@@ -173,7 +173,7 @@ static int round_at(struct ctx *c, const char *path, size_t q, const struct dpk_
 static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
                        struct dpk_res_entry *e)
 {
-	const struct dpk_jv *rd, *p50, *kept, *fl = NULL, *aside = NULL, *v;
+	const struct dpk_jv *rd, *p50, *kept, *fl = NULL, *aside = NULL, *cyc, *v;
 	char sub[64];
 	int rc = 0;
 
@@ -186,9 +186,11 @@ static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
 	if ((fl = round_array(c, rd, sub, "floor", p50->arr.n, true, &rc)) &&
 	    !(aside = round_array(c, rd, sub, "set_aside", p50->arr.n, false, &rc)))
 		return rc;
-	if (rc)
+	if (rc || (!(cyc = round_array(c, rd, sub, "p50_cycles", p50->arr.n, true, &rc)) && rc))
 		return rc;
 	e->round_p50 = malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double));
+	if (cyc && !(e->round_cycles = malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double))))
+		return -ENOMEM;
 	e->round_floor = fl ? malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double)) : NULL;
 	if (!e->round_p50 || (fl && !e->round_floor))
 		return -ENOMEM;
@@ -199,11 +201,19 @@ static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
 
 		if ((rc = round_at(c, sub, q, p50, kept, fl, aside, &m, &f, &out)))
 			return rc;
-		if (out)
-			continue;
 		if (fl)
-			e->round_floor[e->nrounds] = f;
-		e->round_p50[e->nrounds++] = m;
+			e->round_floor[q] = f;
+		e->round_p50[q] = out ? NAN : m;
+		if (cyc) {
+			const struct dpk_jv *y = &cyc->arr.v[q];
+
+			if (y->type != DPK_JV_NULL && (y->type != DPK_JV_NUMBER || !(y->num > 0)))
+				return bad(c, y,
+				           "%s.p50_cycles[%zu]: expected a positive number or null",
+				           sub, q);
+			e->round_cycles[q] = out || y->type == DPK_JV_NULL ? NAN : y->num;
+		}
+		e->nrounds += !out;
 	}
 	v = dpk_jv_get(o, "regimes");
 	e->nregimes = v && v->type == DPK_JV_ARRAY ? (unsigned)v->arr.n : 0;
@@ -510,6 +520,7 @@ void dpk_results_free(struct dpk_results *r)
 		free(r->e[i].raw);
 		free(r->e[i].raw_cycles);
 		free(r->e[i].round_p50);
+		free(r->e[i].round_cycles);
 		free(r->e[i].round_floor);
 	}
 	free(r->e);

@@ -46,13 +46,16 @@ struct dpk_res_entry {
 	size_t nraw;
 	double *raw_cycles; /**< raw_cycles sorted ascending, or NULL when not recorded */
 	size_t nraw_cycles;
-	/* Its rounds (files from before rounds have none): the medians of the rounds kept,
-	 * in the order run, and with floors each one's floor beside it. */
-	double *round_p50;   /**< kept rounds' medians (empty and set-aside rounds left out) */
-	double *round_floor; /**< their floors, or NULL without floors */
-	size_t nrounds;      /**< kept rounds */
-	unsigned rounds_run; /**< rounds run, those left out included */
-	double floor_rt;     /**< the case's own floor (median round floor), ticks; NaN: none */
+	/* Its rounds (files from before rounds have none), in the order run, and with floors
+	 * each one's floor beside it. */
+	double *round_p50;    /**< each round's median; NaN for one left out (none kept, or set
+	                           aside for its floor) */
+	double *round_cycles; /**< each round's median in core cycles (NaN: none, or left out),
+	                           or NULL when the file has none */
+	double *round_floor;  /**< each round's floor, or NULL without floors */
+	size_t nrounds;       /**< rounds kept (finite round_p50) */
+	unsigned rounds_run;  /**< rounds run: the length of both arrays */
+	double floor_rt;      /**< the case's own floor (median round floor), ticks; NaN: none */
 	double floor_min, floor_max; /**< its round floors' range; NaN: none */
 	unsigned floor_set_aside;    /**< rounds set aside for their floor */
 	unsigned nregimes;           /**< regimes its rounds fell into (0: one) */

@@ -60,6 +60,8 @@ int dpk_bench_main(int argc, char **argv, ...)
 		rc = dpk_cmd_report(argc - 1, argv + 1);
 	else if (argc > 1 && strcmp(argv[1], "spread") == 0)
 		rc = dpk_cmd_spread(argc - 1, argv + 1);
+	else if (argc > 1 && strcmp(argv[1], "ab") == 0)
+		rc = dpk_cmd_ab(argc - 1, argv + 1);
 	else
 		rc = dpk_cmd_run(argc, argv, suites);
 	free(suites);

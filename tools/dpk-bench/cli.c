@@ -253,6 +253,9 @@ static int parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t e
 		} else if (strcmp(argv[1], "env") == 0) {
 			cli->cmd = CLI_ENV;
 			i = 2;
+		} else if (strcmp(argv[1], "serve") == 0) {
+			cli->cmd = CLI_SERVE;
+			i = 2;
 		} else if (strcmp(argv[1], "help") == 0) {
 			cli->cmd = CLI_HELP;
 			return 0;
@@ -407,6 +410,11 @@ static int parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t e
 		} else if (strcmp(opt, "--quiet") == 0) {
 			cli->quiet = true;
 		}
+	}
+	if (cli->cmd == CLI_SERVE && (!cli->json_path || cli->interleave || cli->opt.repeat != 1)) {
+		snprintf(err, errlen,
+		         "serve needs --json FILE, and takes no --interleave or --repeat");
+		return -EINVAL;
 	}
 	if (cli->format == CLI_FORMAT_GBENCH && !cli->json_path) {
 		snprintf(err, errlen, "--format gbench says what --json writes; give --json FILE");

@@ -11,7 +11,7 @@
 
 #include "engine.h"
 
-enum dpk_cli_command { CLI_RUN, CLI_LIST, CLI_ENV, CLI_HELP, CLI_VERSION };
+enum dpk_cli_command { CLI_RUN, CLI_LIST, CLI_ENV, CLI_HELP, CLI_VERSION, CLI_SERVE };
 
 /** What --json writes: dpkit's own schema, or Google Benchmark's (see gbench.h). */
 enum dpk_cli_format { CLI_FORMAT_DPKIT, CLI_FORMAT_GBENCH };

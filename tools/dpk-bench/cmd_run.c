@@ -16,6 +16,7 @@
 #include "gbench.h"
 #include "output.h"
 #include "report.h"
+#include "serve.h"
 
 #ifndef DPK_BUILD_CFLAGS
 #define DPK_BUILD_CFLAGS "unknown"
@@ -348,7 +349,9 @@ static int run_command(struct dpk_cli *cli, int argc, char **argv, bool csv_raw)
 		return 0;
 	}
 	rc = dpk_bench_plan_make(&plan, &runner, cli->suites, selected, cli, cli->interleave);
-	if (rc == 0)
+	if (rc == 0 && cli->cmd == CLI_SERVE)
+		rc = dpk_serve(&runner, &plan, &meta, cli->json_path, stdin, stdout);
+	else if (rc == 0)
 		rc = run_plan(cli, &runner, &meta, &plan, csv_raw, argv[0]);
 	else if (rc == -ENOENT)
 		rc = fail_input("the selection has no case to run on the chosen placements");

@@ -24,6 +24,9 @@ int dpk_cmd_spread(int argc, char **argv);
 struct dpk_bench_suite;
 int dpk_cmd_run(int argc, char **argv, const struct dpk_bench_suite *const *suites);
 
+/** dpk-bench ab BASE NEW [PATTERN...] [OPTIONS] */
+int dpk_cmd_ab(int argc, char **argv);
+
 /** Usage text of the commands. */
 extern const char dpk_cmd_compare_usage[];
 extern const char dpk_cmd_spread_usage[];

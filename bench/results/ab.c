@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ab.c - dpk-bench ab's paired verdicts (ab.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab.h"
+#include "json.h"
+#include "stats.h"
+
+/* The entry of @p r with id @p id, or NULL. */
+static const struct dpk_res_entry *find(const struct dpk_results *r, const char *id)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(r->e[i].id, id) == 0)
+			return &r->e[i];
+	return NULL;
+}
+
+static int push(const char ***arr, size_t *n, const char *s)
+{
+	const char **na = realloc(*arr, (*n + 1) * sizeof(**arr));
+
+	if (!na)
+		return -ENOMEM;
+	*arr = na;
+	(*arr)[(*n)++] = s;
+	return 0;
+}
+
+/* Round @p q's figure of @p e: its median in core cycles (@p cycles), over its floor
+ * (@p floors), or in ticks; NaN when left out. */
+static double round_value(const struct dpk_res_entry *e, size_t q, bool floors, bool cycles)
+{
+	const double m = e->round_p50[q];
+
+	if (cycles)
+		return isfinite(m) ? e->round_cycles[q] : NAN;
+	if (!floors)
+		return m;
+	return e->round_floor[q] > 0 ? m / e->round_floor[q] : NAN;
+}
+
+/* Pair the rounds of @p c and judge them by @p o. Returns 0 or -ENOMEM. */
+static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
+{
+	const struct dpk_res_entry *a = c->base, *b = c->new;
+	const size_t n = a->rounds_run < b->rounds_run ? a->rounds_run : b->rounds_run;
+	double *sorted;
+	size_t lo, hi;
+
+	c->floors = a->round_floor && b->round_floor;
+	/* In core cycles where both have them: the host's clock moves both rounds of a pair
+	 * less than it moves two runs, but it moves them still. */
+	c->cycles = !c->floors && a->round_cycles && b->round_cycles;
+	c->ratio = calloc(n ? n : 1, sizeof(*c->ratio));
+	sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!c->ratio || !sorted) {
+		free(sorted);
+		return -ENOMEM;
+	}
+	c->nratio = n;
+	for (size_t q = 0; q < n; q++) {
+		double x = round_value(a, q, c->floors, c->cycles);
+		double y = round_value(b, q, c->floors, c->cycles);
+
+		c->ratio[q] = x > 0 && y > 0 ? y / x : NAN;
+		if (isfinite(c->ratio[q]))
+			sorted[c->pairs++] = c->ratio[q];
+	}
+	c->p50 = c->lo = c->hi = NAN;
+	c->verdict = DPK_CMP_WITHIN_NOISE;
+	if (c->pairs)
+		c->p50 = dpk_stats_median(sorted, c->pairs);
+	c->has_verdict =
+	        c->pairs >= DPK_AB_MIN_PAIRS && dpk_stats_median_ci_ranks(c->pairs, &lo, &hi);
+	if (c->has_verdict) {
+		c->lo = sorted[lo];
+		c->hi = sorted[hi];
+		if (c->hi < 1.0 - o->noise)
+			c->verdict = DPK_CMP_FASTER;
+		else if (c->lo > 1.0 + o->noise)
+			c->verdict = DPK_CMP_SLOWER;
+		c->gate_failed = o->fail_above >= 0 && c->lo > 1.0 + o->fail_above;
+	} else {
+		snprintf(c->note, sizeof(c->note), "%zu paired rounds kept of %zu; %d are needed",
+		         c->pairs, n, DPK_AB_MIN_PAIRS);
+	}
+	free(sorted);
+	return 0;
+}
+
+static void count(struct dpk_ab_report *r)
+{
+	double logsum = 0;
+	size_t nlog = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct dpk_ab_case *c = &r->c[i];
+
+		if (!c->has_verdict) {
+			r->none++;
+			continue;
+		}
+		r->faster += c->verdict == DPK_CMP_FASTER;
+		r->slower += c->verdict == DPK_CMP_SLOWER;
+		r->within += c->verdict == DPK_CMP_WITHIN_NOISE;
+		r->gate_failures += c->gate_failed;
+		logsum += log(c->p50);
+		nlog++;
+	}
+	r->geomean = nlog ? exp(logsum / (double)nlog) : NAN;
+}
+
+/* Add every ok case of @p base that @p new has (ok) to @p out; the others of base to
+ * only_base. */
+static int match(const struct dpk_results *base, const struct dpk_results *new,
+                 const struct dpk_ab_options *o, struct dpk_ab_report *out)
+{
+	for (size_t i = 0; i < base->n; i++) {
+		const struct dpk_res_entry *a = &base->e[i], *b;
+
+		if (a->repeat != 0 || !dpk_results_selected(o->patterns, o->npatterns, a))
+			continue;
+		b = find(new, a->id);
+		if (!b) {
+			if (push(&out->only_base, &out->n_only_base, a->id))
+				return -ENOMEM;
+			continue;
+		}
+		if (!a->ok || !b->ok || !a->round_p50 || !b->round_p50)
+			continue;
+		struct dpk_ab_case *nc = realloc(out->c, (out->n + 1) * sizeof(*nc));
+		if (!nc)
+			return -ENOMEM;
+		out->c = nc;
+		memset(&nc[out->n], 0, sizeof(nc[0]));
+		nc[out->n].base = a;
+		nc[out->n].new = b;
+		if (judge(&nc[out->n++], o))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < new->n; i++)
+		if (new->e[i].repeat == 0 &&
+		    dpk_results_selected(o->patterns, o->npatterns, &new->e[i]) &&
+		    !find(base, new->e[i].id) &&
+		    push(&out->only_new, &out->n_only_new, new->e[i].id))
+			return -ENOMEM;
+	return 0;
+}
+
+int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new,
+                   const struct dpk_ab_options *o, struct dpk_ab_report *out, char *err,
+                   size_t errlen)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->noise = o->noise;
+	out->fail_above = o->fail_above;
+	rc = match(base, new, o, out);
+	if (rc) {
+		snprintf(err, errlen, "out of memory");
+		return rc;
+	}
+	if (out->n == 0) {
+		snprintf(err, errlen, "no case ran in rounds in both builds");
+		return -EINVAL;
+	}
+	count(out);
+	return 0;
+}
+
+void dpk_ab_report_free(struct dpk_ab_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->c[i].ratio);
+	free(r->c);
+	free(r->only_base);
+	free(r->only_new);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *verdict_of(const struct dpk_ab_case *c)
+{
+	return c->has_verdict ? dpk_cmp_verdict_name(c->verdict) : "no verdict";
+}
+
+void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
+                  const struct dpk_ab_report *r)
+{
+	fprintf(f,
+	        "ab: base %s, new %s\n"
+	        "ratio = new/base of paired rounds' medians (in core cycles where both have "
+	        "them, over their own floors\nwhere both have one; below 1 is faster), with the "
+	        "95%% sign-test interval of the median pair;\na verdict needs the interval "
+	        "beyond %.1f%%\n\n",
+	        base_name, new_name, r->noise * 100.0);
+	fprintf(f, "  %-52s %10s %10s %8s  %-19s %5s  %s\n", "case", "base p50", "new p50", "ratio",
+	        "95% interval", "pairs", "verdict");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct dpk_ab_case *c = &r->c[i];
+		char iv[40];
+
+		if (c->has_verdict)
+			snprintf(iv, sizeof(iv), "[%.4f, %.4f]", c->lo, c->hi);
+		else
+			snprintf(iv, sizeof(iv), "-");
+		fprintf(f, "  %-52.52s %10.2f %10.2f %8.4f  %-19s %5zu  %s%s%s\n", c->base->id,
+		        c->base->ticks.p50, c->new->ticks.p50, c->p50, iv, c->pairs, verdict_of(c),
+		        c->floors   ? " (floor)"
+		        : c->cycles ? " (cycles)"
+		                    : "",
+		        c->gate_failed ? "  FAIL" : "");
+		if (c->note[0])
+			fprintf(f, "      %s\n", c->note);
+	}
+	for (size_t i = 0; i < r->n_only_base; i++)
+		fprintf(f, "  %-52s only in base: not judged\n", r->only_base[i]);
+	for (size_t i = 0; i < r->n_only_new; i++)
+		fprintf(f, "  %-52s only in new: not judged\n", r->only_new[i]);
+	fprintf(f,
+	        "\n%zu cases: %u faster, %u slower, %u within noise, %u without a verdict; "
+	        "geometric mean of the ratios x%.4f\n",
+	        r->n, r->faster, r->slower, r->within, r->none, r->geomean);
+	fprintf(f, "verdicts rest on rounds of both builds run in turn, in a random order per "
+	           "pair, on the same lcores in one session: drift and slow phases fall on both\n");
+	if (r->fail_above >= 0)
+		fprintf(f, "gate: %s, %u case%s slower by more than %.1f%%\n",
+		        r->gate_failures ? "FAILED" : "passed", r->gate_failures,
+		        r->gate_failures == 1 ? "" : "s", r->fail_above * 100.0);
+}
+
+static void json_case(struct dpk_json *j, const struct dpk_ab_case *c)
+{
+	dpk_json_object_begin(j, NULL);
+	dpk_json_string(j, "id", c->base->id);
+	dpk_json_string(j, "suite", c->base->suite);
+	dpk_json_string(j, "case", c->base->name);
+	dpk_json_string(j, "params", c->base->params);
+	dpk_json_string(j, "placement", c->base->placement);
+	dpk_json_string(j, "unit", c->base->unit);
+	dpk_json_double(j, "base_p50", c->base->ticks.p50);
+	dpk_json_double(j, "new_p50", c->new->ticks.p50);
+	dpk_json_bool(j, "per_floor", c->floors);
+	dpk_json_bool(j, "in_cycles", c->cycles);
+	dpk_json_uint(j, "pairs", c->pairs);
+	dpk_json_double(j, "ratio", c->p50);
+	dpk_json_double(j, "ci95_lo", c->lo);
+	dpk_json_double(j, "ci95_hi", c->hi);
+	dpk_json_string(j, "verdict", verdict_of(c));
+	dpk_json_bool(j, "gate_failed", c->gate_failed);
+	if (c->note[0])
+		dpk_json_string(j, "note", c->note);
+	dpk_json_array_begin(j, "round_ratios");
+	for (size_t q = 0; q < c->nratio; q++)
+		dpk_json_double(j, NULL, c->ratio[q]); /* NaN: null, a dropped pair */
+	dpk_json_array_end(j);
+	dpk_json_object_end(j);
+}
+
+int dpk_ab_write_json(FILE *f, const struct dpk_results *base, const struct dpk_results *new,
+                      const struct dpk_ab_report *r, int exit_status)
+{
+	struct dpk_json j;
+
+	dpk_json_init(&j, f, true);
+	dpk_json_object_begin(&j, NULL);
+	dpk_json_string(&j, "schema", DPK_AB_SCHEMA);
+	dpk_json_int(&j, "schema_version", DPK_AB_SCHEMA_VERSION);
+	dpk_json_string(&j, "base", base->path);
+	dpk_json_string(&j, "new", new->path);
+	dpk_json_double(&j, "noise", r->noise);
+	dpk_json_double(&j, "fail_above", r->fail_above);
+	dpk_json_int(&j, "exit_status", exit_status);
+	dpk_json_array_begin(&j, "cases");
+	for (size_t i = 0; i < r->n; i++)
+		json_case(&j, &r->c[i]);
+	dpk_json_array_end(&j);
+	dpk_json_array_begin(&j, "only_base");
+	for (size_t i = 0; i < r->n_only_base; i++)
+		dpk_json_string(&j, NULL, r->only_base[i]);
+	dpk_json_array_end(&j);
+	dpk_json_array_begin(&j, "only_new");
+	for (size_t i = 0; i < r->n_only_new; i++)
+		dpk_json_string(&j, NULL, r->only_new[i]);
+	dpk_json_array_end(&j);
+	dpk_json_object_begin(&j, "summary");
+	dpk_json_uint(&j, "faster", r->faster);
+	dpk_json_uint(&j, "slower", r->slower);
+	dpk_json_uint(&j, "within_noise", r->within);
+	dpk_json_uint(&j, "no_verdict", r->none);
+	dpk_json_double(&j, "geomean", r->geomean);
+	dpk_json_uint(&j, "gate_failures", r->gate_failures);
+	dpk_json_object_end(&j);
+	dpk_json_object_end(&j);
+	return dpk_json_finish(&j);
+}
+
+int dpk_ab_to_cmp(const struct dpk_ab_report *ab, struct dpk_cmp_report *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->c = calloc(ab->n ? ab->n : 1, sizeof(*out->c));
+	if (!out->c)
+		return -ENOMEM;
+	out->n = ab->n;
+	for (size_t i = 0; i < ab->n; i++) {
+		const struct dpk_ab_case *a = &ab->c[i];
+		struct dpk_cmp_case *c = &out->c[i];
+
+		c->base.first = a->base;
+		c->new.first = a->new;
+		c->base.p50 = a->base->ticks.p50;
+		c->new.p50 = a->new->ticks.p50;
+		c->ratio = a->p50;
+		c->lo = a->has_verdict ? a->lo : a->p50;
+		c->hi = a->has_verdict ? a->hi : a->p50;
+		c->p = NAN;
+		c->significant = a->has_verdict && (a->lo > 1.0 || a->hi < 1.0);
+		c->method = DPK_CMP_PAIRED;
+		c->verdict = a->has_verdict ? a->verdict : DPK_CMP_NO_VERDICT;
+		c->gate_failed = a->gate_failed;
+		snprintf(c->note, sizeof(c->note), "%zu paired rounds%s%s", a->pairs,
+		         a->floors   ? ", over their floors"
+		         : a->cycles ? ", in core cycles"
+		                     : "",
+		         a->note[0] ? "; " : "");
+		snprintf(c->note + strlen(c->note), sizeof(c->note) - strlen(c->note), "%s",
+		         a->note);
+	}
+	out->faster = ab->faster;
+	out->slower = ab->slower;
+	out->within = ab->within;
+	out->geomean = ab->geomean;
+	out->noise = ab->noise;
+	out->fail_above = ab->fail_above;
+	out->gate_failures = ab->gate_failures;
+	return 0;
+}

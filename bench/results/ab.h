@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ab.h - the verdicts of dpk-bench ab: two builds measured in one session, round by round
+ * in turn on the same lcores, their rounds paired.
+ *
+ * Round q of a case ran in BASE and in NEW one after the other (in a random order per
+ * pair), so what the machine did then (drift, a slow phase, the host moving the vCPUs)
+ * fell on both alike. The unit of replication is the pair of rounds: each gives the ratio
+ * new / base of the two rounds' medians: in core cycles where both rounds have them
+ * (single-lcore cases), over their floors for a multi-lcore case on two CPUs whose rounds
+ * both carry floors, in ticks otherwise. Pairs where either round was left
+ * out (no sample kept, or set aside for its floor) are dropped. The figure is the median of
+ * the paired ratios and its 95% interval the sign-test interval of that median (order
+ * statistics of the binomial, dpk_stats_median_ci_ranks()), which needs no assumption on
+ * the ratios' distribution.
+ *
+ * Verdict: slower when the whole interval is above 1 + noise, faster when it is below
+ * 1 - noise, within noise otherwise; no verdict with fewer than DPK_AB_MIN_PAIRS pairs.
+ * The gate fails on a case whose interval's lower bound is above 1 + fail_above.
+ */
+#ifndef DPK_BENCH_AB_H
+#define DPK_BENCH_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "compare.h"
+#include "results.h"
+
+#define DPK_AB_SCHEMA         "dpkit-bench-ab"
+#define DPK_AB_SCHEMA_VERSION 1
+/** Fewer paired rounds than this leave a case without a verdict (the sign-test interval
+ *  needs six). */
+#define DPK_AB_MIN_PAIRS 6
+/** The default noise threshold. */
+#define DPK_AB_NOISE 0.01
+
+/** A case both builds ran. */
+struct dpk_ab_case {
+	const struct dpk_res_entry *base, *new;
+	size_t pairs;       /**< paired rounds both kept */
+	double *ratio;      /**< the pairs' ratios, in round order (NaN: a dropped pair) */
+	size_t nratio;      /**< rounds paired, dropped ones included */
+	double p50, lo, hi; /**< median paired ratio and its 95% interval */
+	bool floors;        /**< the ratios are of medians over their rounds' floors */
+	bool cycles;        /**< the ratios are of medians in core cycles */
+	bool has_verdict;   /**< enough pairs to judge */
+	enum dpk_cmp_verdict verdict;
+	bool gate_failed;
+	char note[160]; /**< why no verdict, or "" */
+};
+
+struct dpk_ab_options {
+	double noise;                /**< e.g. 0.01 */
+	double fail_above;           /**< gate; negative: none */
+	const char *const *patterns; /**< globs selecting cases; none: all */
+	unsigned npatterns;
+};
+
+struct dpk_ab_report {
+	struct dpk_ab_case *c;
+	size_t n;
+	const char **only_base, **only_new; /**< ids one build has and the other not */
+	size_t n_only_base, n_only_new;
+	unsigned faster, slower, within, none;
+	unsigned gate_failures;
+	double geomean; /**< of the judged cases' ratios; NaN when none */
+	double noise, fail_above;
+};
+
+/**
+ * Pair the rounds of the cases in both @p base and @p new (one session of dpk-bench ab:
+ * the same rounds of the same sets) and judge them. The report points into both files.
+ * @retval 0 / -EINVAL (no case in both; @p err says so) / -ENOMEM
+ */
+int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new,
+                   const struct dpk_ab_options *o, struct dpk_ab_report *out, char *err,
+                   size_t errlen);
+
+void dpk_ab_report_free(struct dpk_ab_report *r);
+
+/** The report as a table for people, with the line that says what the verdicts rest on. */
+void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
+                  const struct dpk_ab_report *r);
+
+/** The report as JSON (schema dpkit-bench-ab v1): both files' paths, every case with its
+ *  pairs. 0 or -EIO. */
+int dpk_ab_write_json(FILE *f, const struct dpk_results *base, const struct dpk_results *new,
+                      const struct dpk_ab_report *r, int exit_status);
+
+/** The report as a comparison report (for the HTML page): the cases point into @p ab's
+ *  files; free with dpk_cmp_report_free(). 0 or -ENOMEM. */
+int dpk_ab_to_cmp(const struct dpk_ab_report *ab, struct dpk_cmp_report *out);
+
+#endif /* DPK_BENCH_AB_H */

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ab_run.h - dpk-bench ab: two builds measured round by round in turn (serve.h, ab.h). */
+#ifndef DPK_BENCH_AB_RUN_H
+#define DPK_BENCH_AB_RUN_H
+
+#include <stdbool.h>
+
+/** What an ab run is given. */
+struct dpk_ab_args {
+	const char *base, *new;        /**< the two dpk-bench programs */
+	const char *const *child_args; /**< patterns and run options for both, as given */
+	unsigned nchild_args;
+	double noise, fail_above; /**< as ab.h; fail_above negative: no gate */
+	const char *json;         /**< write the ab JSON here, or NULL */
+	const char *html;         /**< write the HTML page here, or NULL */
+	unsigned long seed;       /**< the order of each pair of rounds; 0: from the clock */
+	bool quiet;               /**< no progress line */
+};
+
+/** Run @p a; the exit status: 0, 1 (the gate failed), 2 (bad input, a child that failed,
+ *  crashed or hung), 130 (interrupted). */
+int dpk_ab_run(const struct dpk_ab_args *a);
+
+#endif /* DPK_BENCH_AB_RUN_H */
