@@ -208,6 +208,7 @@ int dpk_pool_init(struct dpk_pool *p, unsigned count, size_t obj_size, unsigned 
 	p->user_caches = NULL;
 	atomic_init(&p->refused_puts, 0);
 	atomic_init(&p->corrupt_gets, 0);
+	atomic_init(&p->excess_puts, 0);
 	p->owned = false;
 
 	for (unsigned i = 0; i < count; i++) {
@@ -265,7 +266,25 @@ static int ring_get(struct dpk_pool *p, void **objs, unsigned n)
 
 static void ring_put(struct dpk_pool *p, void *const *objs, unsigned n)
 {
-	(void)dpk_ring_enqueue_bulk(p->ring, objs, n, NULL);
+	dpk__pool_ring_enqueue(p, objs, n);
+}
+
+/*
+ * The ring had no room for all of @p objs: more objects came back than were taken. What
+ * fits now goes in, in order, and the rest is dropped and counted; the pool cannot tell
+ * the extra pointers from rightful ones, so a rightful object may be among those dropped.
+ */
+void dpk__pool_ring_overflow(struct dpk_pool *p, void *const *objs, unsigned n)
+{
+	unsigned done = dpk_ring_enqueue_burst(p->ring, objs, n, NULL);
+
+	if (done == n)
+		return;
+	/* Relaxed: a count for the audit, which runs on a quiet pool. */
+	atomic_fetch_add_explicit(&p->excess_puts, n - done, memory_order_relaxed);
+	dpk__set_error("pool %p: the ring was full: dropped %u of %u objects put (more puts "
+	               "than gets: an object put twice, or a pointer not taken from the pool)",
+	               (void *)p, n - done, n);
 }
 
 /* Get with the cache policy of <dpk/pool.h>, no checks. */
@@ -667,13 +686,15 @@ int dpk_pool_audit(struct dpk_pool *p, struct dpk_pool_audit_report *report,
 
 	a.r->refused_puts = atomic_load_explicit(&p->refused_puts, memory_order_relaxed);
 	a.r->corrupt_gets = atomic_load_explicit(&p->corrupt_gets, memory_order_relaxed);
+	a.r->excess_puts = atomic_load_explicit(&p->excess_puts, memory_order_relaxed);
 	bad = a.r->duplicates || a.r->foreign || a.r->bad_state || a.r->refused_puts ||
-	      a.r->corrupt_gets;
+	      a.r->corrupt_gets || a.r->excess_puts;
 	if (bad)
 		dpk__set_error("pool %p: audit found %u duplicates, %u foreign pointers, %u bad "
-		               "states, %" PRIu64 " refused puts, %" PRIu64 " corrupt gets",
+		               "states, %" PRIu64 " refused puts, %" PRIu64
+		               " corrupt gets, %" PRIu64 " excess puts",
 		               (void *)p, a.r->duplicates, a.r->foreign, a.r->bad_state,
-		               a.r->refused_puts, a.r->corrupt_gets);
+		               a.r->refused_puts, a.r->corrupt_gets, a.r->excess_puts);
 	return bad ? -EBADMSG : 0;
 }
 
@@ -683,10 +704,12 @@ int dpk_pool_dump(FILE *f, const struct dpk_pool *p)
 		return -EINVAL;
 	fprintf(f,
 	        "pool %p: count=%u obj_size=%zu elt_size=%zu cache_size=%u flags=0x%x\n"
-	        "  ring=%u avail=%u in_use=%u refused_puts=%" PRIu64 " corrupt_gets=%" PRIu64 "\n",
+	        "  ring=%u avail=%u in_use=%u refused_puts=%" PRIu64 " corrupt_gets=%" PRIu64
+	        " excess_puts=%" PRIu64 "\n",
 	        (const void *)p, p->count, p->obj_size, p->elt_size, p->cache_size, p->flags,
 	        dpk_ring_count(p->ring), dpk_pool_avail_count(p), dpk_pool_in_use_count(p),
 	        atomic_load_explicit(&p->refused_puts, memory_order_relaxed),
-	        atomic_load_explicit(&p->corrupt_gets, memory_order_relaxed));
+	        atomic_load_explicit(&p->corrupt_gets, memory_order_relaxed),
+	        atomic_load_explicit(&p->excess_puts, memory_order_relaxed));
 	return 0;
 }

@@ -650,6 +650,66 @@ static void audit_finds_duplicates(void)
 	dpk_pool_free(p);
 }
 
+/*
+ * A double put while every object is already free, on a plain pool: the pointer finds the
+ * ring full, which only more puts than gets can cause. The put drops it and counts it, and
+ * the audit reports it; before, it vanished and the audit passed. Each way a put reaches
+ * the ring: the inline call without a cache, the out-of-line single put, a cache flush
+ * and a put over a cache's flush threshold.
+ */
+static void audit_finds_puts_past_a_full_ring(void)
+{
+	struct dpk_pool *p = make(N, 16, 0, 0);
+	struct dpk_pool_audit_report r;
+	struct dpk_pool_cache *c;
+	void *objs[2];
+
+	ASSERT_NOT_NULL(p);
+	ASSERT_EQ(0, dpk_pool_get(p, objs));
+	dpk_pool_put(p, objs[0]);
+	ASSERT_EQ(0, dpk_pool_audit(p, &r, NULL, NULL));
+	dpk_pool_put(p, objs[0]);
+	ASSERT_TRUE(strstr(dpk_last_error(), "ring was full") != NULL);
+	ASSERT_EQ(N, dpk_pool_avail_count(p));
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(N, r.in_ring);
+	ASSERT_EQ(0, r.duplicates);
+	ASSERT_EQ(0, r.in_use);
+	ASSERT_EQ(1, r.excess_puts);
+	dpk_pool_generic_put(p, objs, 1, NULL);
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(2, r.excess_puts);
+
+	/* Through a cache the second copy waits in the cache, where the audit sees it. A
+	 * flush then finds room for only some of the pointers: what fits goes in, the rest
+	 * is dropped, a rightful object among them (the pool cannot tell which is which). */
+	c = dpk_pool_cache_create(p, 4);
+	ASSERT_NOT_NULL(c);
+	ASSERT_EQ(0, dpk_pool_generic_get(p, objs, 2, NULL));
+	dpk_pool_generic_put(p, objs, 1, c);
+	dpk_pool_generic_put(p, objs, 1, c);
+	dpk_pool_generic_put(p, objs + 1, 1, c);
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(1, r.duplicates);
+	ASSERT_EQ(2, r.excess_puts);
+	dpk_pool_cache_flush(c);
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(N, r.in_ring);
+	ASSERT_EQ(1, r.duplicates);
+	ASSERT_EQ(1, r.in_use);
+	ASSERT_EQ(3, r.excess_puts);
+
+	/* A put over the threshold (6 for a cache of 4) flushes to a full ring: all six
+	 * pointers are dropped, and the put's own object stays in the cache. */
+	for (unsigned i = 0; i < 7; i++)
+		dpk_pool_generic_put(p, objs, 1, c);
+	ASSERT_EQ(1, dpk_pool_cache_count(c));
+	ASSERT_EQ(-EBADMSG, dpk_pool_audit(p, &r, NULL, NULL));
+	ASSERT_EQ(3 + 6, r.excess_puts);
+	dpk_pool_cache_free(c);
+	dpk_pool_free(p);
+}
+
 /* A debug pool refuses double and foreign puts, through the ring and through caches. */
 static void debug_refuses_double_put(void)
 {
@@ -802,6 +862,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(audit_finds_lost_objects),
         DPK_TEST(audit_finds_lost_objects_debug),
         DPK_TEST(audit_finds_duplicates),
+        DPK_TEST(audit_finds_puts_past_a_full_ring),
         DPK_TEST(debug_refuses_double_put),
         DPK_TEST(foreign_cache_is_not_used),
         DPK_TEST(foreign_cache_is_not_used_debug),

@@ -13,10 +13,9 @@
  * DPK_POOL_F_DEBUG, which adds a hidden header in front of each object.
  *
  * Get is all or nothing: it hands out n objects or returns -ENOENT and hands out none.
- * Put never fails. A cache passed with a pool it does not belong to is not used: the call
- * goes to the ring, and dpk_last_error() says so. Handing the same object back twice, or
- * a pointer that is not one of the pool's objects, is undefined unless the pool was
- * created with DPK_POOL_F_DEBUG.
+ * Put returns nothing and never fails for objects taken from the pool. A cache passed
+ * with a pool it does not belong to is not used: the call goes to the ring, and
+ * dpk_last_error() says so.
  *
  * Cache policy (as DPDK 22.11's mempool cache). A cache of size S is a LIFO array with
  * room for 2 S pointers and a flush threshold T = S + S / 2:
@@ -36,12 +35,28 @@
  * in the caches of other lcores are not reachable from this one, so a get can fail while
  * dpk_pool_avail_count() is not zero.
  *
- * Debugging: a pool created with DPK_POOL_F_DEBUG (in any build mode) gives each object a
- * header holding a state word. Every get and put of such a pool goes through checked,
- * out-of-line code: a put of an object that is already free, or of a pointer that is not
- * an object of the pool, is refused (the object is not returned twice), counted and
- * reported by dpk_last_error(); a get that finds an object not marked free counts it.
- * dpk_pool_audit() works on every pool; with DPK_POOL_F_DEBUG it also checks the states.
+ * Misuse: a put of an object that is not held (put twice), or of a pointer that is not
+ * an object of the pool (foreign), and use of an object after its put.
+ *   - A plain pool checks nothing on its paths but one thing that costs a compare there:
+ *     a put that reaches the ring (no cache, a cache flush, a put of more than the cache
+ *     size, dpk_pool_cache_flush()) and finds no room for all its pointers. The ring has
+ *     room for every object, so only more puts than gets leave it short: what fits goes
+ *     in, the rest is dropped and counted (excess_puts of dpk_pool_audit()), and
+ *     dpk_last_error() says so. The pool cannot tell the extra pointers from rightful
+ *     ones, so a rightful object may be among those dropped, and is then lost. Any other
+ *     double or foreign put is taken in: its pointer waits in the ring or a cache, where
+ *     dpk_pool_audit() finds it (as a duplicate or a foreign pointer), until a get hands
+ *     it out; then two holders share one object, or a holder gets memory that is not the
+ *     pool's, and nothing notices.
+ *   - A pool created with DPK_POOL_F_DEBUG (in any build mode) gives each object a header
+ *     holding a state word, and every get and put goes through checked, out-of-line code:
+ *     a double or foreign put is refused (the pointer is not taken in), counted and
+ *     reported by dpk_last_error(); a get that finds an object not marked free (its
+ *     header overwritten) counts it.
+ *   - No pool sees an object used after its put, except a debug pool when a write hit the
+ *     state word, right before the object (bad_state in the audit, corrupt_gets after a
+ *     get). The objects are carved out of one allocation, so AddressSanitizer does not
+ *     see it either.
  *
  * Concurrency ("cache" = a per-lcore cache or a user cache):
  *
@@ -97,17 +112,22 @@ struct dpk_pool_cache;
 /** Called by dpk_pool_obj_iter() and dpk_pool_audit() for one object, with its index. */
 typedef void (*dpk_pool_obj_fn)(struct dpk_pool *p, void *obj, unsigned idx, void *arg);
 
-/** What dpk_pool_audit() found. */
+/** What dpk_pool_audit() found: the free pointers (those in the ring and the caches) as
+ * they are now, and the pool's counts of misuse since init. */
 struct dpk_pool_audit_report {
 	unsigned count;        /**< objects in the pool */
 	unsigned in_ring;      /**< pointers found in the ring */
 	unsigned in_caches;    /**< pointers found in per-lcore and user caches */
-	unsigned in_use;       /**< objects found nowhere: held by the application */
-	unsigned duplicates;   /**< objects found more than once (each extra copy counts) */
-	unsigned foreign;      /**< pointers that are not objects of this pool */
+	unsigned in_use;       /**< objects found in neither: held by the application, or
+	                            lost (a put that never came, a dropped pointer) */
+	unsigned duplicates;   /**< free pointers to an object already found among them
+	                            (each extra copy counts) */
+	unsigned foreign;      /**< free pointers that are not objects of this pool */
 	unsigned bad_state;    /**< debug pools: state word disagrees with where it was found */
 	uint64_t refused_puts; /**< debug pools: puts refused since init (double or foreign) */
 	uint64_t corrupt_gets; /**< debug pools: gets that found an object not marked free */
+	uint64_t excess_puts;  /**< all pools: pointers dropped since init by puts that found
+	                            the ring full (more puts than gets) */
 };
 
 /**
@@ -140,8 +160,9 @@ struct dpk_pool *dpk_pool_create(unsigned count, size_t obj_size, unsigned cache
                                  unsigned flags);
 
 /**
- * Free a pool from dpk_pool_create(); NULL is a no-op. Its user caches must have been
- * freed before, and no object may be used afterwards.
+ * Free a pool from dpk_pool_create(); NULL is a no-op, and so is a pool built by
+ * dpk_pool_init() (its memory is the caller's). Its user caches must have been freed
+ * before, and no object may be used afterwards.
  */
 void dpk_pool_free(struct dpk_pool *p);
 
@@ -240,14 +261,19 @@ unsigned dpk_pool_obj_iter(struct dpk_pool *p, dpk_pool_obj_fn fn, void *arg);
 /**
  * Check the pool's bookkeeping: every pointer in the ring and the caches must be a
  * distinct object of the pool; in debug pools every such object must be marked free and
- * every other one marked in use. Objects found nowhere are held by the application:
- * they are counted in @p report->in_use and, when @p held_fn is not NULL, passed to it,
- * which is how lost objects are found once the application believes all are back.
+ * every other one marked in use. Objects found in neither are counted in
+ * @p report->in_use and, when @p held_fn is not NULL, passed to it, which is how lost
+ * objects are found once the application believes all are back: the audit cannot tell a
+ * held object from a lost one. It sees misuse only through what is left of it: a double
+ * or foreign put whose pointer is still free, the misuse counts since init, and in debug
+ * pools the state words. A plain pool keeps no trace of a double put whose extra pointer
+ * a get has handed out again, or of a use after put; see "Misuse" at the top.
  * The pool must be quiet (no other call on it) while this runs.
  * @param report filled in (may be NULL)
  * @retval 0        no defect found
  * @retval -EBADMSG a defect: a duplicate, a foreign pointer, a state word that disagrees,
- *                  or (debug pools) a refused put or a corrupt get since init
+ *                  a pointer dropped from a full ring, or (debug pools) a refused put or
+ *                  a corrupt get since init
  * @retval -EINVAL  @p p is NULL
  * @retval -ENOMEM  no memory for the check
  */

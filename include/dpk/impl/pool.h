@@ -45,6 +45,7 @@ struct dpk_pool {
 	struct dpk_pool_cache *user_caches;
 	_Atomic uint64_t refused_puts; /* debug pools: puts refused */
 	_Atomic uint64_t corrupt_gets; /* debug pools: gets of objects not marked free */
+	_Atomic uint64_t excess_puts;  /* pointers dropped by puts that found the ring full */
 	bool owned;                    /* from dpk_pool_create(): dpk_pool_free() frees it */
 };
 
@@ -56,6 +57,8 @@ void dpk__pool_put_slow(struct dpk_pool *p, void *const *objs, unsigned n,
  * in a register on the inline path, where passing its address would keep it in memory. */
 void *dpk__pool_get1_slow(struct dpk_pool *p, struct dpk_pool_cache *c);
 void dpk__pool_put1_slow(struct dpk_pool *p, void *obj, struct dpk_pool_cache *c);
+/* A put to the ring that found no room for all of @p objs: see "Misuse" in <dpk/pool.h>. */
+void dpk__pool_ring_overflow(struct dpk_pool *p, void *const *objs, unsigned n);
 
 static inline struct dpk_pool_cache *dpk_pool_default_cache(struct dpk_pool *p, unsigned lcore_id)
 {
@@ -83,15 +86,25 @@ static inline int dpk__pool_ring_get(struct dpk_pool *p, void **objs, unsigned n
 	return dpk_ring_dequeue_bulk(p->ring, objs, n, NULL) == n ? 0 : -ENOENT;
 }
 
+/*
+ * Every put that reaches the ring, checked or not, cached or not. The ring has room for
+ * every object of the pool, so it is short of room only when more objects came back than
+ * were taken: the test of the count the enqueue returns anyway is the whole cost of
+ * noticing that.
+ */
+static inline void dpk__pool_ring_enqueue(struct dpk_pool *p, void *const *objs, unsigned n)
+{
+	if (__builtin_expect(dpk_ring_enqueue_bulk(p->ring, objs, n, NULL) != n, 0))
+		dpk__pool_ring_overflow(p, objs, n);
+}
+
 static inline void dpk__pool_ring_put(struct dpk_pool *p, void *const *objs, unsigned n)
 {
 	if (p->flags & DPK_POOL_F_DEBUG) {
 		dpk__pool_put_slow(p, objs, n, NULL);
 		return;
 	}
-	/* The ring has room for every object, so this cannot fail for objects that were
-	 * taken from the pool. */
-	(void)dpk_ring_enqueue_bulk(p->ring, objs, n, NULL);
+	dpk__pool_ring_enqueue(p, objs, n);
 }
 
 DPK__POOL_INLINE int dpk_pool_generic_get(struct dpk_pool *p, void **objs, unsigned n,
