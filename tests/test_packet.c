@@ -729,8 +729,272 @@ static void reference_errors(void)
 	dpk_packet_pool_free(pp);
 }
 
-/* A reference of a reference, in the shared part, references the owner directly. */
-static void reference_of_reference(void)
+/*
+ * A reference made from a referencing packet references the owner of the shared data and
+ * holds neither the packet it was made from nor anything of that packet's own. Below, each
+ * consequence of that rule of <dpk/packet.h>: has_ref and is_referencing of all three
+ * packets, every change call on each, the data read through the new reference, the private
+ * head of the packet it was made from, and the pool's in-use count after every free in all
+ * six free orders. The three packets: P, R1 = dpk_packet_ref(P, 10) with an 8-byte
+ * private head, and R2 = dpk_packet_ref(R1, 8 + 5), which shares P's data from byte 15 on.
+ */
+enum { P, R1, R2, NPKT };
+
+/* P's data bytes are 0, 1, 2, ...; R1's private head bytes 0xa0, 0xa1, ... */
+#define P_LEN    100u
+#define R1_OFF   10u
+#define R1_HEAD  8u
+#define R2_OFF   (R1_HEAD + 5u)
+#define R2_START (R1_OFF + 5u) /* R2's first byte is P's byte 15 */
+#define R2_LEN   (P_LEN - R2_START)
+
+/* What R2 must show whatever happened to P and R1: P's bytes 15..99, its own metadata. */
+static void check_r2(const struct dpk_packet *r2, const unsigned char *p_data)
+{
+	ASSERT_EQ(R2_LEN, dpk_packet_len(r2));
+	ASSERT_EQ(R2_LEN, dpk_packet_seg_len(r2));
+	ASSERT_TRUE((const unsigned char *)dpk_packet_data(r2) == p_data + R2_START);
+	ASSERT_EQ(3, dpk_packet_flow_tag(r2));
+	check_bytes(r2, 0, R2_LEN, R2_START);
+}
+
+/* What R1 shows while nothing changed it: its private head, then P's bytes from 10 on. */
+static void check_r1(const struct dpk_packet *r1)
+{
+	ASSERT_EQ(R1_HEAD + P_LEN - R1_OFF, dpk_packet_len(r1));
+	check_bytes(r1, 0, R1_HEAD, 0xa0);
+	check_bytes(r1, R1_HEAD, P_LEN - R1_OFF, R1_OFF);
+}
+
+static void make_three(struct dpk_packet_pool *pp, struct dpk_packet *pk[NPKT])
+{
+	unsigned char *d;
+
+	pk[P] = dpk_packet_alloc(pp, P_LEN);
+	ASSERT_NOT_NULL(pk[P]);
+	d = dpk_packet_data(pk[P]);
+	for (unsigned i = 0; i < P_LEN; i++)
+		d[i] = (unsigned char)i;
+	pk[R1] = dpk_packet_ref(pk[P], R1_OFF);
+	ASSERT_NOT_NULL(pk[R1]);
+	ASSERT_EQ(0, dpk_packet_push_head(pk[R1], R1_HEAD));
+	d = dpk_packet_data(pk[R1]);
+	for (unsigned i = 0; i < R1_HEAD; i++)
+		d[i] = (unsigned char)(0xa0 + i);
+	ASSERT_EQ(0, dpk_packet_flow_tag_set(pk[R1], 3));
+	pk[R2] = dpk_packet_ref(pk[R1], R2_OFF);
+	ASSERT_NOT_NULL(pk[R2]);
+	ASSERT_EQ(3, in_use(pp));
+}
+
+/* R2 references P, not R1: the predicates, R2's view, and P read-only. */
+static void reference_of_reference_holds_the_owner(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pk[NPKT];
+	unsigned char *p_data;
+
+	ASSERT_NOT_NULL(pp);
+	make_three(pp, pk);
+	p_data = dpk_packet_data(pk[P]);
+	EXPECT_TRUE(dpk_packet_has_ref(pk[P]));
+	EXPECT_FALSE(dpk_packet_has_ref(pk[R1]));
+	EXPECT_FALSE(dpk_packet_has_ref(pk[R2]));
+	EXPECT_FALSE(dpk_packet_is_referencing(pk[P]));
+	EXPECT_TRUE(dpk_packet_is_referencing(pk[R1]));
+	EXPECT_TRUE(dpk_packet_is_referencing(pk[R2]));
+	check_r2(pk[R2], p_data);
+	EXPECT_EQ(BUF, dpk_packet_headroom(pk[R2]));
+	EXPECT_EQ(0, dpk_packet_tailroom(pk[R2]));
+	expect_read_only(pk[P]);
+	check_r1(pk[R1]);
+	for (unsigned i = NPKT; i-- > 0;)
+		dpk_packet_free(pk[i]);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+/* R1 is not made read-only by R2, and nothing R1 does reaches R2; nor the other way. */
+static void referencing_packet_stays_changeable(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pk[NPKT];
+	unsigned char *p_data, *h;
+
+	ASSERT_NOT_NULL(pp);
+	make_three(pp, pk);
+	p_data = dpk_packet_data(pk[P]);
+
+	/* Its private headroom: the rest of its own buffer, which R2 does not see. */
+	ASSERT_EQ(BUF - R1_HEAD, dpk_packet_headroom(pk[R1]));
+	ASSERT_EQ(0, dpk_packet_push_head(pk[R1], 2));
+	ASSERT_EQ(BUF - R1_HEAD - 2, dpk_packet_headroom(pk[R1]));
+	h = dpk_packet_data(pk[R1]);
+	h[0] = 0x9e;
+	h[1] = 0x9f;
+	check_bytes(pk[R1], 0, R1_HEAD + 2, 0x9e);
+	check_r2(pk[R2], p_data);
+	EXPECT_EQ(-ENOSPC, dpk_packet_push_head(pk[R1], BUF));
+
+	/* The other changes: each succeeds on R1 (put_tail finds no tailroom, as on any
+	 * referencing packet) and none moves R2. */
+	EXPECT_EQ(-ENOSPC, dpk_packet_put_tail(pk[R1], 1));
+	EXPECT_EQ(0, dpk_packet_trim_tail(pk[R1], 4));
+	EXPECT_EQ(0, dpk_packet_flow_tag_set(pk[R1], 9));
+	EXPECT_EQ(9, dpk_packet_flow_tag(pk[R1]));
+	/* Past the private head into the shared part: R1 now starts at P's byte 13. */
+	EXPECT_EQ(0, dpk_packet_pull_head(pk[R1], R1_HEAD + 2 + 3));
+	EXPECT_TRUE((unsigned char *)dpk_packet_data(pk[R1]) == p_data + R1_OFF + 3);
+	EXPECT_EQ(P_LEN - R1_OFF - 3 - 4, dpk_packet_len(pk[R1]));
+	check_r2(pk[R2], p_data);
+	EXPECT_FALSE(dpk_packet_has_ref(pk[R1]));
+
+	/* R2 changes its own view and head; R1 and P do not move. */
+	EXPECT_EQ(0, dpk_packet_push_head(pk[R2], 4));
+	EXPECT_EQ(0, dpk_packet_trim_tail(pk[R2], 1));
+	EXPECT_EQ(0, dpk_packet_flow_tag_set(pk[R2], 5));
+	EXPECT_EQ(9, dpk_packet_flow_tag(pk[R1]));
+	EXPECT_TRUE((unsigned char *)dpk_packet_data(pk[R1]) == p_data + R1_OFF + 3);
+	EXPECT_EQ(P_LEN, dpk_packet_len(pk[P]));
+	expect_read_only(pk[P]);
+	check_bytes(pk[P], 0, P_LEN, 0);
+	for (unsigned i = 0; i < NPKT; i++)
+		dpk_packet_free(pk[i]);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+/* Buffers in use while the packets of @p alive live: R1's and R2's own, and P's while
+ * anyone of the three lives. */
+static unsigned expected_in_use(const bool alive[NPKT])
+{
+	return (unsigned)alive[R1] + (unsigned)alive[R2] + (alive[P] || alive[R1] || alive[R2]);
+}
+
+/* Free the three in order @p order, checking what the others see after each free. */
+static void free_in_order(struct dpk_packet_pool *pp, const unsigned order[NPKT])
+{
+	struct dpk_packet *pk[NPKT];
+	bool alive[NPKT] = {true, true, true};
+	unsigned char *p_data;
+
+	make_three(pp, pk);
+	p_data = dpk_packet_data(pk[P]);
+	for (unsigned k = 0; k < NPKT; k++) {
+		dpk_packet_free(pk[order[k]]);
+		alive[order[k]] = false;
+		EXPECT_EQ(expected_in_use(alive), in_use(pp));
+		if (alive[P])
+			EXPECT_EQ(alive[R1] || alive[R2], dpk_packet_has_ref(pk[P]));
+		if (alive[R1]) {
+			EXPECT_FALSE(dpk_packet_has_ref(pk[R1]));
+			check_r1(pk[R1]);
+		}
+		if (alive[R2])
+			check_r2(pk[R2], p_data);
+	}
+	ASSERT_EQ(0, in_use(pp));
+}
+
+static void check_every_free_order(unsigned flags)
+{
+	static const unsigned orders[6][NPKT] = {
+	        {P, R1, R2}, {P, R2, R1}, {R1, P, R2}, {R1, R2, P}, {R2, P, R1}, {R2, R1, P},
+	};
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, flags);
+	struct dpk_packet *fresh[COUNT];
+
+	ASSERT_NOT_NULL(pp);
+	for (unsigned i = 0; i < 6; i++) {
+		dpk_test_note("free order %u %u %u", orders[i][0], orders[i][1], orders[i][2]);
+		free_in_order(pp, orders[i]);
+	}
+	/* Every buffer came back once, and comes out again as a fresh packet. */
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	for (unsigned i = 0; i < COUNT; i++) {
+		fresh[i] = dpk_packet_alloc(pp, 1);
+		ASSERT_NOT_NULL(fresh[i]);
+		EXPECT_FALSE(dpk_packet_has_ref(fresh[i]));
+		EXPECT_FALSE(dpk_packet_is_referencing(fresh[i]));
+	}
+	dpk_packet_free_multi(fresh, COUNT);
+	ASSERT_EQ(0, in_use(pp));
+	dpk_packet_pool_free(pp);
+}
+
+static void every_free_order(void)
+{
+	check_every_free_order(0);
+}
+
+static void every_free_order_debug(void)
+{
+	check_every_free_order(DPK_POOL_F_DEBUG);
+}
+
+/* free_multi takes the same path: all three in one call, in each order. */
+static void every_free_order_multi(void)
+{
+	static const unsigned orders[6][NPKT] = {
+	        {P, R1, R2}, {P, R2, R1}, {R1, P, R2}, {R1, R2, P}, {R2, P, R1}, {R2, R1, P},
+	};
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+
+	ASSERT_NOT_NULL(pp);
+	for (unsigned i = 0; i < 6; i++) {
+		struct dpk_packet *pk[NPKT], *arr[NPKT];
+
+		make_three(pp, pk);
+		for (unsigned k = 0; k < NPKT; k++)
+			arr[k] = pk[orders[i][k]];
+		dpk_packet_free_multi(arr, NPKT);
+		ASSERT_EQ(0, in_use(pp));
+	}
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+/* R1's private head cannot be referenced (ENOTSUP), and a refused reference holds
+ * nothing; the first shared byte can. */
+static void private_head_is_not_referenced(void)
+{
+	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
+	struct dpk_packet *pk[NPKT], *r3;
+	unsigned char *p_data;
+
+	ASSERT_NOT_NULL(pp);
+	make_three(pp, pk);
+	p_data = dpk_packet_data(pk[P]);
+	for (uint32_t off = 0; off < R1_HEAD; off++) {
+		errno = 0;
+		EXPECT_NULL(dpk_packet_ref(pk[R1], off));
+		EXPECT_EQ(ENOTSUP, errno);
+	}
+	EXPECT_EQ(3, in_use(pp));
+	EXPECT_FALSE(dpk_packet_has_ref(pk[R1]));
+	r3 = dpk_packet_ref(pk[R1], R1_HEAD);
+	ASSERT_NOT_NULL(r3);
+	EXPECT_TRUE((unsigned char *)dpk_packet_data(r3) == p_data + R1_OFF);
+	EXPECT_EQ(P_LEN - R1_OFF, dpk_packet_len(r3));
+	EXPECT_FALSE(dpk_packet_has_ref(pk[R1]));
+	EXPECT_EQ(4, in_use(pp));
+	/* P is held by its holder, R1, R2 and r3: it stays read-only until the last goes. */
+	dpk_packet_free(pk[R1]);
+	dpk_packet_free(pk[R2]);
+	EXPECT_TRUE(dpk_packet_has_ref(pk[P]));
+	dpk_packet_free(r3);
+	EXPECT_FALSE(dpk_packet_has_ref(pk[P]));
+	EXPECT_EQ(0, dpk_packet_push_head(pk[P], 1));
+	dpk_packet_free(pk[P]);
+	ASSERT_EQ(0, in_use(pp));
+	ASSERT_EQ(0, dpk_pool_audit(dpk_packet_pool_to_pool(pp), NULL, NULL, NULL));
+	dpk_packet_pool_free(pp);
+}
+
+/* A static reference of a referencing packet holds it, and makes it read-only. */
+static void static_reference_of_referencing_packet(void)
 {
 	struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 0, 0, DPK_POOL_F_DEBUG);
 	struct dpk_packet *x, *y, *z, *s;
@@ -744,11 +1008,6 @@ static void reference_of_reference(void)
 	ASSERT_EQ(0, dpk_packet_push_head(y, 8));
 	z = dpk_packet_ref(y, 8 + 5);
 	ASSERT_NOT_NULL(z);
-	ASSERT_TRUE((unsigned char *)dpk_packet_data(z) ==
-	            (unsigned char *)dpk_packet_data(x) + 15);
-	ASSERT_EQ(85, dpk_packet_len(z));
-	ASSERT_FALSE(dpk_packet_has_ref(y)); /* z holds x, not y */
-	/* A static reference of a referencing packet. */
 	s = dpk_packet_ref_static(y);
 	ASSERT_TRUE(s == y);
 	ASSERT_TRUE(dpk_packet_has_ref(y));
@@ -1055,7 +1314,13 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(static_reference),
         DPK_TEST(reference_at_offset),
         DPK_TEST(reference_errors),
-        DPK_TEST(reference_of_reference),
+        DPK_TEST(reference_of_reference_holds_the_owner),
+        DPK_TEST(referencing_packet_stays_changeable),
+        DPK_TEST(every_free_order),
+        DPK_TEST(every_free_order_debug),
+        DPK_TEST(every_free_order_multi),
+        DPK_TEST(private_head_is_not_referenced),
+        DPK_TEST(static_reference_of_referencing_packet),
         DPK_TEST(freed_reference_comes_back_fresh),
         DPK_TEST(reference_head_and_tail),
         DPK_TEST(free_multi_with_references),

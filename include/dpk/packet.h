@@ -19,18 +19,28 @@
  *     push headers into its own private headroom (its own buffer, all of it headroom),
  *     so its data may be in two parts: the private head and the shared rest. Use
  *     dpk_packet_seg_len(), dpk_packet_offset() or dpk_packet_read() to walk it. The
- *     packet it references holds its buffer until the reference is freed, and its data
- *     is read-only while referenced.
- *   - dpk_packet_has_ref(pkt): someone else holds pkt or references its data.
- *     dpk_packet_is_referencing(pkt): pkt was made by dpk_packet_ref().
+ *     packet whose buffer holds the shared data, its owner, stays allocated until the
+ *     reference is freed, and is read-only while referenced.
+ *   - A reference made from a referencing packet R (at an offset in R's shared part)
+ *     references R's owner directly, as DPDK's rte_pktmbuf_attach() attaches to the
+ *     direct mbuf, and takes no hold on R. It shares nothing of R's own buffer or
+ *     metadata (ODP's odp_packet_ref() does not share the metadata or the data before the
+ *     offset either), so holding R would keep a buffer and forbid changes that the new
+ *     packet can never see. R stays as it was: dpk_packet_has_ref(R) is not made true,
+ *     its changes are allowed, and its buffer goes back at its last free. References
+ *     therefore never chain, and a free returns at most two buffers.
+ *   - dpk_packet_has_ref(pkt): pkt's own buffer or metadata is shared, with another
+ *     holder or with a referencing packet whose shared data is in pkt's buffer.
+ *     dpk_packet_is_referencing(pkt): pkt was made by dpk_packet_ref() and holds its
+ *     owner.
  * The calls that change a packet (push, pull, put, trim, flow tag set) return -EBUSY
  * while dpk_packet_has_ref() is true. Writing through a data pointer cannot be checked:
  * the caller must not write shared data (any data of a packet with has_ref, or the
- * shared part of a referencing packet).
+ * shared part of a referencing packet, whatever its has_ref says).
  *
  * The last free of a packet returns its buffer to its pool; the last free of a packet
- * made by dpk_packet_ref() returns its own buffer and drops its hold on the referenced
- * one. A packet that was never referenced is freed with plain loads and stores only: its
+ * made by dpk_packet_ref() returns its own buffer and drops its hold on its owner. A
+ * packet that was never referenced is freed with plain loads and stores only: its
  * reference count is 0 ("never referenced", as in ODP), which a flag in the word holding
  * its pool's address mirrors, and the free path reads that one word to know both its pool
  * and that it may skip the atomic decrement.
@@ -227,18 +237,25 @@ struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt);
 /**
  * A new packet, from @p pkt's pool, whose data is @p pkt's data from @p offset on,
  * shared. It has its own metadata (flow tag copied from @p pkt, user area untouched) and
- * its whole own buffer as private headroom; @p pkt stays allocated until the new packet
- * is freed. When @p pkt is itself referencing, @p offset must lie in its shared part.
+ * its whole own buffer as private headroom. It holds the owner of the shared data until
+ * it is freed: @p pkt itself, or, when @p pkt is referencing, @p pkt's owner; then
+ * @p offset must lie in @p pkt's shared part, and @p pkt is neither held nor made
+ * read-only (see the file comment).
  * @return the new packet, or NULL with errno EINVAL (@p pkt NULL or @p offset not below
  *         dpk_packet_len()), ENOTSUP (@p offset inside the private head of a
- *         referencing @p pkt) or ENOENT (the pool has no packet for it)
+ *         referencing @p pkt) or ENOENT (the pool has no packet for it); on failure
+ *         nothing is held and @p pkt is unchanged
  */
 struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset);
 
-/** True when another holder or a referencing packet shares @p pkt's data. */
+/** True when @p pkt's own buffer or metadata is shared: it has another holder, or a
+ * packet made by dpk_packet_ref() shares data in its buffer. A reference made from a
+ * referencing @p pkt shares the buffer of @p pkt's owner, not @p pkt's, and does not make
+ * this true. */
 static inline bool dpk_packet_has_ref(const struct dpk_packet *pkt);
 
-/** True when @p pkt was made by dpk_packet_ref() and shares another packet's data. */
+/** True when @p pkt was made by dpk_packet_ref(): it holds the owner of its shared data
+ * until it is freed, even once pull or trim have left none of that data in it. */
 static inline bool dpk_packet_is_referencing(const struct dpk_packet *pkt);
 
 #include <dpk/impl/packet.h>
