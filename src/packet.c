@@ -80,6 +80,38 @@ static void packet_setup(struct dpk_pool *p, void *obj, unsigned idx, void *arg)
 	atomic_init(&pkt->refs, 0);
 }
 
+/* The checks of the packet pool's own fields; false with a message naming the bad one.
+ * Count, cache size and the other flags are dpk_pool_memsize()'s to check. */
+static bool params_valid(const struct dpk_packet_pool_params *prm)
+{
+	if (prm == NULL) {
+		dpk__set_error("packet pool: params is NULL");
+		return false;
+	}
+	if (prm->buf_size == 0 || prm->buf_size > DPK_PACKET_BUF_SIZE_MAX) {
+		dpk__set_error("packet pool: buf_size %u is not in 1..%u", prm->buf_size,
+		               DPK_PACKET_BUF_SIZE_MAX);
+		return false;
+	}
+	if (prm->headroom > prm->buf_size) {
+		dpk__set_error("packet pool: headroom %u is above buf_size %u", prm->headroom,
+		               prm->buf_size);
+		return false;
+	}
+	if (prm->uarea_size > DPK_PACKET_UAREA_MAX) {
+		dpk__set_error("packet pool: uarea_size %u is above %u", prm->uarea_size,
+		               DPK_PACKET_UAREA_MAX);
+		return false;
+	}
+	if (prm->flags & DPK_POOL_F_NO_CACHE_ALIGN) {
+		/* The metadata line, the user area's alignment and the layout of src/pool.c
+		 * all rest on packets that start on a cache line. */
+		dpk__set_error("packet pool: DPK_POOL_F_NO_CACHE_ALIGN is not for packets");
+		return false;
+	}
+	return true;
+}
+
 struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_params *prm)
 {
 	struct dpk_packet_pool *pp;
@@ -88,26 +120,7 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 	ssize_t pool_size;
 	int rc;
 
-	if (prm == NULL) {
-		dpk__set_error("packet pool: params is NULL");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (prm->buf_size == 0 || prm->buf_size > DPK_PACKET_BUF_SIZE_MAX) {
-		dpk__set_error("packet pool: buf_size %u is not in 1..%u", prm->buf_size,
-		               DPK_PACKET_BUF_SIZE_MAX);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (prm->headroom > prm->buf_size) {
-		dpk__set_error("packet pool: headroom %u is above buf_size %u", prm->headroom,
-		               prm->buf_size);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (prm->uarea_size > DPK_PACKET_UAREA_MAX) {
-		dpk__set_error("packet pool: uarea_size %u is above %u", prm->uarea_size,
-		               DPK_PACKET_UAREA_MAX);
+	if (!params_valid(prm)) {
 		errno = EINVAL;
 		return NULL;
 	}

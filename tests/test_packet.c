@@ -51,15 +51,17 @@ static void pool_create_rejects_bad_params(void)
 	static const struct {
 		unsigned count, buf, head, uarea, cache, flags;
 	} bad[] = {
-	        {0, BUF, HEAD, 0, 0, 0},                            /* no packets */
-	        {COUNT, 0, 0, 0, 0, 0},                             /* no buffer */
-	        {COUNT, BUF, BUF + 1, 0, 0, 0},                     /* headroom past it */
-	        {COUNT, DPK_PACKET_BUF_SIZE_MAX + 1, 0, 0, 0, 0},   /* buffer too large */
-	        {COUNT, BUF, HEAD, DPK_PACKET_UAREA_MAX + 1, 0, 0}, /* user area too large */
-	        {COUNT, BUF, HEAD, 0, DPK_POOL_CACHE_MAX + 1, 0},   /* cache too large */
-	        {COUNT, BUF, HEAD, 0, COUNT, 0},                    /* pool too small for it */
-	        {COUNT, BUF, HEAD, 0, 0, 0x1000},                   /* unknown flag */
-	        {DPK_POOL_COUNT_MAX + 1u, BUF, HEAD, 0, 0, 0},      /* too many */
+	        {0, BUF, HEAD, 0, 0, 0},                              /* no packets */
+	        {COUNT, 0, 0, 0, 0, 0},                               /* no buffer */
+	        {COUNT, BUF, BUF + 1, 0, 0, 0},                       /* headroom past it */
+	        {COUNT, DPK_PACKET_BUF_SIZE_MAX + 1, 0, 0, 0, 0},     /* buffer too large */
+	        {COUNT, BUF, HEAD, DPK_PACKET_UAREA_MAX + 1, 0, 0},   /* user area too large */
+	        {COUNT, BUF, HEAD, 0, DPK_POOL_CACHE_MAX + 1, 0},     /* cache too large */
+	        {COUNT, BUF, HEAD, 0, COUNT, 0},                      /* pool too small for it */
+	        {COUNT, BUF, HEAD, 0, 0, 0x1000},                     /* unknown flag */
+	        {COUNT, BUF, HEAD, 64, 0, DPK_POOL_F_NO_CACHE_ALIGN}, /* packets off lines */
+	        {COUNT, BUF, HEAD, 64, 0, DPK_POOL_F_NO_CACHE_ALIGN | DPK_POOL_F_DEBUG},
+	        {DPK_POOL_COUNT_MAX + 1u, BUF, HEAD, 0, 0, 0}, /* too many */
 	};
 
 	errno = 0;
@@ -78,6 +80,29 @@ static void pool_create_rejects_bad_params(void)
 		EXPECT_TRUE(strlen(dpk_last_error()) > 0);
 	}
 	dpk_packet_pool_free(NULL);
+}
+
+/* Under every flag a packet pool takes, each packet's metadata and user area start on a
+ * cache line, as the header promises for the user area. */
+static void packets_start_on_cache_lines(void)
+{
+	static const unsigned flags[] = {0, DPK_POOL_F_DEBUG, DPK_POOL_F_SP_PUT | DPK_POOL_F_SC_GET,
+	                                 DPK_POOL_F_DEBUG | DPK_POOL_F_SP_PUT};
+	struct dpk_packet *pkts[COUNT];
+
+	for (unsigned f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+		struct dpk_packet_pool *pp = make(COUNT, BUF, HEAD, 40, 0, flags[f]);
+
+		ASSERT_NOT_NULL(pp);
+		for (unsigned i = 0; i < COUNT; i++) {
+			pkts[i] = dpk_packet_alloc(pp, 1);
+			ASSERT_NOT_NULL(pkts[i]);
+			EXPECT_EQ(0, (uintptr_t)pkts[i] % DPK_CACHE_LINE);
+			EXPECT_EQ(0, (uintptr_t)dpk_packet_uarea(pkts[i]) % DPK_CACHE_LINE);
+		}
+		dpk_packet_free_multi(pkts, COUNT);
+		dpk_packet_pool_free(pp);
+	}
 }
 
 static void pool_params(void)
@@ -1299,6 +1324,7 @@ static void debug_pool_catches_double_free(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(pool_create_rejects_bad_params),
         DPK_TEST(pool_params),
+        DPK_TEST(packets_start_on_cache_lines),
         DPK_TEST(metadata_stays_off_cache_header_lines),
         DPK_TEST(alloc_and_free),
         DPK_TEST(alloc_resets_metadata),

@@ -92,7 +92,8 @@ struct dpk_packet_pool_params {
 	unsigned headroom;   /**< where a new packet's data starts, 0..buf_size */
 	unsigned uarea_size; /**< user area per packet, 0.._UAREA_MAX (0: none) */
 	unsigned cache_size; /**< per-lcore cache, 0..DPK_POOL_CACHE_MAX (0: none) */
-	unsigned flags;      /**< DPK_POOL_F_* for the object pool underneath */
+	unsigned flags;      /**< DPK_POOL_F_* for the object pool underneath, but
+	                          DPK_POOL_F_NO_CACHE_ALIGN: packets start on cache lines */
 };
 
 /** Fill @p prm with the defaults above (uarea 0, flags 0). */
@@ -103,7 +104,8 @@ void dpk_packet_pool_params_init(struct dpk_packet_pool_params *prm);
  * @return the pool, or NULL with errno EINVAL (@p prm NULL; count 0 or too large;
  *         buf_size 0 or too large; headroom above buf_size; uarea_size too large; a
  *         cache size too large or too big for count, as dpk_pool_memsize(); unknown
- *         flags) or ENOMEM; dpk_last_error() names the bad field
+ *         flags, or DPK_POOL_F_NO_CACHE_ALIGN) or ENOMEM; dpk_last_error() names the bad
+ *         field
  */
 struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_params *prm);
 
