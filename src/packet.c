@@ -452,8 +452,11 @@ void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n)
 int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len, void *dst)
 {
 	unsigned char *out = dst;
-	uint32_t total = dpk_packet_len(pkt);
+	uint32_t total;
 
+	if (pkt == NULL)
+		return -EINVAL;
+	total = dpk_packet_len(pkt);
 	if (len > total || offset > total - len || (dst == NULL && len > 0))
 		return -EINVAL;
 	while (len > 0) {

@@ -527,6 +527,7 @@ static void offset_and_read(void)
 	ASSERT_EQ(-EINVAL, dpk_packet_read(pkt, 51, 0, out));
 	ASSERT_EQ(-EINVAL, dpk_packet_read(pkt, UINT32_MAX, 2, out));
 	ASSERT_EQ(-EINVAL, dpk_packet_read(pkt, 0, 1, NULL));
+	ASSERT_EQ(-EINVAL, dpk_packet_read(NULL, 0, 0, out));
 	dpk_packet_free(pkt);
 	dpk_packet_pool_free(pp);
 }

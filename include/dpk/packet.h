@@ -142,9 +142,9 @@ int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_
 static inline void dpk_packet_free(struct dpk_packet *pkt);
 
 /**
- * Free @p n packets, from any pools, in one call; NULL entries are skipped. Buffers going
- * back to the same pool are handed back with bulk puts (up to 32 at a time, for up to 4
- * pools at once).
+ * Free @p n packets, from any pools, in one call; NULL entries are skipped, and a NULL
+ * @p pkts is a no-op. Buffers going back to the same pool are handed back with bulk puts
+ * (up to 32 at a time, for up to 4 pools at once).
  */
 void dpk_packet_free_multi(struct dpk_packet *const *pkts, unsigned n);
 
@@ -170,7 +170,8 @@ static inline void *dpk_packet_offset(const struct dpk_packet *pkt, uint32_t off
 /**
  * Copy @p len data bytes from @p offset into @p dst, across parts.
  * @retval 0       copied
- * @retval -EINVAL @p offset + @p len is past the data, or @p dst is NULL with @p len > 0
+ * @retval -EINVAL @p pkt is NULL, @p offset + @p len is past the data, or @p dst is NULL
+ *                 with @p len > 0
  */
 int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len, void *dst);
 
