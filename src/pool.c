@@ -23,6 +23,12 @@
  * i's cache header from object 256 + 2 i; object 256 is the one on top of lcore 0's cache
  * after its first refill, and a loop of single gets and puts that touched it ran about 8
  * times slower in a third of the runs, depending on where ASLR put the pool.
+ *
+ * Memory orders, paired: L1 (acquire of the user-cache list lock in user_lock()) pairs
+ * with U1 (its release in user_unlock()): the list as its last holder left it. Every other
+ * atomic here is relaxed: cache lengths (written by the cache's one user, read as a
+ * snapshot by counts), debug state words and misuse counts (checks; the ring and the caches
+ * order the objects themselves).
  */
 #include <errno.h>
 #include <inttypes.h>
