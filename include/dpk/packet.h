@@ -45,6 +45,13 @@
  * its pool's address mirrors, and the free path reads that one word to know both its pool
  * and that it may skip the atomic decrement.
  *
+ * Misuse. A second free of a packet that has one holder is a second put of its buffer,
+ * which the pool underneath treats as <dpk/pool.h> says ("Misuse": a DPK_POOL_F_DEBUG
+ * pool refuses it). A second free by one of several holders counts as another holder's
+ * free: the buffer goes back while the others still use it, and nothing notices until
+ * the last holder's free puts it once more. A free of a pointer that is not a packet, and
+ * any use after free, are undefined and not detected. docs/misuse.md has the whole list.
+ *
  * Concurrency (a "handle" is one holder's pointer to a packet; a holder passes it to
  * another thread through something that orders memory, such as a dpkit ring):
  *
