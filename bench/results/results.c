@@ -196,8 +196,8 @@ static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
 		return -ENOMEM;
 	e->rounds_run = (unsigned)p50->arr.n;
 	for (size_t q = 0; q < p50->arr.n; q++) {
-		double m, f;
-		bool out;
+		double m = NAN, f = NAN;
+		bool out = true;
 
 		if ((rc = round_at(c, sub, q, p50, kept, fl, aside, &m, &f, &out)))
 			return rc;
@@ -220,7 +220,7 @@ static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
 	if (!(v = member(c, o, path, "floor", DPK_JV_OBJECT, true, &rc)))
 		return rc;
 	snprintf(sub, sizeof(sub), "%s.floor", path);
-	double aside_n;
+	double aside_n = NAN;
 	if ((rc = number(c, v, sub, "round_trip_ticks", false, &e->floor_rt)) ||
 	    (rc = number(c, v, sub, "min_ticks", true, &e->floor_min)) ||
 	    (rc = number(c, v, sub, "max_ticks", true, &e->floor_max)) ||
