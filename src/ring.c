@@ -46,6 +46,11 @@ static uint32_t ring_table_size(unsigned esize, unsigned count, unsigned flags)
 		               count);
 		return 0;
 	}
+	/* A table of one slot has a capacity of 0: every enqueue would fail. */
+	if (count == 1) {
+		dpk__set_error("ring: count 1 leaves no usable slot (use DPK_RING_F_EXACT_SZ)");
+		return 0;
+	}
 	return count;
 }
 

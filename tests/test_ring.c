@@ -332,19 +332,34 @@ static void capacity_exact(void)
 	}
 }
 
-/* A count of 1 is a power of two with room for nothing. */
-static void capacity_zero_ring(void)
+/*
+ * A count of 1 is a power of two, but its table of one slot would hold nothing: refused
+ * without DPK_RING_F_EXACT_SZ, and with it a ring of capacity 1.
+ */
+static void count_one_needs_exact_size(void)
 {
-	struct dpk_ring *r = dpk_ring_create(8, 1, 0);
+	ssize_t bytes = dpk_ring_memsize(8, 64, 0);
+	struct dpk_ring *r;
+	unsigned char *mem;
 	uint64_t v = 1;
 
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 1, 0));
+	errno = 0;
+	ASSERT_NULL(dpk_ring_create(8, 1, 0));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_NE('\0', dpk_last_error()[0]);
+	mem = alloc_lines((size_t)bytes);
+	ASSERT_NOT_NULL(mem);
+	ASSERT_EQ(-EINVAL, dpk_ring_init((struct dpk_ring *)mem, 8, 1, 0));
+	free(mem);
+
+	r = dpk_ring_create(8, 1, DPK_RING_F_EXACT_SZ);
 	ASSERT_NOT_NULL(r);
-	ASSERT_EQ(0, dpk_ring_capacity(r));
-	ASSERT_TRUE(dpk_ring_empty(r));
+	ASSERT_EQ(1, dpk_ring_capacity(r));
+	ASSERT_EQ(0, dpk_ring_sp_enqueue(r, &v));
 	ASSERT_TRUE(dpk_ring_full(r));
-	ASSERT_EQ(-ENOBUFS, dpk_ring_sp_enqueue(r, &v));
 	ASSERT_EQ(-ENOBUFS, dpk_ring_mp_enqueue(r, &v));
-	ASSERT_EQ(0, dpk_ring_enqueue_burst(r, &v, 1, NULL));
+	ASSERT_EQ(0, dpk_ring_dequeue(r, &v));
 	ASSERT_EQ(-ENOENT, dpk_ring_dequeue(r, &v));
 	dpk_ring_free(r);
 }
@@ -590,7 +605,7 @@ static void memsize_values(void)
 	ASSERT_EQ(hdr + 1024 * 8, dpk_ring_memsize(8, 1024, 0));
 	ASSERT_EQ(hdr + 1024 * 8, dpk_ring_memsize(8, 1000, DPK_RING_F_EXACT_SZ));
 	ASSERT_EQ(hdr + 2048 * 8, dpk_ring_memsize(8, 1024, DPK_RING_F_EXACT_SZ));
-	ASSERT_EQ(hdr + 1 * 4, dpk_ring_memsize(4, 1, 0));
+	ASSERT_EQ(hdr + 2 * 4, dpk_ring_memsize(4, 2, 0));
 	ASSERT_EQ(hdr + 2 * 512, dpk_ring_memsize(512, 1, DPK_RING_F_EXACT_SZ));
 	if (sizeof(size_t) == 8) {
 		ASSERT_EQ(hdr + (ssize_t)DPK_RING_SIZE_MAX * 4,
@@ -611,7 +626,7 @@ static void memsize_rejects_bad_esize(void)
 
 static void memsize_rejects_bad_count(void)
 {
-	static const unsigned bad[] = {0, 3, 63, 65, 1000, 0x80000001u, 0xc0000000u, UINT32_MAX};
+	static const unsigned bad[] = {0, 1, 3, 63, 65, 1000, 0x80000001u, 0xc0000000u, UINT32_MAX};
 
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, bad[i], 0));
@@ -909,7 +924,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(fifo_modes_interleaved),
         DPK_TEST(capacity_power_of_two),
         DPK_TEST(capacity_exact),
-        DPK_TEST(capacity_zero_ring),
+        DPK_TEST(count_one_needs_exact_size),
         DPK_TEST(full_and_empty_edges),
         DPK_TEST(zero_n_moves_nothing),
         DPK_TEST(bulk_over_capacity_returns_zero),

@@ -66,7 +66,7 @@ struct dpk_ring;
  * Bytes needed for a ring of @p count elements of @p esize bytes with @p flags.
  * @retval >0      the size
  * @retval -EINVAL @p esize is 0, not a multiple of 4 or too large; @p count is 0, too large,
- *                 or (without DPK_RING_F_EXACT_SZ) not a power of two; unknown flags
+ *                 or (without DPK_RING_F_EXACT_SZ) 1 or not a power of two; unknown flags
  */
 ssize_t dpk_ring_memsize(unsigned esize, unsigned count, unsigned flags);
 
