@@ -7,6 +7,7 @@
 #include <dpk/ring.h>
 
 #include "internal.h"
+#include "ring_test_hooks.h"
 
 #define RING_KNOWN_FLAGS (DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ | DPK_RING_F_EXACT_SZ)
 

@@ -24,6 +24,7 @@
 #include <dpk/ring.h>
 
 #include "dpk_test.h"
+#include "ring_test_hooks.h"
 
 #define MAX_SIDE     4          /* threads per side */
 #define SEQ_CAP      (1u << 21) /* sequences per producer at most; bounds the bitmaps */

@@ -9,6 +9,7 @@
 #include <dpk/ring.h>
 
 #include "dpk_test.h"
+#include "ring_test_hooks.h"
 
 /* Table sizes used below: 64 slots, 63 usable. */
 #define SLOTS 64u

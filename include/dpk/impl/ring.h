@@ -96,19 +96,6 @@ _Static_assert(sizeof(struct dpk_ring) % DPK__RING_PAIR == 0,
                "the table starts on its own line pair");
 
 /*
- * For tests only: set every head, tail and cached copy to @p idx, so that traffic crosses
- * the 32-bit wrap of the indices soon. The ring must be empty and quiet.
- */
-void dpk__ring_set_indices(struct dpk_ring *r, uint32_t idx);
-
-/*
- * For tests only: set the producer's copy of cons.tail and the consumer's copy of
- * prod.tail, e.g. to values far behind, to check that a stale copy only causes a reload.
- * A copy must never be ahead of the tail it copies. The ring must be quiet.
- */
-void dpk__ring_set_cached(struct dpk_ring *r, uint32_t prod_cached, uint32_t cons_cached);
-
-/*
  * Every data-path function, the public calls included, is forced inline: left to itself
  * GCC keeps a call such as dpk_ring_sc_dequeue_bulk() out of line in a loop body that
  * already inlines another one, and the call then costs more than the dequeue.
