@@ -9,7 +9,17 @@
 #include "internal.h"
 #include "ring_test_hooks.h"
 
-#define RING_KNOWN_FLAGS (DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ | DPK_RING_F_EXACT_SZ)
+#define RING_PROD_MODES  (DPK_RING_F_SP_ENQ | DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MP_HTS_ENQ)
+#define RING_CONS_MODES  (DPK_RING_F_SC_DEQ | DPK_RING_F_MC_RTS_DEQ | DPK_RING_F_MC_HTS_DEQ)
+#define RING_KNOWN_FLAGS (RING_PROD_MODES | RING_CONS_MODES | DPK_RING_F_EXACT_SZ)
+
+/* More than one bit of @p mask set in @p flags. */
+static bool two_modes(unsigned flags, unsigned mask)
+{
+	unsigned m = flags & mask;
+
+	return (m & (m - 1)) != 0;
+}
 
 /* Table slots for @p count with @p flags, or 0 after setting the error message. */
 static uint32_t ring_table_size(unsigned esize, unsigned count, unsigned flags)
@@ -21,6 +31,10 @@ static uint32_t ring_table_size(unsigned esize, unsigned count, unsigned flags)
 	}
 	if (flags & ~RING_KNOWN_FLAGS) {
 		dpk__set_error("ring: unknown flags 0x%x", flags & ~RING_KNOWN_FLAGS);
+		return 0;
+	}
+	if (two_modes(flags, RING_PROD_MODES) || two_modes(flags, RING_CONS_MODES)) {
+		dpk__set_error("ring: flags 0x%x give one side two sync modes", flags);
 		return 0;
 	}
 	if (count == 0) {
@@ -93,6 +107,11 @@ int dpk_ring_init(struct dpk_ring *r, unsigned esize, unsigned count, unsigned f
 	r->capacity = (flags & DPK_RING_F_EXACT_SZ) ? count : size - 1;
 	r->esize = esize;
 	r->flags = flags;
+	/* As DPDK: an eighth of the capacity. */
+	if (flags & DPK_RING_F_MP_RTS_ENQ)
+		atomic_init(&r->prod.htd_max, r->capacity / 8);
+	if (flags & DPK_RING_F_MC_RTS_DEQ)
+		atomic_init(&r->cons.htd_max, r->capacity / 8);
 	dpk_ring_reset(r);
 	return 0;
 }
@@ -123,15 +142,23 @@ void dpk_ring_free(struct dpk_ring *r)
 	free(r);
 }
 
+/* Put one side, idle, at index @p idx in the words its mode @p sync uses. */
+static void side_set(struct dpk__ring_side *side, enum dpk_ring_sync sync, uint32_t idx)
+{
+	/* HTS keeps the head in the tail word's high half; the other modes keep 0 there (RTS:
+	 * no reservation begun or finished yet). */
+	uint64_t tail = DPK__RING_WORD(idx, sync == DPK_RING_SYNC_MT_HTS ? idx : 0);
+
+	atomic_store_explicit(&side->head, idx, memory_order_relaxed);
+	atomic_store_explicit(&side->cached, idx, memory_order_relaxed);
+	atomic_store_explicit(&side->tail, tail, memory_order_relaxed);
+	atomic_store_explicit(&side->rts_head, DPK__RING_WORD(idx, 0), memory_order_relaxed);
+}
+
 void dpk__ring_set_indices(struct dpk_ring *r, uint32_t idx)
 {
-	struct dpk__ring_side *sides[2] = {&r->prod, &r->cons};
-
-	for (int i = 0; i < 2; i++) {
-		atomic_store_explicit(&sides[i]->head, idx, memory_order_relaxed);
-		atomic_store_explicit(&sides[i]->tail, idx, memory_order_relaxed);
-		atomic_store_explicit(&sides[i]->cached, idx, memory_order_relaxed);
-	}
+	side_set(&r->prod, dpk_ring_prod_sync(r), idx);
+	side_set(&r->cons, dpk_ring_cons_sync(r), idx);
 }
 
 void dpk__ring_set_cached(struct dpk_ring *r, uint32_t prod_cached, uint32_t cons_cached)
@@ -145,34 +172,97 @@ void dpk_ring_reset(struct dpk_ring *r)
 	dpk__ring_set_indices(r, 0);
 }
 
-static const char *sync_name(bool single, bool prod)
+static const char *const sync_names[2][4] = {
+        {"SC", "MC", "MC_RTS", "MC_HTS"},
+        {"SP", "MP", "MP_RTS", "MP_HTS"},
+};
+
+/* One side's line of dump: its mode, its indices as that mode keeps them. */
+static void dump_side(FILE *f, const struct dpk__ring_side *s, enum dpk_ring_sync sync, bool prod)
 {
-	if (single)
-		return prod ? "SP" : "SC";
-	return prod ? "MP" : "MC";
+	/* Relaxed loads: a snapshot for people to read, not ordered with the data paths. */
+	uint64_t tail = atomic_load_explicit(&s->tail, memory_order_relaxed);
+	uint64_t rh = atomic_load_explicit(&s->rts_head, memory_order_relaxed);
+	const char *name = prod ? "prod" : "cons", *mode = sync_names[prod][sync];
+
+	switch (sync) {
+	case DPK_RING_SYNC_MT_RTS:
+		fprintf(f,
+		        "  %s: %s, head %" PRIu32 " (%" PRIu32 " begun), tail %" PRIu32 " (%" PRIu32
+		        " finished), htd_max %u\n",
+		        name, mode, DPK__RING_LO(rh), DPK__RING_HI(rh), DPK__RING_LO(tail),
+		        DPK__RING_HI(tail),
+		        atomic_load_explicit(&s->htd_max, memory_order_relaxed));
+		break;
+	case DPK_RING_SYNC_MT_HTS:
+		fprintf(f, "  %s: %s, head %" PRIu32 ", tail %" PRIu32 "\n", name, mode,
+		        DPK__RING_HI(tail), DPK__RING_LO(tail));
+		break;
+	default:
+		fprintf(f,
+		        "  %s: %s, head %" PRIu32 ", tail %" PRIu32 ", cached %s.tail %" PRIu32
+		        "\n",
+		        name, mode, atomic_load_explicit(&s->head, memory_order_relaxed),
+		        DPK__RING_LO(tail), prod ? "cons" : "prod",
+		        atomic_load_explicit(&s->cached, memory_order_relaxed));
+		break;
+	}
 }
 
 int dpk_ring_dump(FILE *f, const struct dpk_ring *r)
 {
-	const struct dpk__ring_side *p, *c;
-
 	if (f == NULL || r == NULL)
 		return -EINVAL;
-	p = &r->prod;
-	c = &r->cons;
 	fprintf(f, "ring %p: %s/%s%s, esize %u, size %u, capacity %u\n", (const void *)r,
-	        sync_name(dpk_ring_is_sp(r), true), sync_name(dpk_ring_is_sc(r), false),
+	        sync_names[1][dpk_ring_prod_sync(r)], sync_names[0][dpk_ring_cons_sync(r)],
 	        (r->flags & DPK_RING_F_EXACT_SZ) ? ", exact size" : "", r->esize, r->size,
 	        r->capacity);
 	fprintf(f, "  used %u, free %u\n", dpk_ring_count(r), dpk_ring_free_count(r));
-	/* Relaxed loads: a snapshot for people to read, not ordered with the data paths. */
-	fprintf(f, "  prod: head %" PRIu32 ", tail %" PRIu32 ", cached cons.tail %" PRIu32 "\n",
-	        atomic_load_explicit(&p->head, memory_order_relaxed),
-	        atomic_load_explicit(&p->tail, memory_order_relaxed),
-	        atomic_load_explicit(&p->cached, memory_order_relaxed));
-	fprintf(f, "  cons: head %" PRIu32 ", tail %" PRIu32 ", cached prod.tail %" PRIu32 "\n",
-	        atomic_load_explicit(&c->head, memory_order_relaxed),
-	        atomic_load_explicit(&c->tail, memory_order_relaxed),
-	        atomic_load_explicit(&c->cached, memory_order_relaxed));
+	dump_side(f, &r->prod, dpk_ring_prod_sync(r), true);
+	dump_side(f, &r->cons, dpk_ring_cons_sync(r), false);
 	return 0;
+}
+
+static int set_htd_max(struct dpk_ring *r, bool prod, unsigned max)
+{
+	if (r == NULL)
+		return -EINVAL;
+	if ((prod ? dpk_ring_prod_sync(r) : dpk_ring_cons_sync(r)) != DPK_RING_SYNC_MT_RTS) {
+		dpk__set_error("ring: the %s side is not MT_RTS", prod ? "producer" : "consumer");
+		return -EINVAL;
+	}
+	if (max > r->capacity) {
+		dpk__set_error("ring: htd_max %u is above the capacity %u", max, r->capacity);
+		return -EINVAL;
+	}
+	/* Relaxed: reservers read it relaxed, and any value is safe for them. */
+	atomic_store_explicit(prod ? &r->prod.htd_max : &r->cons.htd_max, max,
+	                      memory_order_relaxed);
+	return 0;
+}
+
+int dpk_ring_set_prod_htd_max(struct dpk_ring *r, unsigned max)
+{
+	return set_htd_max(r, true, max);
+}
+
+int dpk_ring_set_cons_htd_max(struct dpk_ring *r, unsigned max)
+{
+	return set_htd_max(r, false, max);
+}
+
+unsigned dpk__ring_enqueue_sync(struct dpk_ring *r, const void *objs, unsigned n,
+                                unsigned *free_space, bool bulk)
+{
+	if (r->flags & DPK_RING_F_MP_RTS_ENQ)
+		return dpk__ring_rts_enqueue(r, objs, n, free_space, bulk);
+	return dpk__ring_hts_enqueue(r, objs, n, free_space, bulk);
+}
+
+unsigned dpk__ring_dequeue_sync(struct dpk_ring *r, void *objs, unsigned n, unsigned *available,
+                                bool bulk)
+{
+	if (r->flags & DPK_RING_F_MC_RTS_DEQ)
+		return dpk__ring_rts_dequeue(r, objs, n, available, bulk);
+	return dpk__ring_hts_dequeue(r, objs, n, available, bulk);
 }

@@ -9,8 +9,10 @@
  * cover every sequence each producer enqueued exactly once and nothing else. 16-byte
  * elements also carry a check word, so a torn or mixed copy is caught.
  *
- * Placements have up to 8 threads on whatever CPUs there are; more threads than CPUs is
- * intended. The indices start just below 2^32 so they wrap during the run.
+ * Every sync mode runs. Placements have up to 8 threads on whatever
+ * CPUs there are; more threads than CPUs is intended, as it is what RTS is for and what
+ * preempts a thread between its reservation and its finish. The indices start just below
+ * 2^32 so they wrap during the run.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -32,13 +34,46 @@
 #define MAX_BURST    32u
 #define ESIZE_MAX    16u
 
-enum side_mode { MODE_ST, MODE_MT, MODE_DEFAULT }; /* sp/sc, mp/mc, or the ring's default */
+/* sp/sc, mp/mc, rts, hts, or the ring's default */
+enum side_mode { MODE_ST, MODE_MT, MODE_RTS, MODE_HTS, MODE_DEFAULT };
 enum call_kind { CALL_BULK, CALL_BURST, CALL_ONE };
+
+typedef unsigned (*enq_many)(struct dpk_ring *, const void *, unsigned, unsigned *);
+typedef unsigned (*deq_many)(struct dpk_ring *, void *, unsigned, unsigned *);
+
+/* The one-step calls of each mode: bulk, burst, single. */
+static const struct {
+	enq_many bulk, burst;
+	int (*one)(struct dpk_ring *, const void *);
+} enq_calls[] = {
+        [MODE_ST] = {dpk_ring_sp_enqueue_bulk, dpk_ring_sp_enqueue_burst, dpk_ring_sp_enqueue},
+        [MODE_MT] = {dpk_ring_mp_enqueue_bulk, dpk_ring_mp_enqueue_burst, dpk_ring_mp_enqueue},
+        [MODE_RTS] = {dpk_ring_mp_rts_enqueue_bulk, dpk_ring_mp_rts_enqueue_burst,
+                      dpk_ring_mp_rts_enqueue},
+        [MODE_HTS] = {dpk_ring_mp_hts_enqueue_bulk, dpk_ring_mp_hts_enqueue_burst,
+                      dpk_ring_mp_hts_enqueue},
+        [MODE_DEFAULT] = {dpk_ring_enqueue_bulk, dpk_ring_enqueue_burst, dpk_ring_enqueue},
+};
+
+static const struct {
+	deq_many bulk, burst;
+	int (*one)(struct dpk_ring *, void *);
+} deq_calls[] = {
+        [MODE_ST] = {dpk_ring_sc_dequeue_bulk, dpk_ring_sc_dequeue_burst, dpk_ring_sc_dequeue},
+        [MODE_MT] = {dpk_ring_mc_dequeue_bulk, dpk_ring_mc_dequeue_burst, dpk_ring_mc_dequeue},
+        [MODE_RTS] = {dpk_ring_mc_rts_dequeue_bulk, dpk_ring_mc_rts_dequeue_burst,
+                      dpk_ring_mc_rts_dequeue},
+        [MODE_HTS] = {dpk_ring_mc_hts_dequeue_bulk, dpk_ring_mc_hts_dequeue_burst,
+                      dpk_ring_mc_hts_dequeue},
+        [MODE_DEFAULT] = {dpk_ring_dequeue_bulk, dpk_ring_dequeue_burst, dpk_ring_dequeue},
+};
 
 struct config {
 	unsigned producers, consumers;
 	unsigned esize, count, flags;
 	enum side_mode prod_mode, cons_mode;
+	bool set_htd; /* RTS sides: set htd_max to the value below, not capacity / 8 */
+	unsigned htd_max;
 };
 
 struct run {
@@ -108,63 +143,49 @@ static unsigned pick_n(uint64_t *rng, enum call_kind kind, unsigned cap)
 static unsigned enqueue(struct run *run, enum call_kind kind, const void *buf, unsigned n,
                         unsigned *fs, unsigned pid)
 {
-	struct dpk_ring *r = run->r;
-	enum side_mode mode = run->cfg->prod_mode;
+	const enum side_mode mode = run->cfg->prod_mode;
 	unsigned got;
 	int rc;
 
 	switch (kind) {
 	case CALL_BULK:
-		got = mode == MODE_ST   ? dpk_ring_sp_enqueue_bulk(r, buf, n, fs)
-		      : mode == MODE_MT ? dpk_ring_mp_enqueue_bulk(r, buf, n, fs)
-		                        : dpk_ring_enqueue_bulk(r, buf, n, fs);
+		got = enq_calls[mode].bulk(run->r, buf, n, fs);
 		if (got != 0 && got != n)
 			broken(run, "bulk enqueue moved part", pid, got, n);
 		return got;
 	case CALL_BURST:
-		got = mode == MODE_ST   ? dpk_ring_sp_enqueue_burst(r, buf, n, fs)
-		      : mode == MODE_MT ? dpk_ring_mp_enqueue_burst(r, buf, n, fs)
-		                        : dpk_ring_enqueue_burst(r, buf, n, fs);
+		got = enq_calls[mode].burst(run->r, buf, n, fs);
 		if (got > n)
 			broken(run, "burst enqueue moved too many", pid, got, n);
 		return got;
 	default:
-		rc = mode == MODE_ST   ? dpk_ring_sp_enqueue(r, buf)
-		     : mode == MODE_MT ? dpk_ring_mp_enqueue(r, buf)
-		                       : dpk_ring_enqueue(r, buf);
+		rc = enq_calls[mode].one(run->r, buf);
 		if (rc != 0 && rc != -ENOBUFS)
 			broken(run, "single enqueue returned a bad code", pid, (uint64_t)-rc, 0);
 		return rc == 0;
 	}
 }
 
-static unsigned dequeue(struct run *run, enum call_kind kind, void *buf, unsigned n, unsigned *av,
-                        unsigned cid)
+static unsigned dequeue(struct run *run, enum call_kind kind, unsigned char *buf, unsigned n,
+                        unsigned *av, unsigned cid)
 {
-	struct dpk_ring *r = run->r;
-	enum side_mode mode = run->cfg->cons_mode;
+	const enum side_mode mode = run->cfg->cons_mode;
 	unsigned got;
 	int rc;
 
 	switch (kind) {
 	case CALL_BULK:
-		got = mode == MODE_ST   ? dpk_ring_sc_dequeue_bulk(r, buf, n, av)
-		      : mode == MODE_MT ? dpk_ring_mc_dequeue_bulk(r, buf, n, av)
-		                        : dpk_ring_dequeue_bulk(r, buf, n, av);
+		got = deq_calls[mode].bulk(run->r, buf, n, av);
 		if (got != 0 && got != n)
 			broken(run, "bulk dequeue moved part", cid, got, n);
 		return got;
 	case CALL_BURST:
-		got = mode == MODE_ST   ? dpk_ring_sc_dequeue_burst(r, buf, n, av)
-		      : mode == MODE_MT ? dpk_ring_mc_dequeue_burst(r, buf, n, av)
-		                        : dpk_ring_dequeue_burst(r, buf, n, av);
+		got = deq_calls[mode].burst(run->r, buf, n, av);
 		if (got > n)
 			broken(run, "burst dequeue moved too many", cid, got, n);
 		return got;
 	default:
-		rc = mode == MODE_ST   ? dpk_ring_sc_dequeue(r, buf)
-		     : mode == MODE_MT ? dpk_ring_mc_dequeue(r, buf)
-		                       : dpk_ring_dequeue(r, buf);
+		rc = deq_calls[mode].one(run->r, buf);
 		if (rc != 0 && rc != -ENOENT)
 			broken(run, "single dequeue returned a bad code", cid, (uint64_t)-rc, 0);
 		return rc == 0;
@@ -329,6 +350,12 @@ static void run_config(const struct config *cfg)
 	            ((uint64_t)cfg->producers << 40 | cfg->consumers << 8 | cfg->esize);
 	run->r = dpk_ring_create(cfg->esize, cfg->count, cfg->flags);
 	ASSERT_NOT_NULL(run->r);
+	if (cfg->set_htd) {
+		if (dpk_ring_prod_sync(run->r) == DPK_RING_SYNC_MT_RTS)
+			ASSERT_EQ(0, dpk_ring_set_prod_htd_max(run->r, cfg->htd_max));
+		if (dpk_ring_cons_sync(run->r) == DPK_RING_SYNC_MT_RTS)
+			ASSERT_EQ(0, dpk_ring_set_cons_htd_max(run->r, cfg->htd_max));
+	}
 	/* Start close to the wrap of the 32-bit indices so the run crosses it. */
 	dpk__ring_set_indices(run->r, UINT32_MAX - (uint32_t)(run->seed % 5000));
 	for (unsigned c = 0; c < cfg->consumers; c++)
@@ -366,75 +393,58 @@ static void run_config(const struct config *cfg)
 }
 
 #define SPSC (DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ)
+#define RTS  (DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MC_RTS_DEQ)
+#define HTS  (DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_MC_HTS_DEQ)
 
-static const struct config configs[] = {
-        {1, 1, 8, 256, 0, MODE_ST, MODE_ST},
-        {1, 1, 16, 100, SPSC | DPK_RING_F_EXACT_SZ, MODE_DEFAULT, MODE_DEFAULT},
-        {4, 4, 8, 128, SPSC, MODE_MT, MODE_MT},
-        {4, 4, 16, 64, 0, MODE_DEFAULT, MODE_DEFAULT},
-        {1, 3, 8, 256, 0, MODE_MT, MODE_MT},
-        {3, 1, 16, 256, 0, MODE_MT, MODE_MT},
-        {1, 3, 16, 64, DPK_RING_F_SP_ENQ, MODE_DEFAULT, MODE_DEFAULT},
-        {3, 1, 8, 64, DPK_RING_F_SC_DEQ, MODE_MT, MODE_ST},
-        {2, 2, 8, 8, 0, MODE_MT, MODE_MT},
-};
+/* X(name, config): every case, in order. */
+#define CONFIGS(X)                                                                                 \
+	X(spsc_8, {1, 1, 8, 256, 0, MODE_ST, MODE_ST, false, 0})                                   \
+	X(spsc_16_exact_default_calls,                                                             \
+	  {1, 1, 16, 100, SPSC | DPK_RING_F_EXACT_SZ, MODE_DEFAULT, MODE_DEFAULT, false, 0})       \
+	X(mpmc_4x4_8, {4, 4, 8, 128, SPSC, MODE_MT, MODE_MT, false, 0})                            \
+	X(mpmc_4x4_16_default_calls, {4, 4, 16, 64, 0, MODE_DEFAULT, MODE_DEFAULT, false, 0})      \
+	X(mpmc_1x3_8, {1, 3, 8, 256, 0, MODE_MT, MODE_MT, false, 0})                               \
+	X(mpmc_3x1_16, {3, 1, 16, 256, 0, MODE_MT, MODE_MT, false, 0})                             \
+	X(sp_mc_1x3_16_default_calls,                                                              \
+	  {1, 3, 16, 64, DPK_RING_F_SP_ENQ, MODE_DEFAULT, MODE_DEFAULT, false, 0})                 \
+	X(mp_sc_3x1_8, {3, 1, 8, 64, DPK_RING_F_SC_DEQ, MODE_MT, MODE_ST, false, 0})               \
+	X(mpmc_2x2_8_tiny_ring, {2, 2, 8, 8, 0, MODE_MT, MODE_MT, false, 0})                       \
+	X(rts_4x4_8, {4, 4, 8, 128, RTS, MODE_RTS, MODE_RTS, false, 0})                            \
+	X(rts_4x4_16_default_calls, {4, 4, 16, 64, RTS, MODE_DEFAULT, MODE_DEFAULT, false, 0})     \
+	X(rts_3x1_8_sc,                                                                            \
+	  {3, 1, 8, 256, DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_SC_DEQ, MODE_RTS, MODE_ST, false, 0})  \
+	X(rts_1x3_16_sp,                                                                           \
+	  {1, 3, 16, 256, DPK_RING_F_SP_ENQ | DPK_RING_F_MC_RTS_DEQ, MODE_ST, MODE_RTS, false, 0}) \
+	X(rts_4x4_8_tiny_ring_htd_0, {4, 4, 8, 8, RTS, MODE_RTS, MODE_RTS, false, 0})              \
+	X(rts_4x4_8_htd_capacity, {4, 4, 8, 64, RTS, MODE_RTS, MODE_RTS, true, 63})                \
+	X(hts_4x4_8, {4, 4, 8, 128, HTS, MODE_HTS, MODE_HTS, false, 0})                            \
+	X(hts_4x4_16_default_calls, {4, 4, 16, 64, HTS, MODE_DEFAULT, MODE_DEFAULT, false, 0})
+
+#define CONFIG_ROW(name, ...) __VA_ARGS__,
+static const struct config configs[] = {CONFIGS(CONFIG_ROW)};
 #define N_CONFIGS (sizeof(configs) / sizeof(configs[0]))
 
 /* The stress budget is shared by all cases. */
 static unsigned budget_ms(void)
 {
-	unsigned ms = dpk_test_stress_ms(2000) / N_CONFIGS;
+	unsigned ms = dpk_test_stress_ms(3000) / N_CONFIGS;
 
 	return ms < 20 ? 20 : ms;
 }
 
-static void spsc_8(void)
-{
-	run_config(&configs[0]);
-}
-static void spsc_16_exact_default_calls(void)
-{
-	run_config(&configs[1]);
-}
-static void mpmc_4x4_8(void)
-{
-	run_config(&configs[2]);
-}
-static void mpmc_4x4_16_default_calls(void)
-{
-	run_config(&configs[3]);
-}
-static void mpmc_1x3_8(void)
-{
-	run_config(&configs[4]);
-}
-static void mpmc_3x1_16(void)
-{
-	run_config(&configs[5]);
-}
-static void sp_mc_1x3_16_default_calls(void)
-{
-	run_config(&configs[6]);
-}
-static void mp_sc_3x1_8(void)
-{
-	run_config(&configs[7]);
-}
-static void mpmc_2x2_8_tiny_ring(void)
-{
-	run_config(&configs[8]);
-}
-
-static const struct dpk_test_case cases[] = {
-        DPK_TEST(spsc_8),
-        DPK_TEST(spsc_16_exact_default_calls),
-        DPK_TEST(mpmc_4x4_8),
-        DPK_TEST(mpmc_4x4_16_default_calls),
-        DPK_TEST(mpmc_1x3_8),
-        DPK_TEST(mpmc_3x1_16),
-        DPK_TEST(sp_mc_1x3_16_default_calls),
-        DPK_TEST(mp_sc_3x1_8),
-        DPK_TEST(mpmc_2x2_8_tiny_ring),
+/* One case per configuration, named as in CONFIGS. */
+enum config_index {
+#define CONFIG_INDEX(name, ...) IDX_##name,
+	CONFIGS(CONFIG_INDEX)
 };
+#define CONFIG_CASE(name, ...)                                                                     \
+	static void name(void)                                                                     \
+	{                                                                                          \
+		run_config(&configs[IDX_##name]);                                                  \
+	}
+CONFIGS(CONFIG_CASE)
+
+#define CONFIG_TEST(name, ...) DPK_TEST(name),
+static const struct dpk_test_case cases[] = {CONFIGS(CONFIG_TEST)};
 
 DPK_TEST_MAIN(cases)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The ring on one thread: every call, element size, edge and error path. */
+/* The ring on one thread: every call, sync mode, element size, edge and error path. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 
 #include <dpk/ring.h>
 
+#include "dpk_ring_test.h"
 #include "dpk_test.h"
 #include "ring_test_hooks.h"
 
@@ -15,43 +16,9 @@
 #define SLOTS 64u
 #define MAX_N 24u
 
-/*
- * Element contents: the first 4 bytes hold the sequence number, every other byte a value
- * derived from the sequence and its position, so a copy that drops, shifts or mixes bytes
- * shows up.
- */
-static void fill_elem(unsigned char *e, unsigned esize, uint32_t seq)
-{
-	memcpy(e, &seq, 4);
-	for (unsigned j = 4; j < esize; j++)
-		e[j] = (unsigned char)((seq * 31u) ^ (j * 17u) ^ (seq >> 8));
-}
-
-static void fill(unsigned char *buf, unsigned esize, uint32_t first, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		fill_elem(buf + (size_t)i * esize, esize, first + i);
-}
-
-/* True when buf holds elements first .. first + n - 1. */
-static bool holds(const unsigned char *buf, unsigned esize, uint32_t first, unsigned n)
-{
-	unsigned char want[DPK_RING_ESIZE_MAX];
-
-	for (unsigned i = 0; i < n; i++) {
-		fill_elem(want, esize, first + i);
-		if (memcmp(buf + (size_t)i * esize, want, esize) != 0)
-			return false;
-	}
-	return true;
-}
-
-/* Cache-line-aligned memory; aligned_alloc wants a multiple of the alignment. */
-static void *alloc_lines(size_t bytes)
-{
-	return aligned_alloc(DPK_CACHE_LINE,
-	                     (bytes + DPK_CACHE_LINE - 1) & ~(size_t)(DPK_CACHE_LINE - 1));
-}
+#define fill        dpk_ring_test_fill
+#define holds       dpk_ring_test_holds
+#define alloc_lines dpk_ring_test_alloc_lines
 
 /* The calls under test, with one signature. Single calls are driven one element at a time
  * until one fails, which must be with the right error code. */
@@ -116,6 +83,22 @@ static unsigned dflt_deq_single(struct dpk_ring *r, void *o, unsigned n, unsigne
 {
 	return deq_single(r, o, n, av, dpk_ring_dequeue);
 }
+static unsigned rts_single(struct dpk_ring *r, const void *o, unsigned n, unsigned *fs)
+{
+	return enq_single(r, o, n, fs, dpk_ring_mp_rts_enqueue);
+}
+static unsigned rts_deq_single(struct dpk_ring *r, void *o, unsigned n, unsigned *av)
+{
+	return deq_single(r, o, n, av, dpk_ring_mc_rts_dequeue);
+}
+static unsigned hts_single(struct dpk_ring *r, const void *o, unsigned n, unsigned *fs)
+{
+	return enq_single(r, o, n, fs, dpk_ring_mp_hts_enqueue);
+}
+static unsigned hts_deq_single(struct dpk_ring *r, void *o, unsigned n, unsigned *av)
+{
+	return deq_single(r, o, n, av, dpk_ring_mc_hts_dequeue);
+}
 
 enum kind { BULK, BURST, SINGLE };
 
@@ -134,6 +117,19 @@ static const struct mode df_burst = {dpk_ring_enqueue_burst, dpk_ring_dequeue_bu
 static const struct mode sp_one = {sp_single, sc_single, SINGLE};
 static const struct mode mp_one = {mp_single, mc_single, SINGLE};
 static const struct mode df_one = {dflt_enq_single, dflt_deq_single, SINGLE};
+static const struct mode rts_bulk = {dpk_ring_mp_rts_enqueue_bulk, dpk_ring_mc_rts_dequeue_bulk,
+                                     BULK};
+static const struct mode rts_burst = {dpk_ring_mp_rts_enqueue_burst, dpk_ring_mc_rts_dequeue_burst,
+                                      BURST};
+static const struct mode rts_one = {rts_single, rts_deq_single, SINGLE};
+static const struct mode hts_bulk = {dpk_ring_mp_hts_enqueue_bulk, dpk_ring_mc_hts_dequeue_bulk,
+                                     BULK};
+static const struct mode hts_burst = {dpk_ring_mp_hts_enqueue_burst, dpk_ring_mc_hts_dequeue_burst,
+                                      BURST};
+static const struct mode hts_one = {hts_single, hts_deq_single, SINGLE};
+
+#define RTS (DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MC_RTS_DEQ)
+#define HTS (DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_MC_HTS_DEQ)
 
 static unsigned expect_moved(enum kind kind, unsigned n, unsigned room)
 {
@@ -215,11 +211,20 @@ static void traffic_all_sizes(const struct mode *m, unsigned flags)
 	}
 }
 
-/* The default-mode calls, on rings of each default sync mode. */
+/* The default-mode calls, on rings of each default sync mode and some mixtures. */
 static void traffic_default_modes(const struct mode *m)
 {
-	static const unsigned flags[] = {0, DPK_RING_F_SP_ENQ, DPK_RING_F_SC_DEQ,
-	                                 DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ};
+	static const unsigned flags[] = {
+	        0,
+	        DPK_RING_F_SP_ENQ,
+	        DPK_RING_F_SC_DEQ,
+	        DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ,
+	        RTS,
+	        HTS,
+	        DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MC_HTS_DEQ,
+	        DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_SC_DEQ,
+	        DPK_RING_F_SP_ENQ | DPK_RING_F_MC_RTS_DEQ,
+	};
 	for (unsigned f = 0; f < sizeof(flags) / sizeof(flags[0]); f++)
 		traffic_all_sizes(m, flags[f]);
 }
@@ -248,6 +253,47 @@ static void fifo_mp_mc_single(void)
 {
 	traffic_all_sizes(&mp_one, DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ);
 }
+static void fifo_rts_bulk(void)
+{
+	traffic_all_sizes(&rts_bulk, RTS);
+}
+static void fifo_rts_burst(void)
+{
+	traffic_all_sizes(&rts_burst, RTS);
+}
+static void fifo_rts_single(void)
+{
+	traffic_all_sizes(&rts_one, RTS);
+}
+static void fifo_hts_bulk(void)
+{
+	traffic_all_sizes(&hts_bulk, HTS);
+}
+static void fifo_hts_burst(void)
+{
+	traffic_all_sizes(&hts_burst, HTS);
+}
+static void fifo_hts_single(void)
+{
+	traffic_all_sizes(&hts_one, HTS);
+}
+
+/* RTS with every head-tail distance from none to the capacity keeps one FIFO. */
+static void fifo_rts_htd_max(void)
+{
+	static const unsigned max[] = {0, 1, 7, 62, 63};
+
+	for (unsigned i = 0; i < sizeof(max) / sizeof(max[0]); i++) {
+		struct dpk_ring *r = dpk_ring_create(8, SLOTS, RTS);
+
+		ASSERT_NOT_NULL(r);
+		ASSERT_EQ(0, dpk_ring_set_prod_htd_max(r, max[i]));
+		ASSERT_EQ(0, dpk_ring_set_cons_htd_max(r, max[i]));
+		run_traffic(r, i % 2 ? &rts_bulk : &rts_burst, 300, 77 + i);
+		dpk_ring_free(r);
+	}
+}
+
 static void fifo_default_bulk(void)
 {
 	traffic_default_modes(&df_bulk);
@@ -559,7 +605,7 @@ static void reset_empties(void)
 	ASSERT_EQ(0, dpk_ring_count(r));
 	ASSERT_TRUE(dpk_ring_empty(r));
 	ASSERT_EQ(0, atomic_load(&r->prod.head));
-	ASSERT_EQ(0, atomic_load(&r->cons.tail));
+	ASSERT_EQ(0, (uint32_t)atomic_load(&r->cons.tail));
 	ASSERT_EQ(-ENOENT, dpk_ring_sc_dequeue(r, buf));
 	fill((unsigned char *)buf, 8, 100, 10);
 	ASSERT_EQ(10, dpk_ring_sp_enqueue_bulk(r, buf, 10, NULL));
@@ -589,12 +635,135 @@ static void dump_output(void)
 	ASSERT_NOT_NULL(strstr(text, "SP/MC"));
 	ASSERT_NOT_NULL(strstr(text, "esize 8, size 16, capacity 15"));
 	ASSERT_NOT_NULL(strstr(text, "used 2, free 13"));
-	ASSERT_NOT_NULL(strstr(text, "prod: head 3, tail 3"));
-	ASSERT_NOT_NULL(strstr(text, "cons: head 1, tail 1"));
+	ASSERT_NOT_NULL(strstr(text, "prod: SP, head 3, tail 3, cached cons.tail"));
+	ASSERT_NOT_NULL(strstr(text, "cons: MC, head 1, tail 1, cached prod.tail"));
 	free(text);
 	ASSERT_EQ(-EINVAL, dpk_ring_dump(NULL, r));
 	ASSERT_EQ(-EINVAL, dpk_ring_dump(stdout, NULL));
 	dpk_ring_free(r);
+}
+
+/* Each side's mode, as the queries and dump report it, with RTS's htd_max. */
+static void sync_modes_reported(void)
+{
+	static const struct {
+		unsigned flags;
+		enum dpk_ring_sync prod, cons;
+		const char *line;
+	} want[] = {
+	        {0, DPK_RING_SYNC_MT, DPK_RING_SYNC_MT, "MP/MC"},
+	        {DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ, DPK_RING_SYNC_ST, DPK_RING_SYNC_ST,
+	         "SP/SC"},
+	        {RTS, DPK_RING_SYNC_MT_RTS, DPK_RING_SYNC_MT_RTS, "MP_RTS/MC_RTS"},
+	        {HTS, DPK_RING_SYNC_MT_HTS, DPK_RING_SYNC_MT_HTS, "MP_HTS/MC_HTS"},
+	        {DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_SC_DEQ, DPK_RING_SYNC_MT_RTS, DPK_RING_SYNC_ST,
+	         "MP_RTS/SC"},
+	        {DPK_RING_F_SP_ENQ | DPK_RING_F_MC_HTS_DEQ, DPK_RING_SYNC_ST, DPK_RING_SYNC_MT_HTS,
+	         "SP/MC_HTS"},
+	};
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct dpk_ring *r = dpk_ring_create(8, SLOTS, want[i].flags);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		ASSERT_NOT_NULL(r);
+		ASSERT_EQ(want[i].prod, dpk_ring_prod_sync(r));
+		ASSERT_EQ(want[i].cons, dpk_ring_cons_sync(r));
+		ASSERT_EQ(want[i].prod == DPK_RING_SYNC_ST, dpk_ring_is_sp(r));
+		ASSERT_EQ(want[i].cons == DPK_RING_SYNC_ST, dpk_ring_is_sc(r));
+		f = open_memstream(&text, &len);
+		ASSERT_NOT_NULL(f);
+		ASSERT_EQ(0, dpk_ring_dump(f, r));
+		ASSERT_EQ(0, fclose(f));
+		ASSERT_NOT_NULL(strstr(text, want[i].line));
+		if (want[i].prod == DPK_RING_SYNC_MT_RTS)
+			ASSERT_NOT_NULL(strstr(text, "prod: MP_RTS, head 0 (0 begun), tail 0 (0 "
+			                             "finished), htd_max 7"));
+		if (want[i].cons == DPK_RING_SYNC_MT_RTS)
+			ASSERT_NOT_NULL(strstr(text, "cons: MC_RTS"));
+		if (want[i].cons == DPK_RING_SYNC_MT_HTS)
+			ASSERT_NOT_NULL(strstr(text, "cons: MC_HTS, head 0, tail 0"));
+		free(text);
+		dpk_ring_free(r);
+	}
+}
+
+/* htd_max: capacity / 8 by default, settable up to the capacity, on RTS sides only. */
+static void htd_max_set_and_get(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, 1000, DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_EXACT_SZ);
+	struct dpk_ring *q = dpk_ring_create(8, SLOTS, DPK_RING_F_MC_RTS_DEQ);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ASSERT_NOT_NULL(r);
+	ASSERT_NOT_NULL(q);
+	ASSERT_EQ(125, dpk_ring_prod_htd_max(r));
+	ASSERT_EQ(0, dpk_ring_cons_htd_max(r));
+	ASSERT_EQ(0, dpk_ring_prod_htd_max(q));
+	ASSERT_EQ(7, dpk_ring_cons_htd_max(q));
+	ASSERT_EQ(0, dpk_ring_set_prod_htd_max(r, 1000));
+	ASSERT_EQ(1000, dpk_ring_prod_htd_max(r));
+	ASSERT_EQ(0, dpk_ring_set_prod_htd_max(r, 0));
+	ASSERT_EQ(0, dpk_ring_prod_htd_max(r));
+	ASSERT_EQ(-EINVAL, dpk_ring_set_prod_htd_max(r, 1001));
+	ASSERT_EQ(-EINVAL, dpk_ring_set_cons_htd_max(r, 1));
+	ASSERT_EQ(-EINVAL, dpk_ring_set_prod_htd_max(q, 1));
+	ASSERT_EQ(-EINVAL, dpk_ring_set_prod_htd_max(NULL, 1));
+	ASSERT_EQ(-EINVAL, dpk_ring_set_cons_htd_max(NULL, 1));
+	ASSERT_EQ(0, dpk_ring_prod_htd_max(r));
+	ASSERT_EQ(0, dpk_ring_set_cons_htd_max(q, 63));
+	ASSERT_EQ(63, dpk_ring_cons_htd_max(q));
+	/* A reset keeps the setting. */
+	dpk_ring_reset(q);
+	ASSERT_EQ(63, dpk_ring_cons_htd_max(q));
+	f = open_memstream(&text, &len);
+	ASSERT_NOT_NULL(f);
+	ASSERT_EQ(0, dpk_ring_dump(f, q));
+	ASSERT_EQ(0, fclose(f));
+	ASSERT_NOT_NULL(strstr(text, "htd_max 63"));
+	free(text);
+	dpk_ring_free(r);
+	dpk_ring_free(q);
+}
+
+/* Two modes for one side are refused by memsize, init and create alike. */
+static void contradictory_flags_refused(void)
+{
+	static const unsigned bad[] = {
+	        DPK_RING_F_SP_ENQ | DPK_RING_F_MP_RTS_ENQ,
+	        DPK_RING_F_SP_ENQ | DPK_RING_F_MP_HTS_ENQ,
+	        DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MP_HTS_ENQ,
+	        DPK_RING_F_SP_ENQ | DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MP_HTS_ENQ,
+	        DPK_RING_F_SC_DEQ | DPK_RING_F_MC_RTS_DEQ,
+	        DPK_RING_F_SC_DEQ | DPK_RING_F_MC_HTS_DEQ,
+	        DPK_RING_F_MC_RTS_DEQ | DPK_RING_F_MC_HTS_DEQ | DPK_RING_F_SP_ENQ,
+	        RTS | DPK_RING_F_MC_HTS_DEQ,
+	        HTS | DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_EXACT_SZ,
+	};
+	ssize_t bytes = dpk_ring_memsize(8, 64, 0);
+	unsigned char *mem = alloc_lines((size_t)bytes), *copy = malloc((size_t)bytes);
+
+	ASSERT_NOT_NULL(mem);
+	ASSERT_NOT_NULL(copy);
+	memset(mem, 0x5a, (size_t)bytes);
+	memcpy(copy, mem, (size_t)bytes);
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(-EINVAL, dpk_ring_memsize(8, 64, bad[i]));
+		EXPECT_EQ(-EINVAL, dpk_ring_init((struct dpk_ring *)mem, 8, 64, bad[i]));
+		errno = 0;
+		EXPECT_NULL(dpk_ring_create(8, 64, bad[i]));
+		EXPECT_EQ(EINVAL, errno);
+	}
+	EXPECT_EQ(0, memcmp(mem, copy, (size_t)bytes));
+	/* One mode per side, in any pairing, is accepted. */
+	EXPECT_GT(dpk_ring_memsize(8, 64, DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MC_HTS_DEQ), 0);
+	EXPECT_GT(dpk_ring_memsize(8, 64, DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_SC_DEQ), 0);
+	free(mem);
+	free(copy);
 }
 
 /* memsize: the size for good arguments, -EINVAL for each bad one. */
@@ -638,7 +807,7 @@ static void memsize_rejects_bad_count(void)
 
 static void memsize_rejects_unknown_flags(void)
 {
-	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 64, 0x8));
+	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 64, 0x80));
 	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 64, DPK_RING_F_SP_ENQ | 0x100));
 	ASSERT_EQ(-EINVAL, dpk_ring_memsize(8, 64, 0x80000000u));
 }
@@ -669,9 +838,9 @@ static void init_rejects_bad_arguments(void)
 	static const struct {
 		unsigned esize, count, flags;
 	} bad[] = {
-	        {0, 64, 0},  {6, 64, 0},       {DPK_RING_ESIZE_MAX + 4, 64, 0},
-	        {8, 0, 0},   {8, 100, 0},      {8, DPK_RING_SIZE_MAX, DPK_RING_F_EXACT_SZ},
-	        {8, 64, 8u}, {8, 64, 0x1000u},
+	        {0, 64, 0},     {6, 64, 0},       {DPK_RING_ESIZE_MAX + 4, 64, 0},
+	        {8, 0, 0},      {8, 100, 0},      {8, DPK_RING_SIZE_MAX, DPK_RING_F_EXACT_SZ},
+	        {8, 64, 0x80u}, {8, 64, 0x1000u},
 	};
 	ssize_t bytes = dpk_ring_memsize(8, 64, 0);
 	unsigned char *mem, *copy;
@@ -702,9 +871,9 @@ static void create_sets_errno(void)
 	static const struct {
 		unsigned esize, count, flags;
 	} bad[] = {
-	        {0, 64, 0},   {7, 64, 0}, {1024, 64, 0},
-	        {8, 0, 0},    {8, 48, 0}, {8, DPK_RING_SIZE_MAX, DPK_RING_F_EXACT_SZ},
-	        {8, 64, 16u},
+	        {0, 64, 0},     {7, 64, 0}, {1024, 64, 0},
+	        {8, 0, 0},      {8, 48, 0}, {8, DPK_RING_SIZE_MAX, DPK_RING_F_EXACT_SZ},
+	        {8, 64, 0x80u},
 	};
 
 	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -789,8 +958,8 @@ static void wrap_indices(const struct mode *m, unsigned count, unsigned flags)
 		ASSERT_EQ(dpk_ring_capacity(r), dpk_ring_free_count(r));
 		run_traffic(r, m, 300, starts[s]);
 		/* Several laps went by: the indices wrapped. */
-		ASSERT_LT(atomic_load(&r->prod.tail) - starts[s], 0x80000000u);
-		ASSERT_GT(atomic_load(&r->prod.tail) - starts[s], 4 * dpk_ring_size(r));
+		ASSERT_LT(((uint32_t)atomic_load(&r->prod.tail) - starts[s]), 0x80000000u);
+		ASSERT_GT(((uint32_t)atomic_load(&r->prod.tail) - starts[s]), 4 * dpk_ring_size(r));
 		dpk_ring_free(r);
 	}
 }
@@ -805,6 +974,15 @@ static void wrap_mp_mc(void)
 {
 	wrap_indices(&mp_burst, SLOTS, 0);
 	wrap_indices(&mp_bulk, 100, DPK_RING_F_EXACT_SZ);
+}
+
+static void wrap_rts_hts(void)
+{
+	wrap_indices(&rts_burst, SLOTS, RTS);
+	wrap_indices(&rts_bulk, 100, RTS | DPK_RING_F_EXACT_SZ);
+	wrap_indices(&hts_bulk, SLOTS, HTS);
+	wrap_indices(&hts_burst, 100, HTS | DPK_RING_F_EXACT_SZ);
+	wrap_indices(&df_burst, SLOTS, DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_MC_RTS_DEQ);
 }
 
 /*
@@ -919,6 +1097,13 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(fifo_mp_mc_bulk),
         DPK_TEST(fifo_mp_mc_burst),
         DPK_TEST(fifo_mp_mc_single),
+        DPK_TEST(fifo_rts_bulk),
+        DPK_TEST(fifo_rts_burst),
+        DPK_TEST(fifo_rts_single),
+        DPK_TEST(fifo_hts_bulk),
+        DPK_TEST(fifo_hts_burst),
+        DPK_TEST(fifo_hts_single),
+        DPK_TEST(fifo_rts_htd_max),
         DPK_TEST(fifo_default_bulk),
         DPK_TEST(fifo_default_burst),
         DPK_TEST(fifo_default_single),
@@ -933,6 +1118,9 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(queries),
         DPK_TEST(reset_empties),
         DPK_TEST(dump_output),
+        DPK_TEST(sync_modes_reported),
+        DPK_TEST(htd_max_set_and_get),
+        DPK_TEST(contradictory_flags_refused),
         DPK_TEST(memsize_values),
         DPK_TEST(memsize_rejects_bad_esize),
         DPK_TEST(memsize_rejects_bad_count),
@@ -943,6 +1131,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(copy_shapes_every_offset),
         DPK_TEST(wrap_sp_sc),
         DPK_TEST(wrap_mp_mc),
+        DPK_TEST(wrap_rts_hts),
         DPK_TEST(stale_cache_only_reloads),
         DPK_TEST(mode_switch_keeps_cache_close),
         DPK_TEST(layout_separates_sides),

@@ -7,12 +7,22 @@
  * DPK_RING_F_EXACT_SZ the table is rounded up and capacity is exactly what was asked.
  * Indices are free-running 32-bit counters masked by size - 1, so they wrap safely.
  *
- * Each side has a sync mode chosen at init: single (SP / SC) or multi (MP / MC). Calls
- * with the mode in their name use that mode whatever the ring's default; calls without
- * it use the ring's default. The single-side calls keep a private copy of the other
+ * Each side has a sync mode chosen at init (DPK_RING_F_* flags; none means MP and MC):
+ *   ST      single thread (sp / sc): no atomic read-modify-write at all
+ *   MT      multi thread (mp / mc): reserve by CAS, then wait for earlier callers of the
+ *           side to publish; a caller preempted between the two stalls the side
+ *   MT_RTS  relaxed tail sync (mp_rts / mc_rts): the last caller to finish publishes for
+ *           all, so no one waits for a preempted caller; the head runs at most htd_max
+ *           past the tail (default capacity / 8)
+ *   MT_HTS  head/tail sync (mp_hts / mc_hts): one caller of the side at a time, which
+ *           keeps the side fully serialised
+ * Calls with the mode in their name use that mode (the sp/mp and sc/mc calls are
+ * interchangeable on ST and MT sides, whatever the default; the rts and hts calls belong
+ * to sides created in that mode, and such a side takes no sp/mp/sc/mc call). Calls without
+ * a mode use the ring's default. The single-thread calls keep a private copy of the other
  * side's index and touch the shared cache line only when that copy says full or empty.
  *
- * Three kinds of call:
+ * Kinds of call:
  *   bulk   all n elements or none; returns n or 0
  *   burst  as many as fit (or as are there), up to n; returns the count
  *   single one element; returns 0, -ENOBUFS (full) or -ENOENT (empty)
@@ -20,20 +30,25 @@
  * than the capacity returns 0. Optional out-parameters report the free space left after
  * an enqueue or the elements left after a dequeue (NULL when not wanted).
  *
- * Concurrency (E = enqueue calls, D = dequeue calls, of the named mode):
+ * Concurrency. "E" are enqueue calls and "D" dequeue calls of the named mode; "info" are
+ * count, free_count, empty, full and the other queries, dump and the htd_max setters;
+ * "reset" is reset and init.
  *
- *              | sp E | mp E | sc D | mc D | count etc. | reset, init
- *   sp E       |  no  |  no  | yes  | yes  |    yes     |  no
- *   mp E       |  no  | yes  | yes  | yes  |    yes     |  no
- *   sc D       | yes  | yes  |  no  |  no  |    yes     |  no
- *   mc D       | yes  | yes  |  no  | yes  |    yes     |  no
+ *              | sp E | mp E | rts E | hts E | any D | info | reset
+ *   sp E       |  no  |  no  |   -   |   -   |  yes  | yes  |  no
+ *   mp E       |  no  | yes  |   -   |   -   |  yes  | yes  |  no
+ *   rts E      |  -   |  -   |  yes  |   -   |  yes  | yes  |  no
+ *   hts E      |  -   |  -   |   -   |  yes  |  yes  | yes  |  no
+ *   info       | yes  | yes  |  yes  |  yes  |  yes  | yes  |  no
+ *   reset      |  no  |  no  |  no   |  no   |  no   |  no  |  no
  *
- * "yes": may run at the same time on different threads. Counts read while other threads
- * move elements are a snapshot, exact only when the ring is quiet.
+ * The dequeue side is the mirror: read sc/mc/rts/hts D for sp/mp/rts/hts E, and "any E"
+ * for "any D". "yes": may run at the same time on different threads. "no": may not; calls
+ * of such a pair on one side may follow one another (ST and MT calls in either order).
+ * "-": never on one side, whose mode admits only one of the two. Counts read while other
+ * threads move elements are a snapshot, exact only when the ring is quiet.
  *
- * MP/MC calls spin while an earlier caller of the same side finishes its copy; a caller
- * preempted there stalls its side (as in DPDK's MP/MC ring). Oversubscribed placements
- * therefore suit SP/SC rings better.
+ * Guide to the modes: docs/ring.md.
  */
 #ifndef DPK_RING_H
 #define DPK_RING_H
@@ -54,6 +69,22 @@ extern "C" {
 #define DPK_RING_F_SC_DEQ 0x2u
 /** Capacity is exactly the count asked for; the table is the next power of two above. */
 #define DPK_RING_F_EXACT_SZ 0x4u
+/** Default producer mode is MP with relaxed tail sync (RTS); excludes SP_ENQ, MP_HTS_ENQ. */
+#define DPK_RING_F_MP_RTS_ENQ 0x8u
+/** Default consumer mode is MC with relaxed tail sync (RTS); excludes SC_DEQ, MC_HTS_DEQ. */
+#define DPK_RING_F_MC_RTS_DEQ 0x10u
+/** Default producer mode is MP with head/tail sync (HTS); excludes SP_ENQ, MP_RTS_ENQ. */
+#define DPK_RING_F_MP_HTS_ENQ 0x20u
+/** Default consumer mode is MC with head/tail sync (HTS); excludes SC_DEQ, MC_RTS_DEQ. */
+#define DPK_RING_F_MC_HTS_DEQ 0x40u
+
+/** A side's sync mode (see the top of this file). */
+enum dpk_ring_sync {
+	DPK_RING_SYNC_ST,     /**< single thread: sp / sc */
+	DPK_RING_SYNC_MT,     /**< multi thread: mp / mc */
+	DPK_RING_SYNC_MT_RTS, /**< multi thread, relaxed tail sync: mp_rts / mc_rts */
+	DPK_RING_SYNC_MT_HTS, /**< multi thread, head/tail sync: mp_hts / mc_hts */
+};
 
 /** Largest element size in bytes. */
 #define DPK_RING_ESIZE_MAX 512u
@@ -66,7 +97,8 @@ struct dpk_ring;
  * Bytes needed for a ring of @p count elements of @p esize bytes with @p flags.
  * @retval >0      the size
  * @retval -EINVAL @p esize is 0, not a multiple of 4 or too large; @p count is 0, too large,
- *                 or (without DPK_RING_F_EXACT_SZ) 1 or not a power of two; unknown flags
+ *                 or (without DPK_RING_F_EXACT_SZ) 1 or not a power of two; unknown flags,
+ *                 or two modes for one side
  */
 ssize_t dpk_ring_memsize(unsigned esize, unsigned count, unsigned flags);
 
@@ -87,8 +119,31 @@ void dpk_ring_free(struct dpk_ring *r);
 /** Empty the ring. Not thread-safe: nothing else may use the ring meanwhile. */
 void dpk_ring_reset(struct dpk_ring *r);
 
-/** Print the ring's configuration and indices to @p f; 0 or -EINVAL if an argument is NULL. */
+/**
+ * Print the ring's configuration, each side's mode (and htd_max for RTS) and indices to
+ * @p f. The indices are a snapshot when other threads use the ring.
+ * @retval 0       success
+ * @retval -EINVAL @p f or @p r is NULL
+ */
 int dpk_ring_dump(FILE *f, const struct dpk_ring *r);
+
+/**
+ * Set how far the producers' head may run past their tail before a new RTS reservation
+ * waits (the larger, the longer a preempted producer can hold back the tail; 0 makes the
+ * producers take turns). May be called while the ring is in use.
+ * @retval 0       success
+ * @retval -EINVAL @p r is NULL, its producer side is not MT_RTS, or @p max is above the
+ *                 capacity
+ */
+int dpk_ring_set_prod_htd_max(struct dpk_ring *r, unsigned max);
+
+/**
+ * Set the consumers' head-tail distance, as dpk_ring_set_prod_htd_max() does for producers.
+ * @retval 0       success
+ * @retval -EINVAL @p r is NULL, its consumer side is not MT_RTS, or @p max is above the
+ *                 capacity
+ */
+int dpk_ring_set_cons_htd_max(struct dpk_ring *r, unsigned max);
 
 /* Queries, all inline. */
 static inline unsigned dpk_ring_count(const struct dpk_ring *r);      /**< elements held */
@@ -100,6 +155,11 @@ static inline bool dpk_ring_empty(const struct dpk_ring *r);
 static inline bool dpk_ring_full(const struct dpk_ring *r);
 static inline bool dpk_ring_is_sp(const struct dpk_ring *r); /**< default producer is SP */
 static inline bool dpk_ring_is_sc(const struct dpk_ring *r); /**< default consumer is SC */
+static inline enum dpk_ring_sync dpk_ring_prod_sync(const struct dpk_ring *r); /**< producer mode */
+static inline enum dpk_ring_sync dpk_ring_cons_sync(const struct dpk_ring *r); /**< consumer mode */
+/** The RTS head-tail distance of each side (0 on a side that is not MT_RTS). */
+static inline unsigned dpk_ring_prod_htd_max(const struct dpk_ring *r);
+static inline unsigned dpk_ring_cons_htd_max(const struct dpk_ring *r);
 
 /*
  * Enqueue @p n elements from @p objs (an array of n elements of esize bytes).
@@ -148,6 +208,33 @@ static inline int dpk_ring_enqueue(struct dpk_ring *r, const void *obj);
 static inline int dpk_ring_sc_dequeue(struct dpk_ring *r, void *obj);
 static inline int dpk_ring_mc_dequeue(struct dpk_ring *r, void *obj);
 static inline int dpk_ring_dequeue(struct dpk_ring *r, void *obj);
+
+/*
+ * RTS and HTS: the same contracts as the mp and mc calls above, for a side created with
+ * DPK_RING_F_MP_RTS_ENQ, DPK_RING_F_MC_RTS_DEQ, DPK_RING_F_MP_HTS_ENQ or
+ * DPK_RING_F_MC_HTS_DEQ. On a side of another mode they are misuse (not checked, as the
+ * mode-named calls test no flag): the side's indices are not where they look.
+ */
+static inline unsigned dpk_ring_mp_rts_enqueue_bulk(struct dpk_ring *r, const void *objs,
+                                                    unsigned n, unsigned *free_space);
+static inline unsigned dpk_ring_mp_rts_enqueue_burst(struct dpk_ring *r, const void *objs,
+                                                     unsigned n, unsigned *free_space);
+static inline int dpk_ring_mp_rts_enqueue(struct dpk_ring *r, const void *obj);
+static inline unsigned dpk_ring_mc_rts_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                    unsigned *available);
+static inline unsigned dpk_ring_mc_rts_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                     unsigned *available);
+static inline int dpk_ring_mc_rts_dequeue(struct dpk_ring *r, void *obj);
+static inline unsigned dpk_ring_mp_hts_enqueue_bulk(struct dpk_ring *r, const void *objs,
+                                                    unsigned n, unsigned *free_space);
+static inline unsigned dpk_ring_mp_hts_enqueue_burst(struct dpk_ring *r, const void *objs,
+                                                     unsigned n, unsigned *free_space);
+static inline int dpk_ring_mp_hts_enqueue(struct dpk_ring *r, const void *obj);
+static inline unsigned dpk_ring_mc_hts_dequeue_bulk(struct dpk_ring *r, void *objs, unsigned n,
+                                                    unsigned *available);
+static inline unsigned dpk_ring_mc_hts_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
+                                                     unsigned *available);
+static inline int dpk_ring_mc_hts_dequeue(struct dpk_ring *r, void *obj);
 
 #include <dpk/impl/ring.h>
 

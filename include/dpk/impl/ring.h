@@ -9,11 +9,17 @@
  * The producer owns the slots from prod.tail up to cons.tail + capacity; the consumer owns
  * the slots from cons.tail up to prod.tail.
  *
- * Memory orders. Every acquire and release below carries a label:
- *   R1  store-release of prod.tail (sp and mp enqueue): the slots written before it are
- *       visible to whoever acquires the new tail (A1, A3).
- *   R2  store-release of cons.tail (sc and mc dequeue): the slots read before it are done
- *       with, so a producer that acquires the new tail (A2, A4) may overwrite them.
+ * The RTS and HTS modes (<dpk/impl/ring_sync.h>) keep more in each side's 64-bit words;
+ * in every mode the low half of the tail word is the tail index, which is all the other
+ * side reads.
+ *
+ * Memory orders. Every acquire and release, here and in the two headers above, carries a
+ * label:
+ *   R1  release of prod.tail's index (sp and mp stores, the RTS finish CAS,
+ *       the HTS finish store): the slots written before it are visible to whoever
+ *       acquires the new tail (A1, A3).
+ *   R2  the same for cons.tail (dequeues): the slots read before it are done with, so a
+ *       producer that acquires the new tail (A2, A4) may overwrite them.
  *   A1  load-acquire of prod.tail by a consumer; pairs with R1.
  *   A2  load-acquire of cons.tail by a producer; pairs with R2.
  *   A3  mp enqueue waiting for its turn (prod.tail == its old head); pairs with R1 of the
@@ -29,6 +35,14 @@
  *   AR6 the same for cons.head and prod.tail (mc dequeue).
  *   A7  load-acquire of cons.tail in dpk_ring_count(); pairs with R2 and orders the
  *       prod.tail load after it.
+ *   AR8 RTS head word: load-acquire and the acq_rel CAS that moves it, among the reservers
+ *       of one side; what AR5 and AR6 give MP/MC.
+ *   AR9 RTS tail word: load-acquire and the acq_rel CAS of a finisher, among the
+ *       finishers of one side, so that the head word it loads next counts at least every
+ *       reservation whose finish the tail word counts.
+ *   AR10 HTS tail word: load-acquire and the acquiring CAS of a reserver; pairs with the
+ *       R1/R2 store of the finisher before it, whose slot work is thus ordered before this
+ *       reserver's, and keeps the room from wrapping as AR5 does.
  * The cached copies carry no order of their own: each is written and read by one side,
  * and every value in one was loaded with A1 or A2 by that side (calls of the other mode on
  * other threads are ordered before by whatever separates the two modes in time).
@@ -63,9 +77,17 @@
  * its own head and cache from a line the other side holds shared is a hit.
  */
 struct dpk__ring_side {
-	_Atomic uint32_t head;   /* next index to reserve (mp/mc: by CAS) */
-	_Atomic uint32_t tail;   /* indices before it are finished; read by the other side */
-	_Atomic uint32_t cached; /* a recent value of the other side's tail */
+	_Atomic uint32_t head;   /* ST, MT: next index to reserve (MT: by CAS) */
+	_Atomic uint32_t cached; /* ST, MT: a recent value of the other side's tail */
+	/*
+	 * The tail word, the only field the other side reads. Its low half is the tail index:
+	 * every index before it is finished. Its high half belongs to the side's sync mode: 0
+	 * (ST, MT), the count of finished reservations (RTS), or the head index (HTS, which
+	 * moves head and tail in one word).
+	 */
+	_Atomic uint64_t tail;
+	_Atomic uint64_t rts_head; /* RTS: low half the head index, high half the reservations */
+	_Atomic uint32_t htd_max;  /* RTS: a reservation waits while head - tail is above it */
 };
 
 struct dpk_ring {
@@ -84,6 +106,7 @@ struct dpk_ring {
 };
 
 _Static_assert(sizeof(struct dpk__ring_side) <= DPK_CACHE_LINE, "a side fits one line");
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the 64-bit index words need lock-free atomics");
 _Static_assert(offsetof(struct dpk_ring, prod) % DPK__RING_PAIR == 0, "prod starts a pair");
 _Static_assert(offsetof(struct dpk_ring, cons) % DPK__RING_PAIR == 0, "cons starts a pair");
 _Static_assert(offsetof(struct dpk_ring, prod) >= DPK__RING_PAIR,
@@ -101,6 +124,17 @@ _Static_assert(sizeof(struct dpk_ring) % DPK__RING_PAIR == 0,
  * already inlines another one, and the call then costs more than the dequeue.
  */
 #define DPK__RING_INLINE static inline __attribute__((always_inline))
+
+/*
+ * The tail index of side @p s: the low half of its tail word, loaded with order @p mo (a
+ * macro, so that the order is a constant at every optimisation level).
+ */
+#define DPK__RING_TAIL(s, mo) ((uint32_t)atomic_load_explicit(&(s)->tail, (mo)))
+
+/* The halves of a 64-bit index word, and a word made of two halves. */
+#define DPK__RING_LO(w)        ((uint32_t)(w))
+#define DPK__RING_HI(w)        ((uint32_t)((w) >> 32))
+#define DPK__RING_WORD(lo, hi) ((uint64_t)(hi) << 32 | (uint32_t)(lo))
 
 /*
  * A condition that holds about as often as not; it only steers the code layout. Used for
@@ -340,7 +374,7 @@ DPK__RING_INLINE unsigned dpk__ring_sp_enqueue(struct dpk_ring *r, const void *o
 
 	if (__builtin_expect((int64_t)(int32_t)(ctail + cap - head) < (int64_t)n, 0)) {
 		/* A2: pairs with R2 in dequeue; the consumer is done with the slots we reuse. */
-		ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+		ctail = DPK__RING_TAIL(&r->cons, memory_order_acquire);
 		fresh = true;
 		const uint32_t room = ctail + cap - head;
 		if (__builtin_expect(room < n, 0)) {
@@ -361,7 +395,7 @@ out:
 	if (free_space) {
 		/* An exact figure, not the cached one: reload unless this call just did. */
 		if (!fresh) /* A2 as above. */
-			ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+			ctail = DPK__RING_TAIL(&r->cons, memory_order_acquire);
 		*free_space = ctail + cap - (head + n);
 	}
 	return n;
@@ -382,7 +416,7 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, u
 
 	if (__builtin_expect((int64_t)(int32_t)(ptail - head) < (int64_t)n, 1)) {
 		/* A1: pairs with R1 in enqueue; the slots up to the tail are written. */
-		ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+		ptail = DPK__RING_TAIL(&r->prod, memory_order_acquire);
 		fresh = true;
 		const uint32_t avail = ptail - head;
 		/* A burst's clamp is tested only inside the short branch, as in sp enqueue: tested
@@ -404,7 +438,7 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, u
 out:
 	if (available) {
 		if (!fresh) /* A1 as above. */
-			ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+			ptail = DPK__RING_TAIL(&r->prod, memory_order_acquire);
 		*available = ptail - (head + n);
 	}
 	return n;
@@ -431,7 +465,7 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 	head = atomic_load_explicit(&r->prod.head, memory_order_acquire);
 	do {
 		/* A2: pairs with R2 in dequeue; the consumer is done with the slots we reuse. */
-		ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+		ctail = DPK__RING_TAIL(&r->cons, memory_order_acquire);
 		/* AR5 keeps head - ctail within the capacity, so this does not wrap. */
 		room = ctail + cap - head;
 		m = n;
@@ -451,8 +485,7 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 	dpk__ring_copy_in(r, head, objs, m);
 
 	/* A3: pairs with R1 of the producer that reserved just before us. */
-	while (__builtin_expect(atomic_load_explicit(&r->prod.tail, memory_order_acquire) != head,
-	                        0))
+	while (__builtin_expect(DPK__RING_TAIL(&r->prod, memory_order_acquire) != head, 0))
 		dpk_pause();
 	/* Under our turn, so the copy advances in index order and stays within the capacity
 	 * of the head for a later sp call. */
@@ -475,7 +508,7 @@ DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, u
 	head = atomic_load_explicit(&r->cons.head, memory_order_acquire);
 	do {
 		/* A1: pairs with R1 in enqueue; the slots up to the tail are written. */
-		ptail = atomic_load_explicit(&r->prod.tail, memory_order_acquire);
+		ptail = DPK__RING_TAIL(&r->prod, memory_order_acquire);
 		/* AR6 keeps the head at or before ptail, so this does not wrap. */
 		room = ptail - head;
 		m = n <= room ? n : bulk ? 0 : room;
@@ -494,8 +527,7 @@ DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, u
 	dpk__ring_copy_out(r, head, objs, m);
 
 	/* A4: pairs with R2 of the consumer that reserved just before us. */
-	while (__builtin_expect(atomic_load_explicit(&r->cons.tail, memory_order_acquire) != head,
-	                        0))
+	while (__builtin_expect(DPK__RING_TAIL(&r->cons, memory_order_acquire) != head, 0))
 		dpk_pause();
 	atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
 	/* R2: pairs with A2 in enqueue and A4 in later consumers; the slots are read. */
@@ -513,9 +545,9 @@ static inline unsigned dpk_ring_count(const struct dpk_ring *r)
 	 * prod.tail only grows and is never behind cons.tail, so the difference is not
 	 * negative. It can exceed the capacity if both tails moved between the two loads,
 	 * hence the clamp. */
-	uint32_t ctail = atomic_load_explicit(&r->cons.tail, memory_order_acquire);
+	uint32_t ctail = DPK__RING_TAIL(&r->cons, memory_order_acquire);
 	/* Relaxed: only the value is wanted, no slot is read. */
-	uint32_t ptail = atomic_load_explicit(&r->prod.tail, memory_order_relaxed);
+	uint32_t ptail = DPK__RING_TAIL(&r->prod, memory_order_relaxed);
 
 	return dpk__ring_clamp((int32_t)(ptail - ctail), r->capacity);
 }
@@ -560,6 +592,46 @@ static inline bool dpk_ring_is_sc(const struct dpk_ring *r)
 	return (r->flags & DPK_RING_F_SC_DEQ) != 0;
 }
 
+static inline enum dpk_ring_sync dpk_ring_prod_sync(const struct dpk_ring *r)
+{
+	if (r->flags & DPK_RING_F_SP_ENQ)
+		return DPK_RING_SYNC_ST;
+	if (r->flags & DPK_RING_F_MP_RTS_ENQ)
+		return DPK_RING_SYNC_MT_RTS;
+	return (r->flags & DPK_RING_F_MP_HTS_ENQ) ? DPK_RING_SYNC_MT_HTS : DPK_RING_SYNC_MT;
+}
+
+static inline enum dpk_ring_sync dpk_ring_cons_sync(const struct dpk_ring *r)
+{
+	if (r->flags & DPK_RING_F_SC_DEQ)
+		return DPK_RING_SYNC_ST;
+	if (r->flags & DPK_RING_F_MC_RTS_DEQ)
+		return DPK_RING_SYNC_MT_RTS;
+	return (r->flags & DPK_RING_F_MC_HTS_DEQ) ? DPK_RING_SYNC_MT_HTS : DPK_RING_SYNC_MT;
+}
+
+static inline unsigned dpk_ring_prod_htd_max(const struct dpk_ring *r)
+{
+	return atomic_load_explicit(&r->prod.htd_max, memory_order_relaxed);
+}
+
+static inline unsigned dpk_ring_cons_htd_max(const struct dpk_ring *r)
+{
+	return atomic_load_explicit(&r->cons.htd_max, memory_order_relaxed);
+}
+
+/*
+ * The default-mode calls on an RTS or HTS side: out of line, in the library, so that a
+ * default-mode call site inlines the ST and MT paths only (as many programs use no other)
+ * and pays one test, predicted not taken, for the two new modes.
+ */
+#define DPK__RING_F_PROD_SYNC (DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MP_HTS_ENQ)
+#define DPK__RING_F_CONS_SYNC (DPK_RING_F_MC_RTS_DEQ | DPK_RING_F_MC_HTS_DEQ)
+unsigned dpk__ring_enqueue_sync(struct dpk_ring *r, const void *objs, unsigned n,
+                                unsigned *free_space, bool bulk);
+unsigned dpk__ring_dequeue_sync(struct dpk_ring *r, void *objs, unsigned n, unsigned *available,
+                                bool bulk);
+
 /* Enqueue. */
 
 DPK__RING_INLINE unsigned dpk_ring_sp_enqueue_bulk(struct dpk_ring *r, const void *objs, unsigned n,
@@ -579,7 +651,9 @@ DPK__RING_INLINE unsigned dpk_ring_enqueue_bulk(struct dpk_ring *r, const void *
 {
 	if (r->flags & DPK_RING_F_SP_ENQ)
 		return dpk__ring_sp_enqueue(r, objs, n, free_space, true);
-	return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
+	if (__builtin_expect(!(r->flags & DPK__RING_F_PROD_SYNC), 1))
+		return dpk__ring_mp_enqueue(r, objs, n, free_space, true);
+	return dpk__ring_enqueue_sync(r, objs, n, free_space, true);
 }
 
 DPK__RING_INLINE unsigned dpk_ring_sp_enqueue_burst(struct dpk_ring *r, const void *objs,
@@ -599,7 +673,9 @@ DPK__RING_INLINE unsigned dpk_ring_enqueue_burst(struct dpk_ring *r, const void 
 {
 	if (r->flags & DPK_RING_F_SP_ENQ)
 		return dpk__ring_sp_enqueue(r, objs, n, free_space, false);
-	return dpk__ring_mp_enqueue(r, objs, n, free_space, false);
+	if (__builtin_expect(!(r->flags & DPK__RING_F_PROD_SYNC), 1))
+		return dpk__ring_mp_enqueue(r, objs, n, free_space, false);
+	return dpk__ring_enqueue_sync(r, objs, n, free_space, false);
 }
 
 /* Dequeue. */
@@ -621,7 +697,9 @@ DPK__RING_INLINE unsigned dpk_ring_dequeue_bulk(struct dpk_ring *r, void *objs, 
 {
 	if (r->flags & DPK_RING_F_SC_DEQ)
 		return dpk__ring_sc_dequeue(r, objs, n, available, true);
-	return dpk__ring_mc_dequeue(r, objs, n, available, true);
+	if (__builtin_expect(!(r->flags & DPK__RING_F_CONS_SYNC), 1))
+		return dpk__ring_mc_dequeue(r, objs, n, available, true);
+	return dpk__ring_dequeue_sync(r, objs, n, available, true);
 }
 
 DPK__RING_INLINE unsigned dpk_ring_sc_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
@@ -641,7 +719,9 @@ DPK__RING_INLINE unsigned dpk_ring_dequeue_burst(struct dpk_ring *r, void *objs,
 {
 	if (r->flags & DPK_RING_F_SC_DEQ)
 		return dpk__ring_sc_dequeue(r, objs, n, available, false);
-	return dpk__ring_mc_dequeue(r, objs, n, available, false);
+	if (__builtin_expect(!(r->flags & DPK__RING_F_CONS_SYNC), 1))
+		return dpk__ring_mc_dequeue(r, objs, n, available, false);
+	return dpk__ring_dequeue_sync(r, objs, n, available, false);
 }
 
 /* One element. */
@@ -675,3 +755,5 @@ DPK__RING_INLINE int dpk_ring_dequeue(struct dpk_ring *r, void *obj)
 {
 	return dpk_ring_dequeue_bulk(r, obj, 1, NULL) ? 0 : -ENOENT;
 }
+
+#include <dpk/impl/ring_sync.h>
