@@ -9,7 +9,8 @@
  * cover every sequence each producer enqueued exactly once and nothing else. 16-byte
  * elements also carry a check word, so a torn or mixed copy is caught.
  *
- * Every sync mode runs. Placements have up to 8 threads on whatever
+ * Every sync mode runs, and the peek and zero-copy calls on ST and HTS sides, with a
+ * random part of each reservation committed. Placements have up to 8 threads on whatever
  * CPUs there are; more threads than CPUs is intended, as it is what RTS is for and what
  * preempts a thread between its reservation and its finish. The indices start just below
  * 2^32 so they wrap during the run.
@@ -34,8 +35,8 @@
 #define MAX_BURST    32u
 #define ESIZE_MAX    16u
 
-/* sp/sc, mp/mc, rts, hts, or the ring's default */
-enum side_mode { MODE_ST, MODE_MT, MODE_RTS, MODE_HTS, MODE_DEFAULT };
+/* sp/sc, mp/mc, rts, hts, the ring's default, or its default's peek or zero-copy calls */
+enum side_mode { MODE_ST, MODE_MT, MODE_RTS, MODE_HTS, MODE_DEFAULT, MODE_PEEK, MODE_ZC };
 enum call_kind { CALL_BULK, CALL_BURST, CALL_ONE };
 
 typedef unsigned (*enq_many)(struct dpk_ring *, const void *, unsigned, unsigned *);
@@ -140,13 +141,75 @@ static unsigned pick_n(uint64_t *rng, enum call_kind kind, unsigned cap)
 	return kind == CALL_ONE ? 1 : 1 + (unsigned)(dpk_test_rand(rng) % most);
 }
 
-static unsigned enqueue(struct run *run, enum call_kind kind, const void *buf, unsigned n,
-                        unsigned *fs, unsigned pid)
+/* Copy @p n elements between @p buf and the spans of @p zcd (into them when @p in). */
+static void zc_copy(const struct dpk_ring_zc_data *zcd, unsigned char *buf, unsigned n,
+                    unsigned esize, bool in)
+{
+	const unsigned n1 = n < zcd->n1 ? n : zcd->n1;
+
+	if (in) {
+		memcpy(zcd->ptr1, buf, (size_t)n1 * esize);
+		if (n > n1)
+			memcpy(zcd->ptr2, buf + (size_t)n1 * esize, (size_t)(n - n1) * esize);
+		return;
+	}
+	memcpy(buf, zcd->ptr1, (size_t)n1 * esize);
+	if (n > n1)
+		memcpy(buf + (size_t)n1 * esize, zcd->ptr2, (size_t)(n - n1) * esize);
+}
+
+/* A random part of @p got to commit, all of it half the time. */
+static unsigned pick_part(uint64_t *rng, unsigned got)
+{
+	if (got == 0 || dpk_test_rand(rng) % 2)
+		return got;
+	return (unsigned)(dpk_test_rand(rng) % (got + 1));
+}
+
+/* A peek or zero-copy enqueue of the first of @p n elements of @p buf: start, commit a
+ * random part. Returns the count committed. */
+static unsigned enqueue_two_step(struct run *run, enum call_kind kind, unsigned char *buf,
+                                 unsigned n, unsigned *fs, unsigned pid, uint64_t *rng)
+{
+	struct dpk_ring *r = run->r;
+	const bool bulk = kind != CALL_BURST, zc = run->cfg->prod_mode == MODE_ZC;
+	struct dpk_ring_zc_data zcd;
+	unsigned got, keep;
+	int rc;
+
+	if (zc)
+		got = bulk ? dpk_ring_enqueue_zc_bulk_start(r, n, &zcd, fs)
+		           : dpk_ring_enqueue_zc_burst_start(r, n, &zcd, fs);
+	else
+		got = bulk ? dpk_ring_enqueue_bulk_start(r, n, fs)
+		           : dpk_ring_enqueue_burst_start(r, n, fs);
+	if (got > n || (bulk && got != 0 && got != n))
+		broken(run, "enqueue start reserved a bad count", pid, got, n);
+	if (got == 0)
+		return 0;
+	keep = pick_part(rng, got);
+	if (zc) {
+		if (zcd.n1 + zcd.n2 != got)
+			broken(run, "zero-copy spans do not add up", pid, zcd.n1 + zcd.n2, got);
+		zc_copy(&zcd, buf, keep, run->cfg->esize, true);
+		rc = dpk_ring_enqueue_zc_finish(r, keep);
+	} else {
+		rc = dpk_ring_enqueue_finish(r, buf, keep);
+	}
+	if (rc != 0)
+		broken(run, "enqueue finish failed", pid, (uint64_t)-rc, keep);
+	return keep;
+}
+
+static unsigned enqueue(struct run *run, enum call_kind kind, unsigned char *buf, unsigned n,
+                        unsigned *fs, unsigned pid, uint64_t *rng)
 {
 	const enum side_mode mode = run->cfg->prod_mode;
 	unsigned got;
 	int rc;
 
+	if (mode == MODE_PEEK || mode == MODE_ZC)
+		return enqueue_two_step(run, kind, buf, n, fs, pid, rng);
 	switch (kind) {
 	case CALL_BULK:
 		got = enq_calls[mode].bulk(run->r, buf, n, fs);
@@ -166,13 +229,48 @@ static unsigned enqueue(struct run *run, enum call_kind kind, const void *buf, u
 	}
 }
 
+/* A peek or zero-copy dequeue: start, take a random part. Returns the count taken, which
+ * is then in @p buf. */
+static unsigned dequeue_two_step(struct run *run, enum call_kind kind, unsigned char *buf,
+                                 unsigned n, unsigned *av, unsigned cid, uint64_t *rng)
+{
+	struct dpk_ring *r = run->r;
+	const bool bulk = kind != CALL_BURST, zc = run->cfg->cons_mode == MODE_ZC;
+	struct dpk_ring_zc_data zcd;
+	unsigned got, take;
+	int rc;
+
+	if (zc)
+		got = bulk ? dpk_ring_dequeue_zc_bulk_start(r, n, &zcd, av)
+		           : dpk_ring_dequeue_zc_burst_start(r, n, &zcd, av);
+	else
+		got = bulk ? dpk_ring_dequeue_bulk_start(r, buf, n, av)
+		           : dpk_ring_dequeue_burst_start(r, buf, n, av);
+	if (got > n || (bulk && got != 0 && got != n))
+		broken(run, "dequeue start gave a bad count", cid, got, n);
+	if (got == 0)
+		return 0;
+	take = pick_part(rng, got);
+	if (zc) {
+		zc_copy(&zcd, buf, take, run->cfg->esize, false);
+		rc = dpk_ring_dequeue_zc_finish(r, take);
+	} else {
+		rc = dpk_ring_dequeue_finish(r, take);
+	}
+	if (rc != 0)
+		broken(run, "dequeue finish failed", cid, (uint64_t)-rc, take);
+	return take;
+}
+
 static unsigned dequeue(struct run *run, enum call_kind kind, unsigned char *buf, unsigned n,
-                        unsigned *av, unsigned cid)
+                        unsigned *av, unsigned cid, uint64_t *rng)
 {
 	const enum side_mode mode = run->cfg->cons_mode;
 	unsigned got;
 	int rc;
 
+	if (mode == MODE_PEEK || mode == MODE_ZC)
+		return dequeue_two_step(run, kind, buf, n, av, cid, rng);
 	switch (kind) {
 	case CALL_BULK:
 		got = deq_calls[mode].bulk(run->r, buf, n, av);
@@ -212,7 +310,7 @@ static void *producer(void *arg)
 			n = SEQ_CAP - seq;
 		for (unsigned i = 0; i < n; i++)
 			encode(buf + (size_t)i * esize, esize, w->id, seq + i);
-		got = enqueue(run, kind, buf, n, want_fs ? &fs : NULL, w->id);
+		got = enqueue(run, kind, buf, n, want_fs ? &fs : NULL, w->id, &rng);
 		if (want_fs && kind != CALL_ONE && fs > cap)
 			broken(run, "free space above the capacity", w->id, fs, cap);
 		if (got == 0)
@@ -283,7 +381,7 @@ static void *consumer(void *arg)
 		unsigned n = done ? MAX_BURST : pick_n(&rng, kind, cap), got, av = 0;
 		bool want_av = dpk_test_rand(&rng) % 4 == 0;
 
-		got = dequeue(run, kind, buf, n, want_av ? &av : NULL, w->id);
+		got = dequeue(run, kind, buf, n, want_av ? &av : NULL, w->id, &rng);
 		if (want_av && kind != CALL_ONE && av > cap)
 			broken(run, "available above the capacity", w->id, av, cap);
 		take(run, w->id, buf, got, next);
@@ -418,7 +516,14 @@ static void run_config(const struct config *cfg)
 	X(rts_4x4_8_tiny_ring_htd_0, {4, 4, 8, 8, RTS, MODE_RTS, MODE_RTS, false, 0})              \
 	X(rts_4x4_8_htd_capacity, {4, 4, 8, 64, RTS, MODE_RTS, MODE_RTS, true, 63})                \
 	X(hts_4x4_8, {4, 4, 8, 128, HTS, MODE_HTS, MODE_HTS, false, 0})                            \
-	X(hts_4x4_16_default_calls, {4, 4, 16, 64, HTS, MODE_DEFAULT, MODE_DEFAULT, false, 0})
+	X(hts_4x4_16_default_calls, {4, 4, 16, 64, HTS, MODE_DEFAULT, MODE_DEFAULT, false, 0})     \
+	X(hts_3x3_8_peek, {3, 3, 8, 64, HTS, MODE_PEEK, MODE_PEEK, false, 0})                      \
+	X(hts_3x3_16_zc, {3, 3, 16, 64, HTS, MODE_ZC, MODE_ZC, false, 0})                          \
+	X(spsc_8_zc_peek, {1, 1, 8, 64, SPSC, MODE_ZC, MODE_PEEK, false, 0})                       \
+	X(hts_peek_3x1_8_sc_zc,                                                                    \
+	  {3, 1, 8, 64, DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_SC_DEQ, MODE_PEEK, MODE_ZC, false, 0})  \
+	X(rts_hts_4x4_16_peek, {4, 4, 16, 64, DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MC_HTS_DEQ,       \
+	                        MODE_RTS, MODE_PEEK, false, 0})
 
 #define CONFIG_ROW(name, ...) __VA_ARGS__,
 static const struct config configs[] = {CONFIGS(CONFIG_ROW)};

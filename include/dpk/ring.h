@@ -15,7 +15,7 @@
  *           all, so no one waits for a preempted caller; the head runs at most htd_max
  *           past the tail (default capacity / 8)
  *   MT_HTS  head/tail sync (mp_hts / mc_hts): one caller of the side at a time, which
- *           keeps the side fully serialised
+ *           makes peek and zero-copy calls safe from several threads
  * Calls with the mode in their name use that mode (the sp/mp and sc/mc calls are
  * interchangeable on ST and MT sides, whatever the default; the rts and hts calls belong
  * to sides created in that mode, and such a side takes no sp/mp/sc/mc call). Calls without
@@ -26,21 +26,35 @@
  *   bulk   all n elements or none; returns n or 0
  *   burst  as many as fit (or as are there), up to n; returns the count
  *   single one element; returns 0, -ENOBUFS (full) or -ENOENT (empty)
+ *   peek   a start (bulk or burst) that reserves, and a finish that commits all, some or
+ *          none of what was reserved; dequeue starts copy the elements out meanwhile
+ *   zc     the same, but the caller reads or writes the ring's own slots, given as one or
+ *          two spans (struct dpk_ring_zc_data), so no element is copied twice
  * Bulk and burst calls with n = 0 return 0 and change nothing; a bulk call with n greater
  * than the capacity returns 0. Optional out-parameters report the free space left after
  * an enqueue or the elements left after a dequeue (NULL when not wanted).
  *
- * Concurrency. "E" are enqueue calls and "D" dequeue calls of the named mode; "info" are
- * count, free_count, empty, full and the other queries, dump and the htd_max setters;
- * "reset" is reset and init.
+ * Peek and zc calls exist only on the default mode of a side, and only on ST and MT_HTS
+ * sides: on an MT or MT_RTS side a start returns 0 with errno EINVAL and a finish returns
+ * -EINVAL, changing nothing. (Splitting an MT or RTS call would leave other callers'
+ * reservations between its reservation and its commit.) Between a start and its finish the
+ * thread that started holds the side: its finish must come before its next call on that
+ * side, and on an ST side before anyone's.
  *
- *              | sp E | mp E | rts E | hts E | any D | info | reset
- *   sp E       |  no  |  no  |   -   |   -   |  yes  | yes  |  no
- *   mp E       |  no  | yes  |   -   |   -   |  yes  | yes  |  no
- *   rts E      |  -   |  -   |  yes  |   -   |  yes  | yes  |  no
- *   hts E      |  -   |  -   |   -   |  yes  |  yes  | yes  |  no
- *   info       | yes  | yes  |  yes  |  yes  |  yes  | yes  |  no
- *   reset      |  no  |  no  |  no   |  no   |  no   |  no  |  no
+ * Concurrency. "E" are enqueue calls and "D" dequeue calls of the named mode; "pk" are
+ * peek and zc calls, a start and its finish counting as one call that lasts from the one
+ * to the other; "info" are count, free_count, empty, full and the other queries, dump and
+ * the htd_max setters; "reset" is reset and init.
+ *
+ *              | sp E | mp E | rts E | hts E | pk E | any D | info | reset
+ *   sp E       |  no  |  no  |   -   |   -   |  no  |  yes  | yes  |  no
+ *   mp E       |  no  | yes  |   -   |   -   |  -   |  yes  | yes  |  no
+ *   rts E      |  -   |  -   |  yes  |   -   |  -   |  yes  | yes  |  no
+ *   hts E      |  -   |  -   |   -   |  yes  | yes  |  yes  | yes  |  no
+ *   pk E (ST)  |  no  |  -   |   -   |   -   |  no  |  yes  | yes  |  no
+ *   pk E (HTS) |  -   |  -   |   -   |  yes  | yes  |  yes  | yes  |  no
+ *   info       | yes  | yes  |  yes  |  yes  | yes  |  yes  | yes  |  no
+ *   reset      |  no  |  no  |  no   |  no   |  no  |  no   |  no  |  no
  *
  * The dequeue side is the mirror: read sc/mc/rts/hts D for sp/mp/rts/hts E, and "any E"
  * for "any D". "yes": may run at the same time on different threads. "no": may not; calls
@@ -48,7 +62,7 @@
  * "-": never on one side, whose mode admits only one of the two. Counts read while other
  * threads move elements are a snapshot, exact only when the ring is quiet.
  *
- * Guide to the modes: docs/ring.md.
+ * Guide to the modes, and peek and zc usage: docs/ring.md.
  */
 #ifndef DPK_RING_H
 #define DPK_RING_H
@@ -84,6 +98,18 @@ enum dpk_ring_sync {
 	DPK_RING_SYNC_MT,     /**< multi thread: mp / mc */
 	DPK_RING_SYNC_MT_RTS, /**< multi thread, relaxed tail sync: mp_rts / mc_rts */
 	DPK_RING_SYNC_MT_HTS, /**< multi thread, head/tail sync: mp_hts / mc_hts */
+};
+
+/**
+ * The slots a zero-copy start reserved: n1 slots from ptr1 on and, when the reservation
+ * runs past the end of the table, n2 more from ptr2 (the table's first slot). Slots are
+ * esize bytes apart. A start that reserved nothing sets every field to 0 or NULL.
+ */
+struct dpk_ring_zc_data {
+	void *ptr1;  /**< the first slot reserved, or NULL */
+	unsigned n1; /**< slots from ptr1 on */
+	void *ptr2;  /**< the first slot of the table when the reservation wraps, else NULL */
+	unsigned n2; /**< slots from ptr2 on */
 };
 
 /** Largest element size in bytes. */
@@ -235,6 +261,98 @@ static inline unsigned dpk_ring_mc_hts_dequeue_bulk(struct dpk_ring *r, void *ob
 static inline unsigned dpk_ring_mc_hts_dequeue_burst(struct dpk_ring *r, void *objs, unsigned n,
                                                      unsigned *available);
 static inline int dpk_ring_mc_hts_dequeue(struct dpk_ring *r, void *obj);
+
+/*
+ * Peek and zero copy, in the ring's default mode, on ST and MT_HTS sides only. The names
+ * are those of the one-step calls with the step added (_start, _finish) and, for zero
+ * copy, _zc before the kind; the finish has no kind, as it commits a count the start
+ * already settled. The modes have no names of their own here: a peek is an ST or an HTS
+ * peek by what the side is, and is refused on the other sides.
+ */
+
+/**
+ * Reserve @p n free slots (bulk: n or none; burst: up to n) for a later
+ * dpk_ring_enqueue_finish(). *free_space (if not NULL) gets the free slots left beyond the
+ * reservation.
+ * @return the count reserved; 0 when nothing was (then no finish is needed)
+ * @retval 0 with errno EINVAL: the producer side is MT or MT_RTS (nothing changed,
+ *         *free_space not written)
+ */
+static inline unsigned dpk_ring_enqueue_bulk_start(struct dpk_ring *r, unsigned n,
+                                                   unsigned *free_space);
+/** As dpk_ring_enqueue_bulk_start(), reserving as many as fit up to @p n. */
+static inline unsigned dpk_ring_enqueue_burst_start(struct dpk_ring *r, unsigned n,
+                                                    unsigned *free_space);
+/**
+ * Copy @p n elements from @p objs into the first n slots reserved and publish them; the
+ * rest of the reservation is given back.
+ * @retval 0       success
+ * @retval -EINVAL the producer side is MT or MT_RTS, @p n is above the count reserved, or
+ *                 @p objs is NULL with @p n above 0 (nothing changed)
+ */
+static inline int dpk_ring_enqueue_finish(struct dpk_ring *r, const void *objs, unsigned n);
+
+/**
+ * Copy up to @p n elements (bulk: n or none) into @p objs without taking them; a later
+ * dpk_ring_dequeue_finish() takes some or all of them. *available (if not NULL) gets the
+ * elements held beyond those copied.
+ * @return the count copied; 0 when none was (then no finish is needed)
+ * @retval 0 with errno EINVAL: the consumer side is MC or MC_RTS (nothing changed)
+ */
+static inline unsigned dpk_ring_dequeue_bulk_start(struct dpk_ring *r, void *objs, unsigned n,
+                                                   unsigned *available);
+/** As dpk_ring_dequeue_bulk_start(), copying as many as there are up to @p n. */
+static inline unsigned dpk_ring_dequeue_burst_start(struct dpk_ring *r, void *objs, unsigned n,
+                                                    unsigned *available);
+/**
+ * Take the first @p n elements the start copied (0: take none, all stay in the ring).
+ * @retval 0       success
+ * @retval -EINVAL the consumer side is MC or MC_RTS, or @p n is above the count the start
+ *                 returned (nothing changed)
+ */
+static inline int dpk_ring_dequeue_finish(struct dpk_ring *r, unsigned n);
+
+/**
+ * Reserve @p n free slots (bulk: n or none) and give them in @p zcd for the caller to
+ * write; dpk_ring_enqueue_zc_finish() publishes them. *free_space as for the peek start.
+ * @return the count reserved (0: nothing, and @p zcd all 0)
+ * @retval 0 with errno EINVAL: the producer side is MT or MT_RTS (nothing changed)
+ */
+static inline unsigned dpk_ring_enqueue_zc_bulk_start(struct dpk_ring *r, unsigned n,
+                                                      struct dpk_ring_zc_data *zcd,
+                                                      unsigned *free_space);
+/** As dpk_ring_enqueue_zc_bulk_start(), reserving as many as fit up to @p n. */
+static inline unsigned dpk_ring_enqueue_zc_burst_start(struct dpk_ring *r, unsigned n,
+                                                       struct dpk_ring_zc_data *zcd,
+                                                       unsigned *free_space);
+/**
+ * Publish the first @p n slots the zc start gave (written by the caller); the rest of the
+ * reservation is given back.
+ * @retval 0       success
+ * @retval -EINVAL the producer side is MT or MT_RTS, or @p n is above the count reserved
+ */
+static inline int dpk_ring_enqueue_zc_finish(struct dpk_ring *r, unsigned n);
+
+/**
+ * Give up to @p n held elements (bulk: n or none) in @p zcd for the caller to read in
+ * place; dpk_ring_dequeue_zc_finish() takes some or all of them. *available as for the
+ * peek start.
+ * @return the count given (0: none, and @p zcd all 0)
+ * @retval 0 with errno EINVAL: the consumer side is MC or MC_RTS (nothing changed)
+ */
+static inline unsigned dpk_ring_dequeue_zc_bulk_start(struct dpk_ring *r, unsigned n,
+                                                      struct dpk_ring_zc_data *zcd,
+                                                      unsigned *available);
+/** As dpk_ring_dequeue_zc_bulk_start(), giving as many as there are up to @p n. */
+static inline unsigned dpk_ring_dequeue_zc_burst_start(struct dpk_ring *r, unsigned n,
+                                                       struct dpk_ring_zc_data *zcd,
+                                                       unsigned *available);
+/**
+ * Take the first @p n elements the zc start gave; their slots may be reused at once.
+ * @retval 0       success
+ * @retval -EINVAL the consumer side is MC or MC_RTS, or @p n is above the count given
+ */
+static inline int dpk_ring_dequeue_zc_finish(struct dpk_ring *r, unsigned n);
 
 #include <dpk/impl/ring.h>
 

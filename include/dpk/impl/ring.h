@@ -11,11 +11,12 @@
  *
  * The RTS and HTS modes (<dpk/impl/ring_sync.h>) keep more in each side's 64-bit words;
  * in every mode the low half of the tail word is the tail index, which is all the other
- * side reads.
+ * side reads. Peek and zero-copy calls (<dpk/impl/ring_peek.h>) split a call of an ST or
+ * HTS side in two.
  *
  * Memory orders. Every acquire and release, here and in the two headers above, carries a
  * label:
- *   R1  release of prod.tail's index (sp and mp stores, the RTS finish CAS,
+ *   R1  release of prod.tail's index (sp, mp and peek finish stores, the RTS finish CAS,
  *       the HTS finish store): the slots written before it are visible to whoever
  *       acquires the new tail (A1, A3).
  *   R2  the same for cons.tail (dequeues): the slots read before it are done with, so a
@@ -757,3 +758,5 @@ DPK__RING_INLINE int dpk_ring_dequeue(struct dpk_ring *r, void *obj)
 }
 
 #include <dpk/impl/ring_sync.h>
+
+#include <dpk/impl/ring_peek.h>
