@@ -420,9 +420,8 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, u
 		ptail = DPK__RING_TAIL(&r->prod, memory_order_acquire);
 		fresh = true;
 		const uint32_t avail = ptail - head;
-		/* A burst's clamp is tested only inside the short branch, as in sp enqueue: tested
-		 * ahead of it on every reload, it cost the 8-byte burst of one 1-2 ticks on the
-		 * development VM (14.2 ticks, 13.2-14.1 inside; the bulk of one 12.0-12.2). */
+		/* A burst's clamp is tested only inside the short branch, as in sp enqueue, so
+		 * a reload that finds enough pays no test for it. */
 		if (DPK__RING_OFTEN(avail < n)) {
 			if (bulk || avail == 0) {
 				n = 0;
