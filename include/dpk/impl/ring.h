@@ -365,8 +365,8 @@ DPK__RING_INLINE unsigned dpk__ring_clamp(int32_t room, uint32_t cap)
  * A call that moves nothing stores nothing; the copy it loaded is dropped, as the next
  * call that finds the copy short loads the tail again anyway.
  */
-DPK__RING_INLINE unsigned dpk__ring_sp_enqueue(struct dpk_ring *r, const void *objs, unsigned n,
-                                               unsigned *free_space, bool bulk)
+DPK__RING_INLINE unsigned dpk__ring_sp_enqueue_n(struct dpk_ring *r, const void *objs, unsigned n,
+                                                 unsigned *free_space, bool bulk)
 {
 	const uint32_t cap = r->capacity;
 	const uint32_t head = atomic_load_explicit(&r->prod.head, memory_order_relaxed);
@@ -408,8 +408,8 @@ out:
  * used up on most calls, so the reload is laid out in line, and polls of an idle ring find
  * nothing as often as calls find elements (see DPK__RING_OFTEN).
  */
-DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
-                                               unsigned *available, bool bulk)
+DPK__RING_INLINE unsigned dpk__ring_sc_dequeue_n(struct dpk_ring *r, void *objs, unsigned n,
+                                                 unsigned *available, bool bulk)
 {
 	const uint32_t head = atomic_load_explicit(&r->cons.head, memory_order_relaxed);
 	uint32_t ptail = atomic_load_explicit(&r->cons.cached, memory_order_relaxed);
@@ -442,6 +442,28 @@ out:
 		*available = ptail - (head + n);
 	}
 	return n;
+}
+
+/*
+ * The single-thread calls as made. With n a constant the path above is inlined for it; with
+ * n known only at run time, a call of one element takes a copy of the path made for n = 1,
+ * which needs none of the registers the general copy loop does: without it the compiler
+ * saves and restores those on every call, one element or not.
+ */
+DPK__RING_INLINE unsigned dpk__ring_sp_enqueue(struct dpk_ring *r, const void *objs, unsigned n,
+                                               unsigned *free_space, bool bulk)
+{
+	if (!__builtin_constant_p(n) && n == 1)
+		return dpk__ring_sp_enqueue_n(r, objs, 1, free_space, bulk);
+	return dpk__ring_sp_enqueue_n(r, objs, n, free_space, bulk);
+}
+
+DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
+                                               unsigned *available, bool bulk)
+{
+	if (!__builtin_constant_p(n) && n == 1)
+		return dpk__ring_sc_dequeue_n(r, objs, 1, available, bulk);
+	return dpk__ring_sc_dequeue_n(r, objs, n, available, bulk);
 }
 
 /*
