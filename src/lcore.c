@@ -32,21 +32,50 @@ struct spec_parser {
 	const char *p;    /* the next character to read */
 };
 
+/* The most bytes of a spec a message echoes: a long spec is cut, so that the reason after it
+ * fits dpk_last_error()'s buffer whole. */
+#define ECHO_MAX 40
+
+/* A spec, or the rest of one, as a message echoes it: whole, or its start and "...". */
+struct echo {
+	char s[ECHO_MAX + 4];
+};
+
+static struct echo echo(const char *s)
+{
+	struct echo e;
+
+	if (strlen(s) <= ECHO_MAX)
+		snprintf(e.s, sizeof(e.s), "%s", s);
+	else
+		snprintf(e.s, sizeof(e.s), "%.*s...", ECHO_MAX, s);
+	return e;
+}
+
 /* Length of the token at @p s for messages: up to the next delimiter, and at least the
- * delimiter itself so that a stray one names itself. */
+ * delimiter itself so that a stray one names itself; at most ECHO_MAX. */
 static int token_len(const char *s)
 {
 	size_t n = strcspn(s, ",()@-");
 
+	if (n > ECHO_MAX)
+		n = ECHO_MAX;
 	return (int)(n ? n : (*s ? 1 : 0));
+}
+
+/* Length of the text from @p a to @p b for messages: at most ECHO_MAX. */
+static int span_len(const char *a, const char *b)
+{
+	return (int)(b - a > ECHO_MAX ? ECHO_MAX : b - a);
 }
 
 static int spec_error_missing(const struct spec_parser *ps)
 {
 	if (*ps->p == '\0')
-		dpk__set_error("lcore spec '%s': number missing at the end", ps->text);
+		dpk__set_error("lcore spec '%s': number missing at the end", echo(ps->text).s);
 	else
-		dpk__set_error("lcore spec '%s': number missing before '%s'", ps->text, ps->p);
+		dpk__set_error("lcore spec '%s': number missing before '%s'", echo(ps->text).s,
+		               echo(ps->p).s);
 	return -EINVAL;
 }
 
@@ -64,13 +93,13 @@ static int spec_number(struct spec_parser *ps, unsigned max, const char *what, u
 		ps->p++;
 	}
 	if (ps->p == start || (*ps->p != '\0' && !strchr(",()@-", *ps->p))) {
-		dpk__set_error("lcore spec '%s': bad number '%.*s'", ps->text, token_len(start),
-		               start);
+		dpk__set_error("lcore spec '%s': bad number '%.*s'", echo(ps->text).s,
+		               token_len(start), start);
 		return -EINVAL;
 	}
 	if (v >= max) {
-		dpk__set_error("lcore spec '%s': %s '%.*s' is not below %u", ps->text, what,
-		               (int)(ps->p - start), start, max);
+		dpk__set_error("lcore spec '%s': %s '%.*s' is not below %u", echo(ps->text).s, what,
+		               span_len(start, ps->p), start, max);
 		return -EINVAL;
 	}
 	*out = (unsigned)v;
@@ -95,14 +124,15 @@ static int spec_range(struct spec_parser *ps, unsigned max, const char *what, bo
 		if (rc)
 			return rc;
 		if (hi < lo) {
-			dpk__set_error("lcore spec '%s': reversed range '%.*s'", ps->text,
-			               (int)(ps->p - start), start);
+			dpk__set_error("lcore spec '%s': reversed range '%.*s'", echo(ps->text).s,
+			               span_len(start, ps->p), start);
 			return -EINVAL;
 		}
 	}
 	for (unsigned v = lo; v <= hi; v++) {
 		if (unique && dpk_cpuset_isset(set, v)) {
-			dpk__set_error("lcore spec '%s': lcore %u given twice", ps->text, v);
+			dpk__set_error("lcore spec '%s': lcore %u given twice", echo(ps->text).s,
+			               v);
 			return -EINVAL;
 		}
 		dpk_cpuset_set(set, v);
@@ -132,11 +162,13 @@ static int spec_set(struct spec_parser *ps, unsigned max, const char *what, bool
 			return 0;
 		}
 		if (*ps->p == '\0') {
-			dpk__set_error("lcore spec '%s': missing ')' after '%s'", ps->text, open);
+			dpk__set_error("lcore spec '%s': missing ')' after '%s'", echo(ps->text).s,
+			               echo(open).s);
 			return -EINVAL;
 		}
 		if (*ps->p != ',') {
-			dpk__set_error("lcore spec '%s': unexpected '%s'", ps->text, ps->p);
+			dpk__set_error("lcore spec '%s': unexpected '%s'", echo(ps->text).s,
+			               echo(ps->p).s);
 			return -EINVAL;
 		}
 		ps->p++;
@@ -177,13 +209,15 @@ int dpk_lcore_spec_parse(const char *text, struct dpk_lcore_spec *out)
 			cpus = lcores;
 		}
 		if (*ps.p != '\0' && *ps.p != ',') {
-			dpk__set_error("lcore spec '%s': unexpected '%s'", text, ps.p);
+			dpk__set_error("lcore spec '%s': unexpected '%s'", echo(text).s,
+			               echo(ps.p).s);
 			return -EINVAL;
 		}
 		DPK_CPUSET_FOREACH(id, &lcores)
 		{
 			if (dpk_cpuset_isset(&have, id)) {
-				dpk__set_error("lcore spec '%s': lcore %u given twice", text, id);
+				dpk__set_error("lcore spec '%s': lcore %u given twice",
+				               echo(text).s, id);
 				return -EINVAL;
 			}
 			dpk_cpuset_set(&have, id);

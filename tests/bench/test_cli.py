@@ -105,6 +105,15 @@ def _():
         expect_bad(["run", "floor", "--time", bad], "--time")
 
 
+@case("a long lcore spec's reason comes through whole")
+def _():
+    spec = ",".join(["0"] * 200)
+    expect_bad(["env", "--lcores", spec], "lcore 0 given twice", "...")
+    expect_bad(["run", "floor", "--lcores", "0@" + "9" * 300], "is not below")
+    rc, _, err = run("env", "--lcores", spec)
+    assert len(err) < 300, err
+
+
 @case("--time without a value")
 def _():
     expect_bad(["run", "floor", "--time"], "--time needs a value")
