@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "json_read.h"
 
-#define FILE_MAX (1ull << 30)
+/* The largest results file read: far above what a run with --raw writes. */
+#define FILE_MAX (256ull << 20)
 
 struct parser {
 	const unsigned char *p, *end;
@@ -586,70 +589,115 @@ int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, si
 	return 0;
 }
 
-int dpk_jv_parse_file(const char *path, struct dpk_jv *out, char *err, size_t errlen)
+/* What a file that is not a regular one is, for messages. */
+static const char *file_kind(mode_t m)
 {
-	struct stat st;
-	FILE *f;
-	char *buf;
-	size_t n = 0, cap;
-	int rc;
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
 
-	out->type = DPK_JV_NULL;
-	f = fopen(path, "rb");
-	if (!f) {
+/*
+ * Open @p path for reading without blocking and check what it is before reading a byte: a
+ * FIFO or a device could block the reader forever or feed it without end, so only a regular
+ * file of at most FILE_MAX bytes is read. Returns the descriptor, or -errno with @p err set.
+ */
+static int open_regular(const char *path, struct stat *st, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		return rc;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
+	if (fstat(fd, st) != 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+	} else if (S_ISDIR(st->st_mode)) {
 		snprintf(err, errlen, "cannot read: it is a directory");
-		return -EISDIR;
+		rc = -EISDIR;
+	} else if (!S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "cannot read: it is %s; a results file is a regular file",
+		         file_kind(st->st_mode));
+		rc = -EINVAL;
+	} else if ((unsigned long long)st->st_size > FILE_MAX) {
+		snprintf(err, errlen,
+		         "too large: %llu MiB, over the %llu MiB a results file may have",
+		         (unsigned long long)st->st_size >> 20, FILE_MAX >> 20);
+		rc = -EFBIG;
+	} else {
+		return fd;
 	}
-	cap = (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-	              ? (size_t)st.st_size + 1
-	              : 65536;
-	if (cap > FILE_MAX) {
-		fclose(f);
-		snprintf(err, errlen, "too large (over 1 GiB)");
-		return -EFBIG;
-	}
-	buf = malloc(cap);
-	if (!buf) {
-		fclose(f);
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (;;) {
-		size_t got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (n < cap) {
-			if (ferror(f)) {
-				rc = -errno;
-				snprintf(err, errlen, "cannot read: %s", strerror(errno));
-				free(buf);
-				fclose(f);
-				return rc ? rc : -EIO;
-			}
-			break;
-		}
-		if (cap >= FILE_MAX) {
+	close(fd);
+	return rc;
+}
+
+/* Read all of @p fd (a regular file of about @p size bytes) into a new buffer of *n bytes. */
+static int read_all(int fd, size_t size, char **out, size_t *n, char *err, size_t errlen)
+{
+	size_t cap = size + 1 > 65536 ? size + 1 : 65536;
+	char *buf = malloc(cap);
+
+	*n = 0;
+	while (buf) {
+		ssize_t got = read(fd, buf + *n, cap - *n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int rc = -errno;
+
+			snprintf(err, errlen, "cannot read: %s", strerror(errno));
 			free(buf);
-			fclose(f);
-			snprintf(err, errlen, "too large (over 1 GiB)");
+			return rc;
+		}
+		if (got == 0) {
+			*out = buf;
+			return 0;
+		}
+		*n += (size_t)got;
+		if (*n > FILE_MAX) { /* it grew while being read */
+			snprintf(err, errlen,
+			         "too large: over the %llu MiB a results file may have",
+			         FILE_MAX >> 20);
+			free(buf);
 			return -EFBIG;
 		}
-		char *nb = realloc(buf, cap * 2);
-		if (!nb) {
-			free(buf);
-			fclose(f);
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
+		if (*n == cap) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap *= 2;
 		}
-		buf = nb;
-		cap *= 2;
 	}
-	fclose(f);
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+int dpk_jv_parse_file(const char *path, struct dpk_jv *out, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t n;
+	int fd, rc;
+
+	out->type = DPK_JV_NULL;
+	fd = open_regular(path, &st, err, errlen);
+	if (fd < 0)
+		return fd;
+	rc = read_all(fd, (size_t)st.st_size, &buf, &n, err, errlen);
+	close(fd);
+	if (rc)
+		return rc;
 	rc = dpk_jv_parse(buf, n, out, err, errlen);
 	free(buf);
 	return rc;

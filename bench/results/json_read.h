@@ -73,12 +73,15 @@ struct dpk_jv_member {
 int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, size_t errlen);
 
 /**
- * Read the file at @p path and parse it as with dpk_jv_parse(). Messages do not repeat
- * the path; callers prefix it.
+ * Read the file at @p path and parse it as with dpk_jv_parse(). Only a regular file is read:
+ * the path is opened without blocking and checked before a byte is read, so a FIFO or a
+ * device is refused at once instead of blocking the reader or feeding it without end.
+ * Messages do not repeat the path; callers prefix it.
  * @retval 0 parsed
  * @retval -ENOENT, -EACCES, -EISDIR, ... the file cannot be read; @p err says why
- * @retval -EFBIG larger than 1 GiB
- * @retval -EINVAL not valid JSON (or empty); @p err says where
+ * @retval -EFBIG larger than 256 MiB
+ * @retval -EINVAL not a regular file (a FIFO, a device), or not valid JSON (or empty);
+ *         @p err says which
  * @retval -ENOMEM out of memory
  */
 int dpk_jv_parse_file(const char *path, struct dpk_jv *out, char *err, size_t errlen);

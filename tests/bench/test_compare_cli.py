@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-BIN, FIX = sys.argv[1], sys.argv[2]
+BIN, FIX = sys.argv[1], os.path.abspath(sys.argv[2])
 results = []
 
 
@@ -21,8 +21,8 @@ def f(name):
     return os.path.join(FIX, name)
 
 
-def run(*args):
-    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120)
+def run(*args, timeout=120):
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout)
     # A signal (a crash) shows as a negative code: never acceptable.
     assert p.returncode >= 0, f"killed by signal {-p.returncode}: {args}\n{p.stderr}"
     return p.returncode, p.stdout, p.stderr
@@ -702,6 +702,33 @@ def _():
         many = runs("many.json", [100] * 40)
         expect_bad(["spread", many, "--sets", "20"], "--sets 20: 40 runs make",
                    "more than 1000000")
+
+
+@case("inputs that are not regular files are refused at once, naming the file and why")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "f.json")
+        os.mkfifo(fifo)
+        base, new = f("base.json"), f("new.json")
+        out = os.path.join(d, "r.html")
+        # Either side, every command that reads files; a timeout is the old hang.
+        for args in (["spread", fifo, base], ["spread", base, fifo], ["compare", fifo, new],
+                     ["compare", base, fifo], ["report", fifo, "-o", out],
+                     ["report", base, fifo, "-o", out]):
+            rc, _, err = run(*args, timeout=20)
+            assert rc == 2 and f"{fifo}: cannot read: it is a FIFO" in err, (args, err)
+        assert not os.path.exists(out), "a refused report wrote its page"
+        expect_bad(["compare", base, "/dev/zero"],
+                   "/dev/zero: cannot read: it is a character device")
+        # A file past the bound is refused from its size, without being read.
+        big = os.path.join(d, "big.json")
+        with open(big, "wb") as fh:
+            fh.truncate(1 << 30)
+        import time
+        t0 = time.monotonic()
+        rc, _, err = run("compare", big, new, timeout=20)
+        assert rc == 2 and "big.json: too large: 1024 MiB, over the 256 MiB" in err, err
+        assert time.monotonic() - t0 < 10, "the large file was read"
 
 
 def main():
