@@ -114,6 +114,103 @@ def _():
     assert len(err) < 300, err
 
 
+@case("an option given twice is refused, naming it")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+        expect_bad(["run", "floor", "--json", a, "--json", b],
+                   f"--json given twice ('{a}' and '{b}'); give it once")
+        assert not os.listdir(d), os.listdir(d)
+    expect_bad(["run", "floor", "--time", "1s", "--time=2s"], "--time given twice")
+    expect_bad(["run", "floor", "--raw", "--raw"], "--raw given twice")
+    expect_bad(["env", "--placement", "single", "--placement", "core"],
+               "--placement given twice")
+
+
+@case("-- ends the options: what follows is a pattern or a file")
+def _():
+    rc, out, err = run("run", "--", "--csv")
+    assert rc == 2 and "no case matches '--csv'" in err, err
+    assert "did you mean" not in err, err
+    rc, out, err = run("list", "--", "floor")
+    assert rc == 0 and "tsc_read" in out, err
+    expect_bad(["list", "--", "--help"], "no case matches '--help'")
+
+
+@case("--json - and --csv -: standard output carries the file alone")
+def _():
+    p = subprocess.run([BIN, "run", "floor/tsc_read", "--time", "10ms", "--json", "-"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)  # as `| jq .` would read it
+    assert doc["schema"] == "dpkit-bench" and doc["results"][0]["case"] == "tsc_read"
+    assert "environment" in p.stderr and "tsc_read" in p.stderr and "case runs in" in p.stderr
+    p = subprocess.run([BIN, "run", "floor/tsc_read", "--time", "10ms", "--quiet", "--csv", "-",
+                        "--format", "gbench", "--json", "/dev/null"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("row,suite,case,") and lines[1].startswith("case,floor,tsc_read"), \
+        p.stdout
+    assert "tsc_read" in p.stderr, p.stderr
+    # Through a pipe, /dev/stdout is the same standard output.
+    p = subprocess.run([BIN, "run", "floor/tsc_read", "--time", "10ms", "--json", "/dev/stdout"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and json.loads(p.stdout)["schema"] == "dpkit-bench", p.stdout[:200]
+    expect_bad(["run", "floor", "--json", "-", "--csv", "-"], "both name standard output")
+    expect_bad(["run", "floor", "--json", "-", "--csv", "/dev/stdout"],
+               "both name standard output")
+
+
+@case("ab runs two builds through serve, the run options and patterns passed on to both")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "ab.json")
+        rc, out, err = run("ab", BIN, BIN, "floor/tsc_read", "--time", "20ms", "--warmup=2ms",
+                           "--placement", "single", "--json", j, "--quiet", "--seed", "7")
+        assert rc == 0, err
+        doc = json.load(open(j))
+        assert doc["schema"] == "dpkit-bench-ab", doc.keys()
+        assert [c["id"] for c in doc["cases"]] == ["floor/tsc_read/placement:single"], doc["cases"]
+        assert "floor/tsc_read" in out, out
+        assert os.listdir(d) == ["ab.json"], os.listdir(d)
+    expect_bad(["ab", BIN], "needs a second dpk-bench program: BASE NEW")
+    expect_bad(["ab", BIN, BIN, "--repeat", "2"], "ab takes no --repeat")
+    expect_bad(["ab", BIN, BIN, "--time", "0"], "--time: '0'")
+    expect_bad(["ab", BIN, BIN, "--json", "-", "--html", "-"], "both name standard output")
+    expect_bad(["ab", BIN, BIN, "--seed", "x"], "--seed: 'x'")
+    expect_bad(["serve", "floor"], "serve: needs --json FILE")
+    expect_bad(["serve", "--json", "x.json", "--interleave"], "serve takes no --interleave")
+
+
+@case("every command's help comes from the tables; another command's option is named so")
+def _():
+    for cmd, opts in [("run", ["--time", "--json"]),
+                      ("env", ["--lcores", "--placement"]),
+                      ("compare", ["--noise", "--fail-above"]),
+                      ("spread", ["--limit", "--sets"]), ("report", ["-o, --output", "--title"]),
+                      ("ab", ["--time", "--seed", "--html", "--fail-above"]),
+                      ("serve", ["--json", "--time"])]:
+        rc, out, _ = run(cmd, "--help")
+        assert rc == 0 and out.startswith(f"usage: dpk-bench ") and "exit status: " in out, out
+        for o in opts:
+            assert o in out, (cmd, o, out)
+        rc, out2, _ = run("help", cmd)
+        assert rc == 0 and out2 == out, cmd
+    rc, out, _ = run("env", "--help")
+    assert "--time" not in out and "--json" not in out, out
+    rc, out, _ = run("--help")
+    for cmd in ["run", "list", "env", "compare", "spread", "report", "ab"]:
+        assert f"\n  {cmd} " in out, cmd
+    assert "serve" not in out.split("commands:")[1].split("\n\n")[0], out
+    expect_bad(["compare", "a.json", "b.json", "--time", "1"],
+               "compare takes no --time (see 'dpk-bench compare --help')")
+    expect_bad(["report", "a.json", "--lcores", "0"], "report takes no --lcores")
+    expect_bad(["env", "--noise", "2"], "env takes no --noise (env runs no case; see")
+    expect_bad(["spread", "a.json", "--limt", "5"], "unknown option '--limt' (did you mean '--limit'?)")
+    expect_bad(["help", "nosuch"], "no command 'nosuch'")
+
+
 @case("--time without a value")
 def _():
     expect_bad(["run", "floor", "--time"], "--time needs a value")
@@ -215,7 +312,7 @@ def _():
 def _():
     with tempfile.TemporaryDirectory() as d:
         new, old = os.path.join(d, "e.json"), kept_file(d, "old.json")
-        expect_bad(["env", "--json", new], "env runs no case", "--json")
+        expect_bad(["env", "--json", new], "env takes no --json (env runs no case", "--json")
         assert not os.path.exists(new), "env --json created a file"
         expect_bad(["env", "--json", old], "--json")
         assert_kept(old, "env --json")
@@ -298,25 +395,35 @@ def _():
         assert os.path.islink(dangling), "the dangling link was replaced by a file"
         with open(os.path.join(d, "later.json")) as f:
             assert json.load(f)["schema"] == "dpkit-bench"
-        # --json /dev/stdout with stdout sent to a file: the table, then the JSON after it.
+        # --json /dev/stdout with stdout sent to a file: what the file held, then the JSON
+        # alone; the table goes to stderr.
         log = os.path.join(d, "log")
         with open(log, "w") as f:
+            f.write("before\n")
+        with open(log, "a") as f:
             p = subprocess.run([BIN, "run", "floor/tsc_read", "--time", "10ms", "--json",
                                 "/dev/stdout"], stdout=f, stderr=subprocess.PIPE, text=True,
                                timeout=120)
         assert p.returncode == 0, p.stderr
+        assert "tsc_read" in p.stderr and "p50" in p.stderr, p.stderr[:300]
         with open(log) as f:
             text = f.read()
-        cut = text.find('{\n  "schema"')
-        assert cut > 0 and "tsc_read" in text[:cut], text[:300]
-        assert json.loads(text[cut:])["schema"] == "dpkit-bench"
+        assert text.startswith("before\n"), text[:100]
+        assert json.loads(text[len("before\n"):])["schema"] == "dpkit-bench", text[:300]
+        # A path that names the file stdout is redirected to is stdout too.
+        with open(log, "w") as f:
+            p = subprocess.run([BIN, "run", "floor/tsc_read", "--time", "10ms", "--csv", log],
+                               stdout=f, stderr=subprocess.PIPE, text=True, timeout=120)
+        assert p.returncode == 0 and "tsc_read" in p.stderr, p.stderr
+        with open(log) as f:
+            assert f.read().startswith("row,suite,case,")
 
 
 @case("list refuses options and touches no file")
 def _():
     with tempfile.TemporaryDirectory() as d:
         new = os.path.join(d, "l.json")
-        expect_bad(["list", "--json", new], "list runs no case", "--json")
+        expect_bad(["list", "--json", new], "list takes no --json (list runs no case", "--json")
         assert not os.path.exists(new), "list --json created a file"
         for args in (["--time", "1s"], ["--placement", "core"], ["--quiet"]):
             expect_bad(["list", "ring", *args], args[0])

@@ -9,6 +9,7 @@ Prints TAP.
 import json
 import re
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -729,6 +730,29 @@ def _():
         rc, _, err = run("compare", big, new, timeout=20)
         assert rc == 2 and "big.json: too large: 1024 MiB, over the 256 MiB" in err, err
         assert time.monotonic() - t0 < 10, "the large file was read"
+
+
+@case("compare --json -: standard output carries the comparison alone")
+def _():
+    p = subprocess.run([BIN, "compare", f("base.json"), f("new.json"), "--json", "-"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["schema"] == "dpkit-bench-compare"
+    assert "geometric mean" in p.stderr, p.stderr
+
+
+@case("-- ends the options of a command that reads files")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        dash = os.path.join(d, "-base.json")
+        shutil.copy(f("base.json"), dash)
+        os.chdir(d)
+        try:
+            rc, out, err = run("compare", "--", "-base.json", f("new.json"))
+            assert rc == 0 and "geometric mean" in out, err
+            expect_bad(["compare", "-base.json", f("new.json")], "unknown option '-base.json'")
+        finally:
+            os.chdir("/")
 
 
 def main():

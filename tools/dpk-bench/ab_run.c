@@ -79,7 +79,8 @@ static int fail(struct ab_fail *f, int status, const char *fmt, ...)
 	return -1;
 }
 
-/* Start @p c as "BIN serve ARGS... --json PATH" with its stdin and stdout on pipes. */
+/* Start @p c as "BIN serve --json PATH ARGS..." with its stdin and stdout on pipes (ARGS
+ * may end with "--" and patterns). */
 static int spawn(struct child *c, const char *const *args, unsigned nargs, struct ab_fail *f)
 {
 	int in[2], out[2];
@@ -91,10 +92,10 @@ static int spawn(struct child *c, const char *const *args, unsigned nargs, struc
 	}
 	argv[0] = c->bin;
 	argv[1] = "serve";
+	argv[2] = "--json";
+	argv[3] = c->json;
 	for (unsigned i = 0; i < nargs; i++)
-		argv[2 + i] = args[i];
-	argv[2 + nargs] = "--json";
-	argv[3 + nargs] = c->json;
+		argv[4 + i] = args[i];
 	c->pid = fork();
 	if (c->pid == 0) {
 		dup2(in[0], STDIN_FILENO);
@@ -436,12 +437,12 @@ static int dpk_ab_outputs(const struct dpk_ab_args *a, const struct dpk_results 
 {
 	FILE *out;
 
-	if (a->json) {
-		if (!(out = dpk_output_open("--json", a->json)) ||
+	if (a->json->path) {
+		if (!(out = dpk_output_open(a->json)) ||
 		    (dpk_ab_write_json(out, rb, rn, rep, status) | fclose(out)))
-			return fail(f, 2, "writing '%s' failed", a->json);
+			return fail(f, 2, "writing '%s' failed", a->json->path);
 	}
-	if (a->html) {
+	if (a->html->path) {
 		const struct dpk_results *files[2] = {rb, rn};
 		const struct dpk_html_options o = {.title = "dpk-bench ab"};
 		struct dpk_cmp_report cmp;
@@ -449,11 +450,11 @@ static int dpk_ab_outputs(const struct dpk_ab_args *a, const struct dpk_results 
 
 		if (dpk_ab_to_cmp(rep, &cmp))
 			return fail(f, 2, "out of memory");
-		out = dpk_output_open("--html", a->html);
+		out = dpk_output_open(a->html);
 		rc = !out || (dpk_html_report(out, files, 2, &cmp, &o) | fclose(out));
 		dpk_cmp_report_free(&cmp);
 		if (rc)
-			return fail(f, 2, "writing '%s' failed", a->html);
+			return fail(f, 2, "writing '%s' failed", a->html->path);
 	}
 	return 0;
 }
@@ -475,8 +476,11 @@ static int judge(struct ab *ab)
 	} else if (dpk_ab_compare(&rb, &rn, &o, &rep, err, sizeof(err))) {
 		fail(&ab->f, 2, "%s", err);
 	} else {
-		dpk_ab_print(stdout, a->base, a->new, &rep);
-		fflush(stdout);
+		/* Standard output carries a file alone, when one goes there. */
+		FILE *table = a->json->to_stdout || a->html->to_stdout ? stderr : stdout;
+
+		dpk_ab_print(table, a->base, a->new, &rep);
+		fflush(table);
 		status = rep.gate_failures ? 1 : 0;
 		status = dpk_ab_outputs(a, &rb, &rn, &rep, status, &ab->f) ? 2 : status;
 		dpk_ab_report_free(&rep);

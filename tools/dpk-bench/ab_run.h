@@ -5,14 +5,16 @@
 
 #include <stdbool.h>
 
+#include "output.h"
+
 /** What an ab run is given. */
 struct dpk_ab_args {
 	const char *base, *new;        /**< the two dpk-bench programs */
 	const char *const *child_args; /**< patterns and run options for both, as given */
 	unsigned nchild_args;
 	double noise, fail_above; /**< as ab.h; fail_above negative: no gate */
-	const char *json;         /**< write the ab JSON here, or NULL */
-	const char *html;         /**< write the HTML page here, or NULL */
+	struct dpk_output *json;  /**< where the ab JSON goes (path NULL: nowhere), checked */
+	struct dpk_output *html;  /**< where the HTML page goes (path NULL: nowhere), checked */
 	unsigned long seed;       /**< the order of each pair of rounds; 0: from the clock */
 	bool quiet;               /**< no progress line */
 };

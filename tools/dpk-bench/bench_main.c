@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dpk_bench_main(): the dpk-bench command line over a program's suites. */
+/* dpk_bench_main(): the dpk-bench command line over a program's suites, a dispatcher. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +7,13 @@
 
 #include <dpk/bench.h>
 
-#include "commands.h"
+#include "cli.h"
 #include "engine.h"
+#include "report.h"
+
+#ifndef DPK_BUILD_TYPE
+#define DPK_BUILD_TYPE "unknown"
+#endif
 
 /* The suites of the NULL-terminated arrays in @p ap, in one NULL-terminated array. */
 static const struct dpk_bench_suite **gather(va_list ap)
@@ -35,6 +40,48 @@ static const struct dpk_bench_suite **gather(va_list ap)
 	return all;
 }
 
+/* "dpk-bench help [COMMAND]". */
+static int help(const char *name)
+{
+	const struct dpk_cli_command *c = name ? dpk_cli_command(name) : NULL;
+
+	if (name && !c) {
+		fprintf(stderr, "dpk-bench help: no command '%s' (see 'dpk-bench --help')\n", name);
+		return 2;
+	}
+	if (c)
+		dpk_cli_help(stdout, c);
+	else
+		dpk_cli_usage(stdout);
+	return 0;
+}
+
+/* Parse the command line and run the command it names. */
+static int dispatch(int argc, char **argv, const struct dpk_bench_suite *const *suites)
+{
+	struct dpk_cli cli;
+	char err[512];
+
+	if (argc > 1 && strcmp(argv[1], "help") == 0)
+		return help(argc > 2 ? argv[2] : NULL);
+	if (dpk_cli_parse(argc, argv, suites, &cli, err, sizeof(err)))
+		return dpk_cli_fail(&cli, "%s", err);
+	if (cli.help) {
+		/* Without a command name, the whole program's help. */
+		if (argc > 1 && dpk_cli_command(argv[1]))
+			dpk_cli_help(stdout, cli.cmd);
+		else
+			dpk_cli_usage(stdout);
+		return 0;
+	}
+	if (cli.version) {
+		printf("dpk-bench %s (git %s, %s)\n", dpk_version(), dpk_bench_git_rev,
+		       DPK_BUILD_TYPE);
+		return 0;
+	}
+	return cli.cmd->run(&cli);
+}
+
 int dpk_bench_main(int argc, char **argv, ...)
 {
 	const struct dpk_bench_suite **suites;
@@ -54,16 +101,7 @@ int dpk_bench_main(int argc, char **argv, ...)
 		free(suites);
 		return 2;
 	}
-	if (argc > 1 && strcmp(argv[1], "compare") == 0)
-		rc = dpk_cmd_compare(argc - 1, argv + 1);
-	else if (argc > 1 && strcmp(argv[1], "report") == 0)
-		rc = dpk_cmd_report(argc - 1, argv + 1);
-	else if (argc > 1 && strcmp(argv[1], "spread") == 0)
-		rc = dpk_cmd_spread(argc - 1, argv + 1);
-	else if (argc > 1 && strcmp(argv[1], "ab") == 0)
-		rc = dpk_cmd_ab(argc - 1, argv + 1);
-	else
-		rc = dpk_cmd_run(argc, argv, suites);
+	rc = dispatch(argc, argv, suites);
 	free(suites);
 	return rc;
 }

@@ -1,562 +1,386 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dpk-bench command-line parsing and pattern checks. */
+/* The one parser of every dpk-bench command, and the help it prints, from the tables. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-const char dpk_cli_usage[] =
-        "usage: dpk-bench [run] [PATTERN...] [OPTIONS]\n"
-        "       dpk-bench list [PATTERN...]\n"
-        "       dpk-bench env [--lcores SPEC] [--placement LIST]\n"
-        "       dpk-bench compare BASE.json NEW.json [--noise PCT] [--fail-above PCT] ...\n"
-        "       dpk-bench spread RESULTS.json [MORE.json...] [--limit PCT]\n"
-        "       dpk-bench report RESULTS.json [NEW.json] -o REPORT.html\n"
-        "\n"
-        "Measure what dpkit's building blocks cost on this machine.\n"
-        "\n"
-        "commands:\n"
-        "  run        run the cases PATTERN selects (default: the default suites)\n"
-        "  list       list suites and cases\n"
-        "  env        print the environment report and the clock self-check\n"
-        "  compare    before/after verdicts from two --json files (see compare --help)\n"
-        "  spread     how well several runs agree: per case, the spread of the medians\n"
-        "  report     one self-contained HTML page from one or two --json files\n"
-        "\n"
-        "PATTERN is a suite name or a glob on SUITE/CASE, e.g. ring, 'ring/spsc_*', '*pingpong'.\n"
-        "\n"
-        "options:\n"
-        "  --time T          measurement time per case (default 0.2s; e.g. 0.5, 500ms, 2s)\n"
-        "  --warmup T        warm-up time per case (default 30ms)\n"
-        "  --lcores SPEC     lcores to use, DPDK syntax: 0-3, 0,2, (0-1)@0, 2@(4-5)\n"
-        "                    (default: main on the first CPU, a worker per CPU, and one\n"
-        "                    more worker on the first CPU for the oversub placement;\n"
-        "                    the CPUs are those of the process's affinity mask)\n"
-        "  --placement LIST  placements to run: single,smt,core,llc,numa,oversub,all\n"
-        "  --repeat N        run the whole selection N times (default 1)\n"
-        "  --rounds N        cut each single-lcore case's time into N slices, run in\n"
-        "                    turn with the suite's other cases (default 40; slices are\n"
-        "                    at least 5 ms, so a short --time gets fewer; 1 = one block;\n"
-        "                    with --slow-limit above 0, up to N more run while a case\n"
-        "                    lacks samples the speed witness finds fast)\n"
-        "  --slow-limit P    set aside the samples the speed witness finds slow and the\n"
-        "                    rounds whose median is more than P% above the lower\n"
-        "                    quartile of the case's round medians, weighted by samples\n"
-        "                    (default 5; 0 = off; judges only with 5 or more rounds of\n"
-        "                    16 kept samples)\n"
-        "  --json FILE       write results as JSON (schema dpkit-bench v1)\n"
-        "  --format F        what --json writes: dpkit (default) or gbench, Google\n"
-        "                    Benchmark's schema for its tools/compare.py\n"
-        "  --csv FILE        write results as CSV\n"
-        "  --raw             keep every sample in the JSON/CSV\n"
-        "  --interleave      run single-lcore variants of one question (the same case in\n"
-        "                    ring and dpdk_ring, a case group) batch by batch in turn, and\n"
-        "                    report each as a paired ratio to the first\n"
-        "  --quiet           no environment block and no progress line\n"
-        "  --help            this text\n"
-        "  --version         print the version\n"
-        "\n"
-        "exit status: 0 all cases ran, 1 a case failed its invariants, 2 bad input\n";
-
-/* A count from 1 to @p max into *out; 0 or -EINVAL. */
-static int parse_count(const char *text, unsigned max, unsigned *out)
+const struct dpk_cli_command *dpk_cli_command(const char *name)
 {
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(text, &end, 10);
-	if (!*text || *end || errno || n < 1 || n > max || text[0] == '-')
-		return -EINVAL;
-	*out = (unsigned)n;
-	return 0;
+	for (const struct dpk_cli_command *c = dpk_cli_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
 }
 
-int dpk_cli_parse_pct(const char *text, double max, double *out)
+/* Whether @p word is one of the space-separated words of @p list. */
+static bool word_in(const char *word, const char *list)
 {
-	char *end;
-	double v;
+	const size_t n = strlen(word);
 
-	if (!text || !*text)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || errno || !isfinite(v))
-		return -EINVAL;
-	if (*end == '%')
-		end++;
-	if (*end || v < 0 || v >= max)
-		return -EINVAL;
-	*out = v / 100.0;
-	return 0;
-}
-
-int dpk_cli_parse_duration(const char *text, double *out)
-{
-	char *end;
-	double v, scale = 1.0;
-
-	if (!text || !*text)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || errno != 0 || !isfinite(v))
-		return -EINVAL;
-	if (*end == '\0' || strcmp(end, "s") == 0)
-		scale = 1.0;
-	else if (strcmp(end, "ms") == 0)
-		scale = 1e-3;
-	else if (strcmp(end, "us") == 0)
-		scale = 1e-6;
-	else
-		return -EINVAL;
-	v *= scale;
-	if (!(v > 0) || v > 3600)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-static const char *const options[] = {
-        "--time",   "--warmup", "--lcores",     "--placement", "--repeat", "--json",
-        "--csv",    "--raw",    "--interleave", "--quiet",     "--help",   "--version",
-        "--format", "--rounds", "--slow-limit", NULL,
-};
-
-/* The options env, which runs no case and writes no file, has a use for; and list's. */
-static const char *const env_options[] = {"--lcores", "--placement", "--help", "--version", NULL};
-static const char *const list_options[] = {"--help", "--version", NULL};
-
-static bool listed(const char *opt, const char *const *list)
-{
-	for (unsigned k = 0; list[k]; k++)
-		if (strcmp(opt, list[k]) == 0)
+	for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
 			return true;
 	return false;
 }
 
-static bool takes_value(const char *opt)
+bool dpk_cli_takes(const struct dpk_cli_option *o, const struct dpk_cli_command *c)
 {
-	return strcmp(opt, "--time") == 0 || strcmp(opt, "--warmup") == 0 ||
-	       strcmp(opt, "--lcores") == 0 || strcmp(opt, "--placement") == 0 ||
-	       strcmp(opt, "--repeat") == 0 || strcmp(opt, "--json") == 0 ||
-	       strcmp(opt, "--csv") == 0 || strcmp(opt, "--format") == 0 ||
-	       strcmp(opt, "--rounds") == 0 || strcmp(opt, "--slow-limit") == 0;
+	return !o->cmds || word_in(c->name, o->cmds);
 }
 
-unsigned dpk_cli_distance(const char *a, const char *b)
+static bool named(const struct dpk_cli_option *o, const char *name)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned rows[3][128];
-	unsigned *before = rows[0], *prev = rows[1], *row = rows[2], *tmp;
+	return strcmp(o->name, name) == 0 || (o->alias && strcmp(o->alias, name) == 0);
+}
 
-	if (lb >= 128)
-		lb = 127;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = (unsigned)j;
-	for (size_t i = 1; i <= la; i++) {
-		row[0] = (unsigned)i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			/* "lsit" is one slip from "list", not two. */
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    before[j - 2] + 1 < best)
-				best = before[j - 2] + 1;
-			row[j] = best;
-		}
-		tmp = before;
-		before = prev;
-		prev = row;
-		row = tmp;
+/* The entry of option @p name that command @p c takes; *known says whether some command
+ * takes an option of that name. */
+static const struct dpk_cli_option *find_option(const struct dpk_cli_command *c, const char *name,
+                                                bool *known)
+{
+	*known = false;
+	for (const struct dpk_cli_option *o = dpk_cli_options; o->name; o++) {
+		if (!named(o, name))
+			continue;
+		*known = true;
+		if (dpk_cli_takes(o, c))
+			return o;
 	}
-	return prev[lb];
+	return NULL;
 }
 
-const char *dpk_cli_nearest(const char *word, const char *const *list, unsigned limit)
+/* "unknown option '--tme' (did you mean '--time'?)", among the options @p c takes. */
+static void unknown_option(const struct dpk_cli_command *c, const char *name, char *err,
+                           size_t errlen)
 {
-	const char *best = NULL;
-
-	for (unsigned i = 0; list[i]; i++) {
-		unsigned d = dpk_cli_distance(word, list[i]);
-		if (d < limit) {
-			limit = d;
-			best = list[i];
-		}
-	}
-	return best;
-}
-
-static void suggest_option(const char *bad, char *err, size_t errlen)
-{
-	char name[64];
-	const char *eq = strchr(bad, '=');
-	size_t len = eq ? (size_t)(eq - bad) : strlen(bad);
+	const char *names[2 * (DPK_CLI_OPTIONS_MAX + 1) + 1];
+	unsigned n = 0;
 	const char *best;
 
-	snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), bad);
-	best = dpk_cli_nearest(name, options, 4);
+	for (const struct dpk_cli_option *o = dpk_cli_options; o->name; o++) {
+		if (!dpk_cli_takes(o, c))
+			continue;
+		names[n++] = o->name;
+		if (o->alias)
+			names[n++] = o->alias;
+	}
+	names[n] = NULL;
+	best = dpk_cli_nearest(name, names, 4);
 	if (best)
 		snprintf(err, errlen, "unknown option '%s' (did you mean '%s'?)", name, best);
 	else
-		snprintf(err, errlen, "unknown option '%s' (see --help)", name);
+		snprintf(err, errlen, "unknown option '%s' (see 'dpk-bench %s --help')", name,
+		         c->name);
 }
 
-static int parse_placements(const char *list, struct dpk_cli *cli, char *err, size_t errlen)
-{
-	char buf[256], *save = NULL, *tok;
+/* A parse in progress. */
+struct parse {
+	struct dpk_cli *cli;
+	char **argv;
+	int argc, i;
+	/* The value each entry was first given ("" for a flag), or NULL. */
+	const char *first[DPK_CLI_OPTIONS_MAX + 1];
+	char *err;
+	size_t errlen;
+};
 
-	if (strlen(list) >= sizeof(buf) || !*list) {
-		snprintf(err, errlen, "--placement: '%s' is not a placement list", list);
+/* The value of the option @p o at token @p arg (which has it after '=' at @p eq, or not),
+ * or NULL with a message. */
+static const char *option_value(struct parse *ps, const struct dpk_cli_option *o, const char *name,
+                                const char *arg, const char *eq)
+{
+	if (!o->value) {
+		if (eq)
+			snprintf(ps->err, ps->errlen, "%s takes no value: '%s'", name, arg);
+		return eq ? NULL : "";
+	}
+	if (eq)
+		return eq + 1;
+	if (ps->i + 1 < ps->argc)
+		return ps->argv[++ps->i];
+	snprintf(ps->err, ps->errlen, "%s needs a value", name);
+	return NULL;
+}
+
+/* A second value for an option given once already: refused, naming both. */
+static int given_twice(struct parse *ps, const struct dpk_cli_option *o, const char *val)
+{
+	const char *was = ps->first[o - dpk_cli_options];
+
+	if (o->value)
+		snprintf(ps->err, ps->errlen, "%s given twice ('%s' and '%s'); give it once",
+		         o->name, was, val);
+	else
+		snprintf(ps->err, ps->errlen, "%s given twice; give it once", o->name);
+	return -EINVAL;
+}
+
+/* Keep the tokens of option @p o (@p arg, and its value @p val when apart) for the command
+ * its command forwards to, if that one takes it too. */
+static int forward(struct parse *ps, const struct dpk_cli_option *o, const char *arg,
+                   const char *val)
+{
+	const struct dpk_cli_command *to =
+	        ps->cli->cmd->forward ? dpk_cli_command(ps->cli->cmd->forward) : NULL;
+	struct dpk_cli *cli = ps->cli;
+
+	if (!to || !dpk_cli_takes(o, to))
+		return 0;
+	if (cli->nfwd + 2 > sizeof(cli->fwd) / sizeof(cli->fwd[0])) {
+		snprintf(ps->err, ps->errlen, "too many options (at most %zu)",
+		         sizeof(cli->fwd) / sizeof(cli->fwd[0]) / 2);
 		return -EINVAL;
 	}
-	strcpy(buf, list);
-	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
-		cli->opt.placement_on[p] = false;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int p = dpk_placement_from_name(tok);
-		if (p < 0) {
-			snprintf(err, errlen,
-			         "--placement: unknown placement '%s' (one of single, smt, core, "
-			         "llc, numa, oversub, all)",
-			         tok);
-			return -EINVAL;
-		}
-		cli->opt.placement_on[p] = true;
-	}
-	cli->placement_given = true;
+	cli->fwd[cli->nfwd++] = arg;
+	if (val)
+		cli->fwd[cli->nfwd++] = val;
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct dpk_cli *cli, char *err, size_t errlen)
+/* The option at token @p arg. */
+static int parse_option(struct parse *ps, const char *arg)
 {
-	int i = 1;
+	const struct dpk_cli_command *c = ps->cli->cmd;
+	const char *eq = strchr(arg, '='), *val;
+	const struct dpk_cli_option *o;
+	char name[48];
+	bool known;
 
-	memset(cli, 0, sizeof(*cli));
-	dpk_bench_options_default(&cli->opt);
-	cli->cmd = CLI_RUN;
-	if (argc > 1 && argv[1][0] != '-') {
-		if (strcmp(argv[1], "run") == 0) {
-			cli->cmd = CLI_RUN;
-			i = 2;
-		} else if (strcmp(argv[1], "list") == 0) {
-			cli->cmd = CLI_LIST;
-			i = 2;
-		} else if (strcmp(argv[1], "env") == 0) {
-			cli->cmd = CLI_ENV;
-			i = 2;
-		} else if (strcmp(argv[1], "serve") == 0) {
-			cli->cmd = CLI_SERVE;
-			i = 2;
-		} else if (strcmp(argv[1], "help") == 0) {
-			cli->cmd = CLI_HELP;
-			return 0;
-		} else {
-			/* anything else is a pattern of an implicit "run" */
-			cli->first_is_pattern = true;
-		}
+	snprintf(name, sizeof(name), "%.*s", (int)(eq ? (size_t)(eq - arg) : strlen(arg)), arg);
+	o = find_option(c, name, &known);
+	if (!o && !known) {
+		unknown_option(c, name, ps->err, ps->errlen);
+		return -EINVAL;
 	}
-	for (; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char opt[32];
+	if (!o) {
+		snprintf(ps->err, ps->errlen, "%s takes no %s (%s%ssee 'dpk-bench %s --help')",
+		         c->name, name, c->no_effect ? c->no_effect : "", c->no_effect ? "; " : "",
+		         c->name);
+		return -EINVAL;
+	}
+	if (!(val = option_value(ps, o, name, arg, eq)))
+		return -EINVAL;
+	if (ps->first[o - dpk_cli_options] && !o->repeatable)
+		return given_twice(ps, o, val);
+	ps->first[o - dpk_cli_options] = val;
+	if (o->set(ps->cli, o, o->value ? val : NULL, ps->err, ps->errlen))
+		return -EINVAL;
+	return forward(ps, o, arg, o->value && !eq ? val : NULL);
+}
 
-		if (a[0] != '-' || strcmp(a, "-") == 0) {
-			if (cli->cmd == CLI_ENV) {
-				snprintf(err, errlen, "env takes no patterns: '%s'", a);
-				return -EINVAL;
-			}
-			if (cli->npatterns >= CLI_PATTERNS_MAX) {
-				snprintf(err, errlen, "too many patterns (at most %d)",
-				         CLI_PATTERNS_MAX);
-				return -EINVAL;
-			}
-			cli->patterns[cli->npatterns++] = a;
+/* A word: a pattern or a file, as the command takes. */
+static int parse_word(struct parse *ps, const char *arg)
+{
+	struct dpk_cli *cli = ps->cli;
+	const struct dpk_cli_command *c = cli->cmd;
+	const char *what = c->words == DPK_CLI_FILES ? "files" : "patterns";
+
+	if (c->max == 0) {
+		snprintf(ps->err, ps->errlen, "%s takes no %s: '%s'", c->name, what, arg);
+		return -EINVAL;
+	}
+	if (c->words == DPK_CLI_FILES && !arg[0]) {
+		snprintf(ps->err, ps->errlen, "empty file name");
+		return -EINVAL;
+	}
+	if (cli->nwords >= c->max) {
+		if (c->words == DPK_CLI_FILES)
+			snprintf(ps->err, ps->errlen, "too many files: '%s' (%s takes %s)", arg,
+			         c->name, c->takes);
+		else
+			snprintf(ps->err, ps->errlen, "too many patterns (at most %u)", c->max);
+		return -EINVAL;
+	}
+	cli->words[cli->nwords++] = arg;
+	return 0;
+}
+
+/* Enough words for the command. */
+static int check_words(const struct dpk_cli *cli, char *err, size_t errlen)
+{
+	const struct dpk_cli_command *c = cli->cmd;
+
+	if (cli->nwords >= c->min)
+		return 0;
+	snprintf(err, errlen, "needs %s", c->need[cli->nwords ? 1 : 0]);
+	return -EINVAL;
+}
+
+static void defaults(struct dpk_cli *cli, int argc, char **argv,
+                     const struct dpk_bench_suite *const *suites)
+{
+	memset(cli, 0, sizeof(*cli));
+	cli->argc = argc;
+	cli->argv = argv;
+	cli->suites = suites;
+	dpk_bench_options_default(&cli->opt);
+	cli->noise = NAN; /* each command has its own default */
+	cli->fail_above = -1.0;
+	cli->limit = 0.05;
+}
+
+static int parse_tokens(struct parse *ps, int from)
+{
+	bool options = true;
+
+	for (ps->i = from; ps->i < ps->argc; ps->i++) {
+		const char *arg = ps->argv[ps->i];
+		int rc;
+
+		if (options && strcmp(arg, "--") == 0) {
+			options = false; /* words only from here on */
 			continue;
 		}
-		if (strcmp(a, "-h") == 0) {
-			cli->cmd = CLI_HELP;
+		if (options && arg[0] == '-' && arg[1] != '\0')
+			rc = parse_option(ps, arg);
+		else
+			rc = parse_word(ps, arg);
+		if (rc)
+			return rc;
+		if (ps->cli->help || ps->cli->version)
 			return 0;
-		}
-		if (strcmp(a, "-V") == 0) {
-			cli->cmd = CLI_VERSION;
-			return 0;
-		}
-		const char *eq = strchr(a, '=');
-		size_t len = eq ? (size_t)(eq - a) : strlen(a);
-		if (len >= sizeof(opt)) {
-			suggest_option(a, err, errlen);
-			return -EINVAL;
-		}
-		memcpy(opt, a, len);
-		opt[len] = '\0';
-		if (!listed(opt, options)) {
-			suggest_option(a, err, errlen);
-			return -EINVAL;
-		}
-		/* Refused rather than ignored: whoever asks "env --json e.json" expects an
-		 * e.json, and env writes none. list takes patterns only. */
-		if (cli->cmd == CLI_LIST && !listed(opt, list_options)) {
-			snprintf(err, errlen,
-			         "list runs no case, so %s has nothing to act on (list takes "
-			         "patterns)",
-			         opt);
-			return -EINVAL;
-		}
-		if (cli->cmd == CLI_ENV && !listed(opt, env_options)) {
-			snprintf(
-			        err, errlen,
-			        "env runs no case, so %s has nothing to act on (env takes --lcores "
-			        "and --placement)",
-			        opt);
-			return -EINVAL;
-		}
-		if (takes_value(opt)) {
-			if (eq) {
-				val = eq + 1;
-			} else if (i + 1 < argc) {
-				val = argv[++i];
-			} else {
-				snprintf(err, errlen, "%s needs a value", opt);
-				return -EINVAL;
-			}
-		} else if (eq) {
-			snprintf(err, errlen, "%s takes no value: '%s'", opt, a);
-			return -EINVAL;
-		}
-		if (strcmp(opt, "--help") == 0) {
-			cli->cmd = CLI_HELP;
-			return 0;
-		} else if (strcmp(opt, "--version") == 0) {
-			cli->cmd = CLI_VERSION;
-			return 0;
-		} else if (strcmp(opt, "--time") == 0) {
-			if (dpk_cli_parse_duration(val, &cli->opt.time_s)) {
-				snprintf(err, errlen,
-				         "--time: '%s' is not a duration between 0 and 3600 s "
-				         "(e.g. 0.5, 500ms, 2s)",
-				         val);
-				return -EINVAL;
-			}
-		} else if (strcmp(opt, "--warmup") == 0) {
-			if (dpk_cli_parse_duration(val, &cli->opt.warmup_s)) {
-				snprintf(err, errlen,
-				         "--warmup: '%s' is not a duration between 0 and 3600 s "
-				         "(e.g. 30ms)",
-				         val);
-				return -EINVAL;
-			}
-		} else if (strcmp(opt, "--lcores") == 0) {
-			if (!*val) {
-				snprintf(err, errlen, "--lcores: empty spec");
-				return -EINVAL;
-			}
-			cli->opt.lcores = val;
-		} else if (strcmp(opt, "--placement") == 0) {
-			if (parse_placements(val, cli, err, errlen))
-				return -EINVAL;
-		} else if (strcmp(opt, "--repeat") == 0 || strcmp(opt, "--rounds") == 0) {
-			bool repeat = strcmp(opt, "--repeat") == 0;
-			unsigned max = repeat ? 1000 : DPK_BENCH_ROUNDS_MAX;
-
-			if (parse_count(val, max, repeat ? &cli->opt.repeat : &cli->opt.rounds)) {
-				snprintf(err, errlen, "%s: '%s' is not a count from 1 to %u", opt,
-				         val, max);
-				return -EINVAL;
-			}
-		} else if (strcmp(opt, "--slow-limit") == 0) {
-			/* 1000 itself is allowed */
-			if (dpk_cli_parse_pct(val, nextafter(1000.0, INFINITY),
-			                      &cli->opt.slow_limit)) {
-				snprintf(err, errlen,
-				         "--slow-limit: '%s' is not a percentage from 0 to 1000 "
-				         "(e.g. 5, 2.5%%, 0 for off)",
-				         val);
-				return -EINVAL;
-			}
-		} else if (strcmp(opt, "--json") == 0) {
-			if (!*val) {
-				snprintf(err, errlen, "--json: empty file name");
-				return -EINVAL;
-			}
-			cli->json_path = val;
-		} else if (strcmp(opt, "--csv") == 0) {
-			if (!*val) {
-				snprintf(err, errlen, "--csv: empty file name");
-				return -EINVAL;
-			}
-			cli->csv_path = val;
-		} else if (strcmp(opt, "--format") == 0) {
-			if (strcmp(val, "dpkit") == 0) {
-				cli->format = CLI_FORMAT_DPKIT;
-			} else if (strcmp(val, "gbench") == 0) {
-				cli->format = CLI_FORMAT_GBENCH;
-			} else {
-				snprintf(err, errlen,
-				         "--format: unknown format '%s' (dpkit or gbench)", val);
-				return -EINVAL;
-			}
-		} else if (strcmp(opt, "--raw") == 0) {
-			cli->opt.raw = true;
-		} else if (strcmp(opt, "--interleave") == 0) {
-			cli->interleave = true;
-		} else if (strcmp(opt, "--quiet") == 0) {
-			cli->quiet = true;
-		}
 	}
-	if (cli->cmd == CLI_SERVE && (!cli->json_path || cli->interleave || cli->opt.repeat != 1)) {
-		snprintf(err, errlen,
-		         "serve needs --json FILE, and takes no --interleave or --repeat");
-		return -EINVAL;
-	}
-	if (cli->format == CLI_FORMAT_GBENCH && !cli->json_path) {
-		snprintf(err, errlen, "--format gbench says what --json writes; give --json FILE");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *s,
-                             const struct dpk_bench_case *c)
-{
-	char full[160];
-
-	if (fnmatch(pattern, s->name, 0) == 0)
-		return true;
-	snprintf(full, sizeof(full), "%s/%s", s->name, c->name);
-	return fnmatch(pattern, full, 0) == 0;
-}
-
-bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
-                      const struct dpk_bench_case *c)
-{
-	if (cli->npatterns == 0)
-		return s->default_on;
-	for (unsigned i = 0; i < cli->npatterns; i++)
-		if (dpk_cli_pattern_matches(cli->patterns[i], s, c))
-			return true;
-	return false;
-}
-
-/*
- * The command that @p word, a first word that selects no case, may be a mistyping of, or
- * NULL. Two edits at most, as three turn any short word into "run" or "env"; and fewer
- * than @p name_d, its distance to the nearest suite or case name, so that a mistyped
- * pattern keeps a pattern's suggestion. A glob or a SUITE/CASE is a pattern whatever its
- * distance.
- */
-static const char *near_command(const char *word, unsigned name_d)
-{
-	static const char *const commands[] = {"run",    "list",   "env", "compare",
-	                                       "spread", "report", NULL};
-
-	if (strpbrk(word, "/*?["))
-		return NULL;
-	return dpk_cli_nearest(word, commands, name_d < 3 ? name_d : 3);
-}
-
-/*
- * Whether @p p selects a case. When it does not, the nearest suite or case name goes to
- * @p best (of @p len bytes) and its distance to *dist.
- */
-static bool pattern_hits(const struct dpk_bench_suite *const *suites, const char *p, char *best,
-                         size_t len, unsigned *dist)
-{
-	unsigned bd = UINT32_MAX;
-	const struct dpk_bench_suite *s;
-
-	best[0] = '\0';
-	for (unsigned k = 0; (s = suites[k]); k++) {
-		unsigned d = dpk_cli_distance(p, s->name);
-		if (d < bd) {
-			bd = d;
-			snprintf(best, len, "%s", s->name);
-		}
-		for (unsigned j = 0; j < s->ncases; j++) {
-			char full[160];
-			if (dpk_cli_pattern_matches(p, s, &s->cases[j]))
-				return true;
-			snprintf(full, sizeof(full), "%s/%s", s->name, s->cases[j].name);
-			d = dpk_cli_distance(p, full);
-			if (d < bd) {
-				bd = d;
-				snprintf(best, len, "%s", full);
-			}
-			d = dpk_cli_distance(p, s->cases[j].name);
-			if (d < bd) {
-				bd = d;
-				snprintf(best, len, "%s", full);
-			}
-		}
-	}
-	*dist = bd;
-	return false;
-}
-
-/*
- * Whether the first word, @p word, selects no case but is near a command; if so, the
- * message that says which goes to @p err.
- */
-/* Whether @p word, which selects no case and lies @p name_d edits from the nearest name,
- * is nearer a command; if so, says so in @p err. */
-static bool slip_of_command(const char *word, unsigned name_d, char *err, size_t errlen)
-{
-	const char *cmd = near_command(word, name_d);
-
-	if (cmd)
-		snprintf(err, errlen, "no case matches '%s'; did you mean the command '%s'?", word,
-		         cmd);
-	return cmd != NULL;
-}
-
-static bool command_slip(const struct dpk_bench_suite *const *suites, const char *word, char *err,
-                         size_t errlen)
-{
-	char best[160];
-	unsigned bd;
-
-	return !pattern_hits(suites, word, best, sizeof(best), &bd) &&
-	       slip_of_command(word, bd, err, errlen);
+	return check_words(ps->cli, ps->err, ps->errlen);
 }
 
 int dpk_cli_parse(int argc, char **argv, const struct dpk_bench_suite *const *suites,
                   struct dpk_cli *cli, char *err, size_t errlen)
 {
-	int rc = parse(argc, argv, cli, err, errlen);
+	struct parse ps = {.cli = cli, .argv = argv, .argc = argc, .err = err, .errlen = errlen};
+	const struct dpk_cli_command *named_cmd = argc > 1 ? dpk_cli_command(argv[1]) : NULL;
+	int rc;
 
-	cli->suites = suites;
-
+	defaults(cli, argc, argv, suites);
+	cli->cmd = named_cmd ? named_cmd : &dpk_cli_commands[0];
+	cli->first_is_pattern = !named_cmd && argc > 1 && argv[1][0] != '-';
+	rc = parse_tokens(&ps, named_cmd ? 2 : 1);
 	/* "comapre a.json b.json --noise 5" fails on --noise, but the slip is the first word. */
 	if (rc && cli->first_is_pattern)
-		command_slip(suites, argv[1], err, errlen);
+		dpk_cli_command_slip(suites, argv[1], err, errlen);
 	return rc;
 }
 
-int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
+int dpk_cli_fail(const struct dpk_cli *cli, const char *fmt, ...)
 {
-	for (unsigned i = 0; i < cli->npatterns; i++) {
-		const char *p = cli->patterns[i];
-		char best[160];
-		unsigned bd;
+	va_list ap;
 
-		if (pattern_hits(cli->suites, p, best, sizeof(best), &bd))
-			continue;
-		if (i == 0 && cli->first_is_pattern && slip_of_command(p, bd, err, errlen))
-			return -EINVAL;
-		/* Near enough to be the same word mistyped: one slip, and one more per three
-		 * letters ('xyz' is four from 'ring', and no slip of it). */
-		if (best[0] && bd <= 1 + strlen(p) / 3)
-			snprintf(err, errlen, "no case matches '%s' (did you mean '%s'?)", p, best);
-		else
-			snprintf(err, errlen, "no case matches '%s' (see 'dpk-bench list')", p);
-		return -EINVAL;
+	if (cli && cli->cmd && cli->cmd != &dpk_cli_commands[0])
+		fprintf(stderr, "dpk-bench %s: ", cli->cmd->name);
+	else
+		fprintf(stderr, "dpk-bench: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+/* ---- help ---------------------------------------------------------------------------- */
+
+#define HELP_WIDTH 92 /* columns of --help */
+#define HELP_COL   21 /* where an option's text starts */
+
+/* @p text wrapped at word boundaries to HELP_WIDTH, each line after the first indented by
+ * @p indent (the first goes on from column @p col). */
+static void wrap(FILE *f, const char *text, int indent, int col)
+{
+	const char *p = text;
+	bool first = true;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (!first && col + 1 + (int)len > HELP_WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		first = false;
+		fprintf(f, "%.*s", (int)len, p);
+		col += (int)len;
+		p += len;
+		while (*p == ' ')
+			p++;
 	}
-	return 0;
+	fputc('\n', f);
+}
+
+static void option_help(FILE *f, const struct dpk_cli_option *o)
+{
+	char left[64];
+	int w;
+
+	snprintf(left, sizeof(left), "%s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "",
+	         o->name, o->value ? " " : "", o->value ? o->value : "");
+	w = fprintf(f, "  %-*s ", HELP_COL - 3, left);
+	if (w > HELP_COL)
+		w = fprintf(f, "\n%*s", HELP_COL, "") - 1;
+	wrap(f, o->help, HELP_COL, w);
+}
+
+static void options_help(FILE *f, const struct dpk_cli_command *c)
+{
+	fprintf(f, "options:\n");
+	for (const struct dpk_cli_option *o = dpk_cli_options; o->name; o++)
+		if (dpk_cli_takes(o, c))
+			option_help(f, o);
+}
+
+/* A paragraph: lines of text, each wrapped. */
+static void paragraph(FILE *f, const char *text)
+{
+	char line[1024];
+
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		if (len)
+			wrap(f, line, 0, 0);
+		else
+			fputc('\n', f);
+		p += len + (p[len] == '\n');
+	}
+}
+
+void dpk_cli_help(FILE *f, const struct dpk_cli_command *c)
+{
+	fprintf(f, "usage: dpk-bench %s\n\n", c->usage);
+	paragraph(f, c->about);
+	fputc('\n', f);
+	options_help(f, c);
+	fprintf(f, "\nexit status: ");
+	wrap(f, c->exit_status, 0, 13);
+}
+
+void dpk_cli_usage(FILE *f)
+{
+	const struct dpk_cli_command *run = &dpk_cli_commands[0];
+
+	for (const struct dpk_cli_command *c = dpk_cli_commands; c->name; c++)
+		if (!c->hidden)
+			fprintf(f, "%s dpk-bench %s\n", c == run ? "usage:" : "      ", c->usage);
+	fprintf(f, "\nMeasure what dpkit's building blocks cost on this machine.\n\ncommands:\n");
+	for (const struct dpk_cli_command *c = dpk_cli_commands; c->name; c++) {
+		int w;
+
+		if (c->hidden)
+			continue;
+		w = fprintf(f, "  %-10s ", c->name);
+		wrap(f, c->summary, w, w);
+	}
+	fputc('\n', f);
+	paragraph(f, run->about);
+	fputc('\n', f);
+	options_help(f, run);
+	fprintf(f,
+	        "\nEvery command has its own --help: dpk-bench COMMAND --help.\n\nexit status: ");
+	wrap(f, run->exit_status, 0, 13);
 }

@@ -1,52 +1,54 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dpk-bench ab BASE NEW [PATTERN...] [OPTIONS]: its options, then ab_run.c. */
+/* dpk-bench ab BASE NEW [PATTERN...] [OPTIONS]: its outputs checked, then ab_run.c. */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "ab.h"
 #include "ab_run.h"
 #include "cli.h"
 #include "commands.h"
 
-int dpk_cmd_ab(int argc, char **argv)
+/* Check ab's --json and --html before any build starts. 0 or 2. */
+static int check_outputs(const struct dpk_cli *cli, struct dpk_output *json,
+                         struct dpk_output *html)
 {
-	struct dpk_ab_args a = {.noise = DPK_AB_NOISE, .fail_above = -1};
-	const char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	int rc;
+	char err[512];
 
-	if (!rest)
-		return 2;
-	for (int i = 1; i < argc; i++) {
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+	if (dpk_output_prepare(json, "--json", cli->json, err, sizeof(err)) ||
+	    dpk_output_prepare(html, "--html", cli->html, err, sizeof(err)))
+		return dpk_cli_fail(cli, "%s", err);
+	if (json->to_stdout && html->to_stdout)
+		return dpk_cli_fail(cli, "--json and --html both name standard output; give one "
+		                         "of them a file");
+	if (dpk_output_clash(json, html))
+		return dpk_cli_fail(cli, "--json and --html name the same file '%s'", cli->html);
+	return 0;
+}
 
-		if (strcmp(argv[i], "--noise") == 0 && v && !dpk_cli_parse_pct(v, 100, &a.noise))
-			i++;
-		else if (strcmp(argv[i], "--fail-above") == 0 && v &&
-		         !dpk_cli_parse_pct(v, 1000, &a.fail_above))
-			i++;
-		else if (strcmp(argv[i], "--json") == 0 && v)
-			a.json = argv[++i];
-		else if (strcmp(argv[i], "--html") == 0 && v)
-			a.html = argv[++i];
-		else if (strcmp(argv[i], "--seed") == 0 && v)
-			a.seed = strtoul(argv[++i], NULL, 10);
-		else if (strcmp(argv[i], "--quiet") == 0)
-			a.quiet = true;
-		else if (!a.base)
-			a.base = argv[i];
-		else if (!a.new)
-			a.new = argv[i];
-		else
-			rest[a.nchild_args++] = argv[i];
-	}
-	if (!a.base || !a.new) {
-		fprintf(stderr, "dpk-bench ab: needs two dpk-bench programs: BASE NEW\n");
-		free(rest);
-		return 2;
-	}
-	a.child_args = rest;
-	rc = dpk_ab_run(&a);
-	free(rest);
+int dpk_cmd_ab(struct dpk_cli *cli)
+{
+	/* The builds get the run options as given, then "--" and the patterns. */
+	const char *args[sizeof(cli->fwd) / sizeof(cli->fwd[0]) + 1 + DPK_CLI_WORDS_MAX];
+	struct dpk_output json, html;
+	struct dpk_ab_args a = {
+	        .base = cli->words[0],
+	        .new = cli->words[1],
+	        .child_args = args,
+	        .noise = dpk_cli_or(cli->noise, DPK_AB_NOISE),
+	        .fail_above = cli->fail_above,
+	        .json = &json,
+	        .html = &html,
+	        .seed = cli->seed,
+	        .quiet = cli->quiet,
+	};
+	int rc = check_outputs(cli, &json, &html);
+
+	for (unsigned i = 0; i < cli->nfwd; i++)
+		args[a.nchild_args++] = cli->fwd[i];
+	if (cli->nwords > 2)
+		args[a.nchild_args++] = "--";
+	for (unsigned i = 2; i < cli->nwords; i++)
+		args[a.nchild_args++] = cli->words[i];
+	if (rc == 0)
+		rc = dpk_ab_run(&a);
 	return rc;
 }

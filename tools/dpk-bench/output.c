@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* output.c - result files, opened only once the run has finished (see output.h). */
+/* output.c - the files commands write (see output.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
@@ -9,6 +9,12 @@
 #include <unistd.h>
 
 #include "output.h"
+
+/* The file @p path names: "-" is standard output. */
+static const char *file_of(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "/dev/stdout" : path;
+}
 
 /* The standard stream whose descriptor is the file @p st describes, or NULL. */
 static FILE *own_stream(const struct stat *st, int *fd)
@@ -26,33 +32,37 @@ static FILE *own_stream(const struct stat *st, int *fd)
 	return NULL;
 }
 
-FILE *dpk_output_open(const char *opt, const char *path)
+/* A stream on a new descriptor of standard stream @p own (descriptor @p fd), after what it
+ * holds. */
+static FILE *own_copy(FILE *own, int fd)
 {
+	FILE *f;
+
+	fflush(own);
+	fd = dup(fd);
+	f = fd < 0 ? NULL : fdopen(fd, "a");
+	if (!f && fd >= 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return f;
+}
+
+FILE *dpk_output_open(const struct dpk_output *o)
+{
+	const char *path = file_of(o->path);
 	struct stat st;
-	FILE *f = NULL;
+	FILE *f, *own;
 	int fd;
 
-	if (stat(path, &st) == 0) {
-		FILE *own = own_stream(&st, &fd);
-
-		if (own) {
-			/* What the stream holds goes first; then the results, after it. */
-			fflush(own);
-			fd = dup(fd);
-			f = fd < 0 ? NULL : fdopen(fd, "a");
-			if (!f && fd >= 0) {
-				int e = errno;
-
-				close(fd);
-				errno = e;
-			}
-			goto out;
-		}
-	}
-	f = fopen(path, "w");
-out:
+	if (stat(path, &st) == 0 && (own = own_stream(&st, &fd)))
+		f = own_copy(own, fd);
+	else
+		f = fopen(path, "w");
 	if (!f)
-		fprintf(stderr, "dpk-bench: cannot write %s '%s': %s\n", opt, path,
+		fprintf(stderr, "dpk-bench: cannot write %s '%s': %s\n", o->opt, o->path,
 		        strerror(errno));
 	return f;
 }
@@ -70,7 +80,8 @@ static int dir_of(const char *path, char *dir, size_t len)
 	return snprintf(dir, len, "%.*s", (int)(slash - path), path) >= (int)len;
 }
 
-int dpk_output_check(const char *path)
+/* Whether fopen(@p path, "w") can succeed; 0 or -errno. */
+static int check_path(const char *path)
 {
 	struct stat st;
 	char dir[PATH_MAX];
@@ -94,6 +105,25 @@ int dpk_output_check(const char *path)
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
+int dpk_output_prepare(struct dpk_output *o, const char *opt, const char *path, char *err,
+                       size_t errlen)
+{
+	struct stat st, out;
+	int rc;
+
+	*o = (struct dpk_output){.opt = opt, .path = path};
+	if (!path)
+		return 0;
+	rc = check_path(file_of(path));
+	if (rc == 0 && stat(file_of(path), &st) == 0) {
+		o->to_stdout = fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
+		               st.st_ino == out.st_ino;
+	}
+	if (rc)
+		snprintf(err, errlen, "cannot write %s '%s': %s", opt, path, strerror(-rc));
+	return rc;
+}
+
 /* @p path with its directory resolved, into @p out of @p len bytes; non-zero when the
  * directory does not resolve or the result does not fit. */
 static int resolve_new(const char *path, char *out, size_t len)
@@ -114,6 +144,8 @@ int dpk_output_same(const char *a, const char *b)
 
 	if (!a || !b)
 		return 0;
+	a = file_of(a);
+	b = file_of(b);
 	ea = stat(a, &sa) == 0;
 	eb = stat(b, &sb) == 0;
 	if (ea && eb)
@@ -122,4 +154,9 @@ int dpk_output_same(const char *a, const char *b)
 		return 0;
 	return resolve_new(a, ra, sizeof(ra)) == 0 && resolve_new(b, rb, sizeof(rb)) == 0 &&
 	       strcmp(ra, rb) == 0;
+}
+
+bool dpk_output_clash(const struct dpk_output *a, const struct dpk_output *b)
+{
+	return (a->to_stdout && b->to_stdout) || dpk_output_same(a->path, b->path);
 }

@@ -189,7 +189,7 @@ static bool do_close(struct serve *sv, unsigned i)
 }
 
 /* Write the results of the closed sets, in plan order. */
-static int write_results(struct serve *sv, struct dpk_bench_meta *meta, const char *path)
+static int write_results(struct serve *sv, struct dpk_bench_meta *meta, struct dpk_output *json)
 {
 	struct dpk_bench_result *res = calloc(sv->plan->n ? sv->plan->n : 1, sizeof(*res));
 	size_t n = 0;
@@ -202,7 +202,7 @@ static int write_results(struct serve *sv, struct dpk_bench_meta *meta, const ch
 		if (sv->have[i])
 			res[n++] = sv->all[i];
 	dpk_bench_witness_finish(sv->r, res, n);
-	f = dpk_output_open("--json", path);
+	f = dpk_output_open(json);
 	if (f && (dpk_report_json(f, meta, res, n) | fclose(f)) == 0)
 		rc = 0;
 	free(res);
@@ -210,7 +210,7 @@ static int write_results(struct serve *sv, struct dpk_bench_meta *meta, const ch
 }
 
 /* Read and carry out commands until finish; the exit status. */
-static int serve_loop(struct serve *sv, struct dpk_bench_meta *meta, const char *json_path,
+static int serve_loop(struct serve *sv, struct dpk_bench_meta *meta, struct dpk_output *json,
                       FILE *in)
 {
 	char line[128];
@@ -226,9 +226,9 @@ static int serve_loop(struct serve *sv, struct dpk_bench_meta *meta, const char 
 			if (!do_close(sv, i))
 				return 2;
 		} else if (strcmp(line, "finish\n") == 0) {
-			int rc = write_results(sv, meta, json_path);
+			int rc = write_results(sv, meta, json);
 
-			fprintf(sv->out, rc ? "error writing %s\n" : "finished\n", json_path);
+			fprintf(sv->out, rc ? "error writing %s\n" : "finished\n", json->path);
 			fflush(sv->out);
 			return rc;
 		} else {
@@ -239,7 +239,7 @@ static int serve_loop(struct serve *sv, struct dpk_bench_meta *meta, const char 
 }
 
 int dpk_serve(struct dpk_bench_runner *r, const struct dpk_bench_plan *plan,
-              struct dpk_bench_meta *meta, const char *json_path, FILE *in, FILE *out)
+              struct dpk_bench_meta *meta, struct dpk_output *json, FILE *in, FILE *out)
 {
 	struct serve sv = {.r = r, .plan = plan, .out = out};
 	int rc = 2;
@@ -252,7 +252,7 @@ int dpk_serve(struct dpk_bench_runner *r, const struct dpk_bench_plan *plan,
 	sv.have = calloc(plan->n ? plan->n : 1, sizeof(*sv.have));
 	if (sv.nsets && sv.open && sv.res && sv.closed && sv.all && sv.have) {
 		announce(&sv);
-		rc = serve_loop(&sv, meta, json_path, in);
+		rc = serve_loop(&sv, meta, json, in);
 	}
 	for (unsigned i = 0; i < sv.nsets && sv.open; i++) {
 		dpk_bench_set_close(sv.open ? sv.open[i] : NULL);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "output.h"
 #include "report.h"
 
 #define DPK_SERVE_PROTOCOL 1
@@ -47,10 +48,10 @@ char *dpk_serve_case_id(const struct dpk_bench_item *it, char *buf, size_t len);
 
 /**
  * Serve @p plan over @p in and @p out until told to finish, then write the results of the
- * sets run to @p json_path (dpk_report_json()). Returns the exit status: 0, or 2 on a broken
- * protocol, a failed write or running out of memory.
+ * sets run to @p json (checked by dpk_output_prepare() before; dpk_report_json()). Returns
+ * the exit status: 0, or 2 on a broken protocol, a failed write or running out of memory.
  */
 int dpk_serve(struct dpk_bench_runner *r, const struct dpk_bench_plan *plan,
-              struct dpk_bench_meta *meta, const char *json_path, FILE *in, FILE *out);
+              struct dpk_bench_meta *meta, struct dpk_output *json, FILE *in, FILE *out);
 
 #endif /* DPK_BENCH_SERVE_H */

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The spread of several runs of the same cases (see spread.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spread.h"
+#include "stats.h"
+
+/* Every distinct repeat of every file, in order, into s->runs. */
+static int find_runs(const struct dpk_results *files, unsigned nfiles, struct dpk_spread *s,
+                     char *err, size_t errlen)
+{
+	s->runs = calloc(DPK_SPREAD_RUNS_MAX, sizeof(*s->runs));
+	if (!s->runs)
+		return -ENOMEM;
+	for (unsigned f = 0; f < nfiles; f++) {
+		for (size_t i = 0; i < files[f].n; i++) {
+			bool seen = false;
+
+			for (unsigned q = 0; q < s->nruns && !seen; q++)
+				seen = s->runs[q].file == &files[f] &&
+				       s->runs[q].repeat == files[f].e[i].repeat;
+			if (seen)
+				continue;
+			if (s->nruns == DPK_SPREAD_RUNS_MAX) {
+				snprintf(err, errlen, "more than %d runs", DPK_SPREAD_RUNS_MAX);
+				return -E2BIG;
+			}
+			s->runs[s->nruns++] =
+			        (struct dpk_spread_run){&files[f], files[f].e[i].repeat};
+		}
+	}
+	if (s->nruns < 2) {
+		snprintf(
+		        err, errlen,
+		        "%u run%s found; give two or more files, or a file written with --repeat 2 "
+		        "or more",
+		        s->nruns, s->nruns == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The median of case @p id in @p run, or NaN when it did not run ok there (or has no figure
+ * in cycles, with @p cycles); its slow_only and slices go to @p slow_only and @p slices. */
+static double run_p50(const struct dpk_spread_run *run, const char *id, bool cycles,
+                      bool *slow_only, double *slices)
+{
+	for (size_t i = 0; i < run->file->n; i++) {
+		const struct dpk_res_entry *e = &run->file->e[i];
+
+		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0) {
+			*slow_only = e->witness_slow_only;
+			*slices = e->witness_kept_rounds;
+			return cycles ? e->cycles.p50 : e->ticks.p50;
+		}
+	}
+	*slow_only = false;
+	*slices = NAN;
+	return NAN;
+}
+
+/* Fill row s->ncases from case @p id: true when it ran ok in every run. */
+static bool take_case(struct dpk_spread *s, const char *id)
+{
+	const size_t at = s->ncases * s->nruns;
+	double lo = INFINITY, hi = 0;
+
+	for (unsigned q = 0; q < s->nruns; q++) {
+		double v = run_p50(&s->runs[q], id, s->cycles, &s->slow_only[at + q],
+		                   &s->slices[at + q]);
+
+		if (!(isfinite(v) && v > 0))
+			return false;
+		s->p50[at + q] = v;
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	s->id[s->ncases] = id;
+	s->spread[s->ncases] = (hi - lo) / lo;
+	return true;
+}
+
+static int alloc_matrices(struct dpk_spread *s, size_t rows)
+{
+	const size_t cells = (rows ? rows : 1) * s->nruns;
+
+	s->id = calloc(rows ? rows : 1, sizeof(*s->id));
+	s->spread = calloc(rows ? rows : 1, sizeof(*s->spread));
+	s->p50 = calloc(cells, sizeof(*s->p50));
+	s->slices = calloc(cells, sizeof(*s->slices));
+	s->slow_only = calloc(cells, sizeof(*s->slow_only));
+	s->flagged = calloc(s->nruns, sizeof(*s->flagged));
+	return s->id && s->spread && s->p50 && s->slices && s->slow_only && s->flagged ? 0
+	                                                                               : -ENOMEM;
+}
+
+/* The cases of the first run, each once (at its first ok appearance), with their medians. */
+static void take_cases(struct dpk_spread *s, const struct dpk_spread_options *o)
+{
+	const struct dpk_results *first = s->runs[0].file;
+
+	for (size_t i = 0; i < first->n; i++) {
+		const struct dpk_res_entry *e = &first->e[i];
+
+		if (e->repeat != s->runs[0].repeat || !e->ok ||
+		    !dpk_results_selected(o->patterns, o->npatterns, e))
+			continue;
+		if (!take_case(s, e->id)) {
+			s->partial++;
+			continue;
+		}
+		for (unsigned q = 0; q < s->nruns; q++)
+			s->flagged[q] += s->slow_only[s->ncases * s->nruns + q];
+		if (s->spread[s->ncases] >= s->limit)
+			s->over++;
+		if (s->ncases == 0 || s->spread[s->ncases] > s->spread[s->worst])
+			s->worst = s->ncases;
+		s->ncases++;
+	}
+}
+
+int dpk_spread_compute(const struct dpk_results *files, unsigned nfiles,
+                       const struct dpk_spread_options *o, struct dpk_spread *s, char *err,
+                       size_t errlen)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->limit = o->limit;
+	s->cycles = o->cycles;
+	rc = find_runs(files, nfiles, s, err, errlen);
+	if (rc == 0)
+		rc = alloc_matrices(s, s->runs[0].file->n);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	if (rc)
+		return rc;
+	take_cases(s, o);
+	if (s->ncases == 0) {
+		snprintf(err, errlen, "no case ran ok%s in every run%s",
+		         o->cycles ? " with figures in cycles" : "",
+		         o->npatterns ? " among those the patterns select" : "");
+		return -ENOENT;
+	}
+	{
+		double *sorted = malloc(s->ncases * sizeof(*sorted));
+
+		if (!sorted) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		memcpy(sorted, s->spread, s->ncases * sizeof(*sorted));
+		s->median = dpk_stats_median(sorted, s->ncases);
+		free(sorted);
+	}
+	return 0;
+}
+
+void dpk_spread_free(struct dpk_spread *s)
+{
+	free(s->runs);
+	free(s->id);
+	free(s->p50);
+	free(s->slow_only);
+	free(s->slices);
+	free(s->spread);
+	free(s->flagged);
+	memset(s, 0, sizeof(*s));
+}
+
+double dpk_spread_choose(unsigned n, unsigned k)
+{
+	double c = 1;
+
+	for (unsigned i = 0; i < k; i++)
+		c = c * (double)(n - i) / (double)(i + 1);
+	return c;
+}
+
+/* Whether every case stays under the limit over the runs @p idx[0..k); counts the cases
+ * that do not in @p miss. */
+static bool set_holds(const struct dpk_spread *s, const unsigned *idx, unsigned k, size_t *miss)
+{
+	bool ok = true;
+
+	for (size_t c = 0; c < s->ncases; c++) {
+		const double *v = s->p50 + c * s->nruns;
+		double lo = v[idx[0]], hi = lo;
+
+		for (unsigned j = 1; j < k; j++) {
+			lo = v[idx[j]] < lo ? v[idx[j]] : lo;
+			hi = v[idx[j]] > hi ? v[idx[j]] : hi;
+		}
+		if ((hi - lo) / lo >= s->limit) {
+			miss[c]++;
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+int dpk_spread_sets(const struct dpk_spread *s, unsigned k, struct dpk_spread_sets *out)
+{
+	unsigned idx[DPK_SPREAD_RUNS_MAX];
+
+	memset(out, 0, sizeof(*out));
+	if (k < 2 || k > s->nruns)
+		return -EINVAL;
+	if (dpk_spread_choose(s->nruns, k) > DPK_SPREAD_SETS_MAX)
+		return -E2BIG;
+	out->k = k;
+	out->miss = calloc(s->ncases ? s->ncases : 1, sizeof(*out->miss));
+	if (!out->miss)
+		return -ENOMEM;
+	for (unsigned i = 0; i < k; i++)
+		idx[i] = i;
+	for (;;) {
+		int i;
+
+		out->good += set_holds(s, idx, k, out->miss);
+		out->total++;
+		/* The next set, in lexicographic order. */
+		for (i = (int)k - 1; i >= 0 && idx[i] == s->nruns - k + (unsigned)i; i--)
+			;
+		if (i < 0)
+			break;
+		idx[i]++;
+		for (unsigned j = (unsigned)i + 1; j < k; j++)
+			idx[j] = idx[j - 1] + 1;
+	}
+	return 0;
+}

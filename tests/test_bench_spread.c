@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpk-bench spread (bench/results/spread.c) on results made up in memory: the runs of files
+ * and repeats, each case's spread, the cases left out, the worst and the median, the medians
+ * marked slow, the sets of k runs, and every error.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpk_test.h"
+#include "spread.h"
+
+#define CASES_MAX 8
+
+/* @p a and @p b within @p eps of each other; the case goes on when not. */
+#define EXPECT_CLOSE(a, b, eps)                                                                    \
+	DPK__CHECK(fabs((double)(a) - (double)(b)) <= (eps), 0, "%s ~ %s: %g vs %g", #a, #b,       \
+	           (double)(a), (double)(b))
+
+/* A file of made-up results: case c of repeat q has median p50[q][c] (0: not ok). */
+struct fake {
+	struct dpk_res_entry e[CASES_MAX * 8];
+	struct dpk_results r;
+};
+
+static void make(struct fake *f, const char *path, unsigned repeats, unsigned ncases,
+                 const double p50[][CASES_MAX])
+{
+	memset(f, 0, sizeof(*f));
+	f->r.path = path;
+	f->r.witness = NAN;
+	f->r.e = f->e;
+	for (unsigned q = 0; q < repeats; q++)
+		for (unsigned c = 0; c < ncases; c++) {
+			struct dpk_res_entry *e = &f->e[f->r.n++];
+
+			snprintf(e->family, sizeof(e->family), "s/c%u", c);
+			snprintf(e->id, sizeof(e->id), "s/c%u/placement:single", c);
+			e->suite = "s";
+			e->repeat = q;
+			e->ok = p50[q][c] > 0;
+			e->ticks.p50 = p50[q][c];
+			e->cycles.p50 = NAN;
+			e->witness_kept_rounds = NAN;
+		}
+}
+
+static const struct dpk_spread_options at5 = {.limit = 0.05};
+
+static void runs_are_files_and_repeats(void)
+{
+	static const double a[2][CASES_MAX] = {{100, 200, 300}, {101, 220, 0}};
+	static const double b[1][CASES_MAX] = {{103, 200, 300}};
+	static struct fake fa, fb;
+	struct dpk_results files[2];
+	struct dpk_spread s;
+	char err[256];
+
+	make(&fa, "a.json", 2, 3, a);
+	make(&fb, "b.json", 1, 3, b);
+	files[0] = fa.r;
+	files[1] = fb.r;
+	ASSERT_EQ(0, dpk_spread_compute(files, 2, &at5, &s, err, sizeof(err)));
+	ASSERT_EQ(3, s.nruns);
+	EXPECT_TRUE(s.runs[0].file == &files[0] && s.runs[0].repeat == 0);
+	EXPECT_TRUE(s.runs[1].file == &files[0] && s.runs[1].repeat == 1);
+	EXPECT_TRUE(s.runs[2].file == &files[1] && s.runs[2].repeat == 0);
+	/* c2 did not run ok in repeat 1: left out. */
+	ASSERT_EQ(2, s.ncases);
+	EXPECT_EQ(1, s.partial);
+	EXPECT_STREQ("s/c0/placement:single", s.id[0]);
+	EXPECT_CLOSE(0.03, s.spread[0], 1e-12);
+	EXPECT_CLOSE(0.10, s.spread[1], 1e-12);
+	EXPECT_CLOSE(101, s.p50[0 * 3 + 1], 0);
+	EXPECT_CLOSE(220, s.p50[1 * 3 + 1], 0);
+	EXPECT_EQ(1, s.over);
+	EXPECT_EQ(1, s.worst);
+	EXPECT_CLOSE(0.065, s.median, 1e-12);
+	dpk_spread_free(&s);
+}
+
+static void patterns_cycles_and_slow_medians(void)
+{
+	static const double a[2][CASES_MAX] = {{100, 200}, {100, 210}};
+	static struct fake fa;
+	struct dpk_spread_options o = at5;
+	const char *pat[] = {"s/c1"};
+	struct dpk_spread s;
+	char err[256];
+
+	make(&fa, "a.json", 2, 2, a);
+	fa.e[3].witness_slow_only = true; /* c1 in repeat 1 */
+	fa.e[3].witness_kept_rounds = 3;
+	o.patterns = pat;
+	o.npatterns = 1;
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &o, &s, err, sizeof(err)));
+	ASSERT_EQ(1, s.ncases);
+	EXPECT_STREQ("s/c1/placement:single", s.id[0]);
+	EXPECT_EQ(0, s.partial);
+	EXPECT_TRUE(!s.slow_only[0] && s.slow_only[1]);
+	EXPECT_EQ(0, s.flagged[0]);
+	EXPECT_EQ(1, s.flagged[1]);
+	EXPECT_TRUE(isnan(s.slices[0]));
+	EXPECT_CLOSE(3, s.slices[1], 0);
+	dpk_spread_free(&s);
+	/* In cycles, no case has figures: an error that says so. */
+	o.cycles = true;
+	EXPECT_EQ(-ENOENT, dpk_spread_compute(&fa.r, 1, &o, &s, err, sizeof(err)));
+	EXPECT_TRUE(strstr(err, "no case ran ok with figures in cycles in every run among those "
+	                        "the patterns select") != NULL);
+	dpk_spread_free(&s);
+}
+
+static void too_few_runs_is_an_error(void)
+{
+	static const double a[1][CASES_MAX] = {{100}};
+	static struct fake fa;
+	struct dpk_spread s;
+	char err[256];
+
+	make(&fa, "a.json", 1, 1, a);
+	EXPECT_EQ(-EINVAL, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	EXPECT_TRUE(strstr(err, "1 run found") != NULL);
+	dpk_spread_free(&s);
+}
+
+static void sets_count_every_subset(void)
+{
+	static const double a[5][CASES_MAX] = {
+	        {100, 50}, {100, 50}, {100, 50}, {100, 50}, {110, 50}};
+	static struct fake fa;
+	struct dpk_spread_sets sets;
+	struct dpk_spread s;
+	char err[256];
+
+	make(&fa, "a.json", 5, 2, a);
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	/* Of the 10 sets of 3, the 6 with the fifth run hold c0 at 10%. */
+	ASSERT_EQ(0, dpk_spread_sets(&s, 3, &sets));
+	EXPECT_EQ(10, sets.total);
+	EXPECT_EQ(4, sets.good);
+	EXPECT_EQ(6, sets.miss[0]);
+	EXPECT_EQ(0, sets.miss[1]);
+	free(sets.miss);
+	ASSERT_EQ(0, dpk_spread_sets(&s, 5, &sets));
+	EXPECT_EQ(1, sets.total);
+	EXPECT_EQ(0, sets.good);
+	free(sets.miss);
+	EXPECT_EQ(-EINVAL, dpk_spread_sets(&s, 6, &sets));
+	EXPECT_EQ(-EINVAL, dpk_spread_sets(&s, 1, &sets));
+	EXPECT_CLOSE(10, dpk_spread_choose(5, 3), 0);
+	EXPECT_TRUE(dpk_spread_choose(40, 20) > DPK_SPREAD_SETS_MAX);
+	dpk_spread_free(&s);
+}
+
+static void too_many_sets_is_an_error(void)
+{
+	static double a[40][CASES_MAX];
+	static struct fake f[5];
+	struct dpk_results files[5];
+	struct dpk_spread_sets sets;
+	struct dpk_spread s;
+	char err[256];
+
+	for (unsigned q = 0; q < 8; q++)
+		a[q][0] = 100;
+	for (unsigned i = 0; i < 5; i++) {
+		make(&f[i], "x.json", 8, 1, a);
+		files[i] = f[i].r;
+	}
+	ASSERT_EQ(0, dpk_spread_compute(files, 5, &at5, &s, err, sizeof(err)));
+	ASSERT_EQ(40, s.nruns);
+	EXPECT_EQ(-E2BIG, dpk_spread_sets(&s, 20, &sets));
+	dpk_spread_free(&s);
+}
+
+static const struct dpk_test_case cases[] = {
+        DPK_TEST(runs_are_files_and_repeats), DPK_TEST(patterns_cycles_and_slow_medians),
+        DPK_TEST(too_few_runs_is_an_error),   DPK_TEST(sets_count_every_subset),
+        DPK_TEST(too_many_sets_is_an_error),
+};
+
+DPK_TEST_MAIN(cases)
