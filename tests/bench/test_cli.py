@@ -105,6 +105,29 @@ def _():
         expect_bad(["run", "floor", "--time", bad], "--time")
 
 
+@case("--time and --warmup have bounds a run can honour, and the message says them")
+def _():
+    for bad in ["0", "1e-9", "0.5ms", "61", "3600"]:
+        expect_bad(["run", "floor", "--time", bad],
+                   f"--time: '{bad}' is not a duration from 1 ms to 60 s per case")
+    for bad in ["-1", "11", "3600", "x"]:
+        expect_bad(["run", "floor", "--warmup", bad],
+                   f"--warmup: '{bad}' is not a duration from 0 (no warm-up) to 10 s per case")
+    _, _, err = run("run", "floor", "--time", "0")
+    assert "between 0 and" not in err, err
+    # No warm-up, and the shortest and longest bounds themselves, are taken.
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        rc, out, err = run("run", "floor/tsc_read", "--time", "1ms", "--warmup", "0",
+                           "--json", j, "--quiet")
+        assert rc == 0, err
+        doc = json.load(open(j))
+        assert doc["options"]["warmup_s"] == 0 and doc["options"]["time_s"] == 0.001
+        assert doc["results"][0]["status"] == "ok", doc["results"][0]
+    rc, out, _ = run("run", "--help")
+    assert "from 1 ms to 60 s" in out and "from 0 (none) to 10 s" in out, out
+
+
 @case("a long lcore spec's reason comes through whole")
 def _():
     spec = ",".join(["0"] * 200)

@@ -149,10 +149,11 @@ const struct dpk_cli_command dpk_cli_commands[] = {
 const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
         /* run */
         {"--time", NULL, "T", "run serve ab", false,
-         "measurement time per case (default 0.2s; e.g. 0.5, 500ms, 2s)", dpk_cli_set_duration,
-         AT(opt.time_s)},
-        {"--warmup", NULL, "T", "run serve ab", false, "warm-up time per case (default 30ms)",
-         dpk_cli_set_duration, AT(opt.warmup_s)},
+         "measurement time per case, from 1 ms to 60 s (default 0.2s; e.g. 0.5, 500ms, 2s)",
+         dpk_cli_set_duration, AT(opt.time_s)},
+        {"--warmup", NULL, "T", "run serve ab", false,
+         "warm-up time per case, from 0 (none) to 10 s (default 30ms)", dpk_cli_set_duration,
+         AT(opt.warmup_s)},
         {"--lcores", NULL, "SPEC", "run env serve ab", false,
          "lcores to use, DPDK syntax: 0-3, 0,2, (0-1)@0, 2@(4-5) (default: main on the first "
          "CPU, a worker per CPU, and one more worker on the first CPU for the oversub "

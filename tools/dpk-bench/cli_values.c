@@ -2,7 +2,6 @@
 /* The values of dpk-bench's options: each entry's setter checks its value and stores it. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,8 +128,8 @@ int dpk_cli_set_duration(struct dpk_cli *cli, const struct dpk_cli_option *o, co
 		const char *name, *range, *example;
 		double lo, hi;
 	} durations[] = {
-	        {"--time", "0", "0.5, 500ms, 2s", DBL_MIN, 3600},
-	        {"--warmup", "0", "30ms", DBL_MIN, 3600},
+	        {"--time", "1 ms", "0.5, 500ms, 2s", DPK_CLI_TIME_MIN, DPK_CLI_TIME_MAX},
+	        {"--warmup", "0 (no warm-up)", "30ms", 0, DPK_CLI_WARMUP_MAX},
 	};
 
 	for (size_t i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
@@ -139,8 +138,9 @@ int dpk_cli_set_duration(struct dpk_cli *cli, const struct dpk_cli_option *o, co
 		if (dpk_cli_parse_duration(v, durations[i].lo, durations[i].hi,
 		                           FIELD(cli, o, double)) == 0)
 			return 0;
-		snprintf(err, errlen, "%s: '%s' is not a duration between %s and %.0f s (e.g. %s)",
-		         o->name, v, durations[i].range, durations[i].hi, durations[i].example);
+		snprintf(err, errlen,
+		         "%s: '%s' is not a duration from %s to %.0f s per case (e.g. %s)", o->name,
+		         v, durations[i].range, durations[i].hi, durations[i].example);
 		return -EINVAL;
 	}
 	snprintf(err, errlen, "%s: no bounds known", o->name);

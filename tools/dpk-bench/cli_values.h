@@ -9,6 +9,13 @@
 
 #include "cli.h"
 
+/* The bounds of --time and --warmup, per case: at least a millisecond, in which a case takes
+ * some samples, and at most a minute (a warm-up, ten seconds), past which a selection of
+ * dozens of cases is no longer a run to wait for. --warmup 0 is no warm-up. */
+#define DPK_CLI_TIME_MIN   1e-3
+#define DPK_CLI_TIME_MAX   60.0
+#define DPK_CLI_WARMUP_MAX 10.0
+
 #define DPK_CLI_SETTER(name)                                                                       \
 	int name(struct dpk_cli *cli, const struct dpk_cli_option *o, const char *v, char *err,    \
 	         size_t errlen)
