@@ -514,15 +514,34 @@ int dpk_results_load(const char *path, struct dpk_results *r, char *err, size_t 
 	return 0;
 }
 
+/* Free what result @p e owns. */
+static void entry_free(struct dpk_res_entry *e)
+{
+	free(e->raw);
+	free(e->raw_cycles);
+	free(e->round_p50);
+	free(e->round_cycles);
+	free(e->round_floor);
+}
+
+void dpk_results_drop(struct dpk_results *r,
+                      bool (*drop)(const struct dpk_res_entry *e, const void *ctx), const void *ctx)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		if (drop(&r->e[i], ctx))
+			entry_free(&r->e[i]);
+		else
+			r->e[kept++] = r->e[i];
+	}
+	r->n = kept;
+}
+
 void dpk_results_free(struct dpk_results *r)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->e[i].raw);
-		free(r->e[i].raw_cycles);
-		free(r->e[i].round_p50);
-		free(r->e[i].round_cycles);
-		free(r->e[i].round_floor);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		entry_free(&r->e[i]);
 	free(r->e);
 	free(r->env);
 	dpk_jv_free(&r->doc);

@@ -100,6 +100,12 @@ int dpk_results_load(const char *path, struct dpk_results *r, char *err, size_t 
 
 void dpk_results_free(struct dpk_results *r);
 
+/** Leave out of @p r the results @p drop picks (with @p ctx), freeing what they own; the
+ *  others keep their order. */
+void dpk_results_drop(struct dpk_results *r,
+                      bool (*drop)(const struct dpk_res_entry *e, const void *ctx),
+                      const void *ctx);
+
 /** The environment item @p key of @p r, or NULL. */
 const struct dpk_res_env *dpk_results_env(const struct dpk_results *r, const char *key);
 

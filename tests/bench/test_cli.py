@@ -185,6 +185,34 @@ def _():
                "both name standard output")
 
 
+@case("--exclude leaves cases out of run and list; one that selects nothing is refused")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        rc, out, err = run("run", "floor", "--exclude", "floor/pingpong", "--exclude",
+                           "*tsc_pair", "--time", "10ms", "--warmup", "2ms", "--json", j,
+                           "--quiet")
+        assert rc == 0, err
+        cases = {r["case"] for r in json.load(open(j))["results"]}
+        assert "tsc_read" in cases and "pingpong" not in cases and "tsc_pair" not in cases, cases
+    rc, out, err = run("list", "ring", "--exclude", "ring/*burst*")
+    assert rc == 0 and "spsc_single" in out and "burst" not in out, out
+    rc, out, err = run("list", "--exclude", "ring", "--exclude", "floor")
+    assert rc == 0 and "ring:" not in out and "floor:" not in out and "pool" in out, err
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "ab.json")
+        rc, out, err = run("ab", BIN, BIN, "floor", "--exclude", "floor/pingpong", "--exclude",
+                           "floor/tsc_pair", "--time", "20ms", "--warmup", "2ms", "--json", j,
+                           "--quiet")
+        assert rc == 0, err
+        assert [c["id"] for c in json.load(open(j))["cases"]] == \
+            ["floor/tsc_read/placement:single"], open(j).read()[:300]
+    expect_bad(["run", "floor", "--exclude", "rnig"],
+               "--exclude 'rnig' matches no case (did you mean 'ring'?)")
+    expect_bad(["list", "--exclude", "xyz"], "--exclude 'xyz' matches no case (see 'dpk-bench list')")
+    expect_bad(["run", "floor", "--exclude", "floor"], "no case to run")
+
+
 @case("ab runs two builds through serve, the run options and patterns passed on to both")
 def _():
     with tempfile.TemporaryDirectory() as d:
@@ -208,9 +236,9 @@ def _():
 
 @case("every command's help comes from the tables; another command's option is named so")
 def _():
-    for cmd, opts in [("run", ["--time", "--json"]),
+    for cmd, opts in [("run", ["--time", "--exclude", "--json"]), ("list", ["--exclude"]),
                       ("env", ["--lcores", "--placement"]),
-                      ("compare", ["--noise", "--fail-above"]),
+                      ("compare", ["--noise", "--fail-above", "--exclude"]),
                       ("spread", ["--limit", "--sets"]), ("report", ["-o, --output", "--title"]),
                       ("ab", ["--time", "--seed", "--html", "--fail-above"]),
                       ("serve", ["--json", "--time"])]:

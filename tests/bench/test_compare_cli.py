@@ -741,6 +741,29 @@ def _():
     assert "geometric mean" in p.stderr, p.stderr
 
 
+@case("--exclude leaves cases out of compare, spread and report")
+def _():
+    rc, out, err = run("compare", f("base.json"), f("new.json"), "--exclude", "synth/shift10",
+                       "--fail-above", "5")
+    assert rc == 0 and "shift10" not in out and "synth/shift1 " in out, (rc, out, err)
+    rc, out, err = run("spread", f("base.json"), f("new.json"), "--exclude", "synth/shift*",
+                       "--exclude", "*/placement:oversub", "--limit", "999")
+    assert rc == 0 and "shift" not in out and "oversub" not in out, out
+    assert "synth/pair/esize:8/n:32/placement:core" in out, out
+    with tempfile.TemporaryDirectory() as d:
+        page = os.path.join(d, "r.html")
+        rc, _, err = run("report", f("base.json"), f("new.json"), "-o", page, "--exclude",
+                         "synth/noisy")
+        assert rc == 0, err
+        text = open(page).read()
+        assert "shift10" in text and "synth/noisy" not in text and "noisy" not in text
+    expect_bad(["compare", f("base.json"), f("new.json"), "--exclude", "synth/shfit10"],
+               "--exclude 'synth/shfit10' matches no case in the files (did you mean "
+               "'synth/shift10'?)")
+    expect_bad(["spread", f("base.json"), "--exclude", "zzz*"],
+               "--exclude 'zzz*' matches no case in the files")
+
+
 @case("-- ends the options of a command that reads files")
 def _():
     with tempfile.TemporaryDirectory() as d:

@@ -19,7 +19,7 @@
 
 #include "engine.h"
 
-/** The most words (patterns or files) a command takes, and the most --pattern. */
+/** The most words (patterns or files) a command takes, and the most --pattern/--exclude. */
 #define DPK_CLI_WORDS_MAX 64
 
 struct dpk_cli;
@@ -83,6 +83,7 @@ struct dpk_cli {
 	unsigned nwords;
 	bool first_is_pattern;         /**< words[0] is argv[1], where a command name would stand */
 	struct dpk_cli_globs patterns; /**< --pattern */
+	struct dpk_cli_globs excludes; /**< --exclude */
 	const char *fwd[2 * DPK_CLI_WORDS_MAX]; /**< the tokens of the options to forward */
 	unsigned nfwd;
 	bool help, version;
@@ -162,17 +163,22 @@ bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *
                              const struct dpk_bench_case *c);
 
 /**
- * Check that every pattern (the words of run and list) selects some case. On one that
- * selects nothing, writes "no case matches 'X'" with the nearest names as a suggestion to
- * @p err and returns -EINVAL. A first word nearer a command than any name has the command
- * suggested.
+ * Check that every pattern (the words of run and list) and every --exclude selects some
+ * case. On one that selects nothing, writes "no case matches 'X'" (for --exclude, "--exclude
+ * 'X' matches no case") with the nearest names as a suggestion to @p err and returns
+ * -EINVAL. A first word nearer a command than any name has the command suggested.
  */
 int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen);
+
+/** Whether some --exclude selects case @p c of @p s. */
+bool dpk_cli_excluded(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
+                      const struct dpk_bench_case *c);
 
 /** dpk_cli_selected() as a plan's select function (dpk_bench_select_fn), @p cli its context. */
 bool dpk_cli_select(void *cli, const struct dpk_bench_suite *s, const struct dpk_bench_case *c);
 
-/** Whether case @p c of @p s is selected: by a pattern (or by default_on when none). */
+/** Whether case @p c of @p s is selected: by a pattern (or by default_on when none) and by
+ *  no --exclude. */
 bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
                       const struct dpk_bench_case *c);
 

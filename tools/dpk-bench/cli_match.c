@@ -66,6 +66,15 @@ bool dpk_cli_pattern_matches(const char *pattern, const struct dpk_bench_suite *
 	return fnmatch(pattern, full, 0) == 0;
 }
 
+bool dpk_cli_excluded(const struct dpk_cli *cli, const struct dpk_bench_suite *s,
+                      const struct dpk_bench_case *c)
+{
+	for (unsigned i = 0; i < cli->excludes.n; i++)
+		if (dpk_cli_pattern_matches(cli->excludes.v[i], s, c))
+			return true;
+	return false;
+}
+
 bool dpk_cli_select(void *cli, const struct dpk_bench_suite *s, const struct dpk_bench_case *c)
 {
 	return dpk_cli_selected(cli, s, c);
@@ -78,7 +87,7 @@ bool dpk_cli_selected(const struct dpk_cli *cli, const struct dpk_bench_suite *s
 
 	for (unsigned i = 0; i < cli->nwords && !in; i++)
 		in = dpk_cli_pattern_matches(cli->words[i], s, c);
-	return in;
+	return in && !dpk_cli_excluded(cli, s, c);
 }
 
 /*
@@ -188,6 +197,15 @@ int dpk_cli_check_patterns(const struct dpk_cli *cli, char *err, size_t errlen)
 		if (i == 0 && cli->first_is_pattern && slip_of_command(p, bd, err, errlen))
 			return -EINVAL;
 		snprintf(what, sizeof(what), "no case matches '%s'", p);
+		no_match(what, p, best, bd, err, errlen);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < cli->excludes.n; i++) {
+		const char *p = cli->excludes.v[i];
+
+		if (pattern_hits(cli->suites, p, best, sizeof(best), &bd))
+			continue;
+		snprintf(what, sizeof(what), "--exclude '%s' matches no case", p);
 		no_match(what, p, best, bd, err, errlen);
 		return -EINVAL;
 	}

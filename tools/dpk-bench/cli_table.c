@@ -161,6 +161,10 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          dpk_cli_set_lcores, 0},
         {"--placement", NULL, "LIST", "run env serve ab", false,
          "placements to run: single,smt,core,llc,numa,oversub,all", dpk_cli_set_placement, 0},
+        {"--exclude", NULL, "PATTERN", "run list serve ab", true,
+         "leave out the cases PATTERN selects (repeatable); one that selects no case is "
+         "refused",
+         dpk_cli_set_glob, AT(excludes)},
         {"--repeat", NULL, "N", "run", false, "run the whole selection N times (default 1)",
          dpk_cli_set_count, 0},
         {"--rounds", NULL, "N", "run serve ab", false,
@@ -210,6 +214,10 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
         {"--noise", NULL, "PCT", "report", false, "noise threshold of the comparison (default 2)",
          dpk_cli_set_pct, AT(noise)},
         {"--pattern", NULL, "GLOB", RUN_FILES, true, PATTERN_HELP, dpk_cli_set_glob, AT(patterns)},
+        {"--exclude", NULL, "GLOB", RUN_FILES, true,
+         "leave out the cases GLOB matches, as --pattern would match them (repeatable); one "
+         "that matches no case is refused",
+         dpk_cli_set_glob, AT(excludes)},
         {"--unit", NULL, "UNIT", "compare", false,
          "ticks (default) or cycles: compare the figures in core cycles, which single-lcore "
          "cases run in rounds have; cases without them on a side are skipped, with the reason",

@@ -102,7 +102,7 @@ int dpk_cli_set_text(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
 	return 0;
 }
 
-/* A glob added to the list at the option's field (--pattern). */
+/* A glob added to the list at the option's field (--pattern, --exclude). */
 int dpk_cli_set_glob(struct dpk_cli *cli, const struct dpk_cli_option *o, const char *v, char *err,
                      size_t errlen)
 {

@@ -24,7 +24,8 @@ int dpk_cmd_list(struct dpk_cli *cli)
 			const struct dpk_bench_case *c = &s->cases[j];
 
 			/* Without patterns, every suite, default or not. */
-			if (cli->nwords && !dpk_cli_selected(cli, s, c))
+			if (cli->nwords ? !dpk_cli_selected(cli, s, c)
+			                : dpk_cli_excluded(cli, s, c))
 				continue;
 			if (!header) {
 				printf("%s%s: %s\n", s->name, s->default_on ? "" : " (not default)",
