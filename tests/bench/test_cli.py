@@ -213,6 +213,38 @@ def _():
     expect_bad(["run", "floor", "--exclude", "floor"], "no case to run")
 
 
+@case("the progress line on a terminal shows the time elapsed and left")
+def _():
+    import pty
+    import select
+    master, slave = pty.openpty()
+    p = subprocess.Popen([BIN, "run", "floor", "--time", "30ms", "--warmup", "5ms"],
+                         stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 1.0)
+        if r:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            seen += data
+        elif p.poll() is not None:
+            break
+    os.close(master)
+    assert p.wait(timeout=60) == 0
+    text = seen.decode(errors="replace")
+    assert re.search(r"round \d+ of \d+ \(\d+:\d\d elapsed, about \d+:\d\d left\)", text), text[:400]
+    assert re.search(r"floor: \d+ pair cases? on \w+, round \d+ of \d+ \(\d+:\d\d elapsed, "
+                     r"about \d+:\d\d left\)", text), text[:800]
+    # Not a terminal: no progress line at all.
+    rc, out, err = run("run", "floor/tsc_read", "--time", "10ms")
+    assert rc == 0 and "elapsed" not in err and "\r" not in err, err
+
+
 @case("ab runs two builds through serve, the run options and patterns passed on to both")
 def _():
     with tempfile.TemporaryDirectory() as d:

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <dpk/cycles.h>
@@ -24,25 +25,83 @@ struct run_out {
 	const struct dpk_bench_runner *runner;
 	FILE *out; /* the table: stdout, unless a results file goes there */
 	bool progress;
+	double t0;  /* when the cases began, CLOCK_MONOTONIC seconds */
+	double est; /* the plan's warm-up and measurement, seconds */
 	int width;
 	bool failed;
 };
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The cases a set run in rounds holds: the count its progress line starts with, as the
+ * engine writes it ("ring: 40 single-lcore cases", "ring: 2 pair cases on core"); 1 when
+ * it has none. */
+static double set_cases(const char *what)
+{
+	const char *colon = strstr(what, ": ");
+	double k = colon ? strtod(colon + 2, NULL) : 0;
+
+	return k >= 1 ? k : 1;
+}
+
+/* "1:05" or "1:02:05". */
+static void clock_text(char *buf, size_t len, double s)
+{
+	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+/* "0:12 elapsed, about 0:30 left": the rest at the pace so far, or by the plan before a
+ * second of it has gone. */
+static void eta_text(const struct run_out *o, const struct dpk_bench_progress *p, char *buf,
+                     size_t len)
+{
+	double done = (double)p->done, spent = now_s() - o->t0, left;
+	char a[16], b[16];
+
+	if (p->rounds) /* a set's rounds, extra rounds at the end */
+		done += set_cases(p->what) *
+		        (p->round < p->rounds ? (double)p->round / p->rounds : 1.0);
+	if (done > 0 && spent >= 1.0)
+		left = spent * ((double)p->total - done) / done;
+	else
+		left = o->est - spent;
+	clock_text(a, sizeof(a), spent);
+	clock_text(b, sizeof(b), left);
+	snprintf(buf, len, "%s elapsed, about %s left", a, b);
+}
+
 static void on_progress(void *ctx, const struct dpk_bench_progress *p)
 {
 	const struct run_out *o = ctx;
+	char eta[64];
 
 	if (!o->progress)
 		return;
-	if (!p)
+	if (!p) {
 		fprintf(stderr, "\r\033[K");
-	else if (p->rounds && p->round < p->rounds)
-		fprintf(stderr, "\r\033[K%s, round %u of %u", p->what, p->round + 1, p->rounds);
+		fflush(stderr);
+		return;
+	}
+	eta_text(o, p, eta, sizeof(eta));
+	if (p->rounds && p->round < p->rounds)
+		fprintf(stderr, "\r\033[K%s, round %u of %u (%s)", p->what, p->round + 1, p->rounds,
+		        eta);
 	else if (p->rounds)
-		fprintf(stderr, "\r\033[K%s, extra round %u (too few samples at full speed)",
-		        p->what, p->round + 1 - p->rounds);
+		fprintf(stderr, "\r\033[K%s, extra round %u (too few samples at full speed; %s)",
+		        p->what, p->round + 1 - p->rounds, eta);
 	else
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", p->done + 1, p->total, p->what);
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s (%s)", p->done + 1, p->total, p->what, eta);
 	fflush(stderr);
 }
 
@@ -149,6 +208,7 @@ static int run_plan(const struct dpk_cli *cli, struct dpk_session *s,
 	struct run_out o = {.cli = cli,
 	                    .runner = &s->runner,
 	                    .out = files->json.to_stdout || files->csv.to_stdout ? stderr : stdout};
+	double more;
 	struct dpk_bench_plan_hooks h = {
 	        .ctx = &o, .suite = on_suite, .result = on_result, .progress = on_progress};
 	const size_t nres = plan->n * cli->opt.repeat;
@@ -160,7 +220,9 @@ static int run_plan(const struct dpk_cli *cli, struct dpk_session *s,
 	if (!cli->quiet)
 		print_head(o.out, cli, &s->meta, plan);
 	o.progress = !cli->quiet && isatty(STDERR_FILENO);
+	o.est = plan_seconds(cli, plan, &more);
 	fflush(o.out);
+	o.t0 = now_s();
 	uint64_t t0 = dpk_tsc();
 	if (dpk_bench_plan_run(&s->runner, plan, cli->opt.repeat, res, &h))
 		fprintf(stderr, "dpk-bench: out of memory\n");
