@@ -213,6 +213,27 @@ def _():
     expect_bad(["run", "floor", "--exclude", "floor"], "no case to run")
 
 
+@case("a FIFO with no reader is refused before any case runs; with one it gets the results")
+def _():
+    import threading
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "out.json")
+        os.mkfifo(fifo)
+        # No reader: refused at once (a timeout here is the old hang at the run's end).
+        rc, out, err = run("run", "floor/tsc_read", "--time", "10ms", "--json", fifo, timeout=30)
+        assert rc == 2 and "a FIFO without a reader" in err and fifo in err, err
+        assert "p50" not in out, out
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(fifo).read()))
+        reader.start()
+        # The reader blocks in open() until the run holds the write end.
+        rc, out, err = run("run", "floor/tsc_read", "--time", "10ms", "--quiet", "--csv", fifo,
+                           timeout=60)
+        reader.join(30)
+        assert rc == 0, err
+        assert got and got[0].startswith("row,suite,case,"), got
+
+
 @case("the progress line on a terminal shows the time elapsed and left")
 def _():
     import pty

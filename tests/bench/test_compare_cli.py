@@ -732,6 +732,26 @@ def _():
         assert time.monotonic() - t0 < 10, "the large file was read"
 
 
+@case("an output that names an input is refused, and the input kept")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a.json"), os.path.join(d, "b.json")
+        shutil.copy(f("base.json"), a)
+        shutil.copy(f("new.json"), b)
+        before = open(a, "rb").read()
+        expect_bad(["compare", a, b, "--json", a],
+                   f"--json '{a}' names the input {a}, which it would overwrite")
+        expect_bad(["compare", a, b, "--json", os.path.join(d, ".", "b.json")],
+                   "names the input")
+        expect_bad(["report", a, "-o", a], f"-o '{a}' names the input {a}")
+        expect_bad(["report", a, b, "--output", b], "names the input")
+        link = os.path.join(d, "link.json")
+        os.symlink("a.json", link)
+        expect_bad(["compare", a, b, "--json", link], "names the input")
+        assert open(a, "rb").read() == before
+        assert json.load(open(b))["schema"] == "dpkit-bench"
+
+
 @case("compare --json -: standard output carries the comparison alone")
 def _():
     p = subprocess.run([BIN, "compare", f("base.json"), f("new.json"), "--json", "-"],

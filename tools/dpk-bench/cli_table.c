@@ -19,7 +19,10 @@ const struct dpk_cli_command dpk_cli_commands[] = {
                 .about = "Run the cases PATTERN selects, each on every placement its kind "
                          "fits and the lcores offer, and print a table of their figures.\n\n"
                          "PATTERN is a suite name or a glob on SUITE/CASE, e.g. ring, "
-                         "'ring/spsc_*', '*pingpong'.",
+                         "'ring/spsc_*', '*pingpong'.\n\n"
+                         "The whole command line is checked before any case runs, and the "
+                         "files are written once the cases have run: a FIFO must have its "
+                         "reader running when dpk-bench starts, or the run is refused.",
                 .exit_status = "0 all cases ran, 1 a case failed its invariants, 2 bad input",
                 .words = DPK_CLI_PATTERNS,
                 .max = DPK_CLI_WORDS_MAX,

@@ -28,7 +28,7 @@ int dpk_cmd_ab(struct dpk_cli *cli)
 {
 	/* The builds get the run options as given, then "--" and the patterns. */
 	const char *args[sizeof(cli->fwd) / sizeof(cli->fwd[0]) + 1 + DPK_CLI_WORDS_MAX];
-	struct dpk_output json, html;
+	struct dpk_output json = {.fifo = -1}, html = {.fifo = -1};
 	struct dpk_ab_args a = {
 	        .base = cli->words[0],
 	        .new = cli->words[1],
@@ -50,5 +50,7 @@ int dpk_cmd_ab(struct dpk_cli *cli)
 		args[a.nchild_args++] = cli->words[i];
 	if (rc == 0)
 		rc = dpk_ab_run(&a);
+	dpk_output_release(&json);
+	dpk_output_release(&html);
 	return rc;
 }

@@ -8,7 +8,7 @@
 #include "output.h"
 
 /* Print the comparison, and write it as JSON where asked; returns the exit status. */
-static int show(const struct dpk_output *out, const struct dpk_results *r,
+static int show(struct dpk_output *out, const struct dpk_results *r,
                 const struct dpk_cmp_report *rep)
 {
 	/* Standard output carries the JSON alone, when it goes there. */
@@ -46,14 +46,14 @@ int dpk_cmd_compare(struct dpk_cli *cli)
 
 	if ((rc = dpk_files_load(cli, r)))
 		return rc;
-	if (dpk_output_prepare(&out, "--json", cli->json, err, sizeof(err)))
-		rc = dpk_cli_fail(cli, "%s", err);
+	rc = dpk_files_output(cli, &out, "--json", cli->json);
 	if (rc == 0 && dpk_compare(&r[0], &r[1], &o, &rep, err, sizeof(err)) == 0) {
 		rc = show(&out, r, &rep);
 		dpk_cmp_report_free(&rep);
 	} else if (rc == 0) {
 		rc = dpk_cli_fail(cli, "%s", err);
 	}
+	dpk_output_release(&out);
 	dpk_files_free(r, 2);
 	return rc;
 }

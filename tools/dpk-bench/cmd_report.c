@@ -40,8 +40,8 @@ static int check_selection(const struct dpk_cli *cli, const struct dpk_results *
 }
 
 /* Write the page of @p r, with the comparison @p rep (or NULL). 0 or 2. */
-static int write_page(const struct dpk_cli *cli, const struct dpk_output *o,
-                      const struct dpk_results *r, const struct dpk_cmp_report *rep)
+static int write_page(const struct dpk_cli *cli, struct dpk_output *o, const struct dpk_results *r,
+                      const struct dpk_cmp_report *rep)
 {
 	const struct dpk_results *files[2] = {&r[0], &r[1]};
 	const struct dpk_html_options ho = {
@@ -85,8 +85,7 @@ int dpk_cmd_report(struct dpk_cli *cli)
 		return dpk_cli_fail(cli, "needs -o FILE (or -o - for standard output)");
 	if ((rc = dpk_files_load(cli, r)))
 		return rc;
-	if (dpk_output_prepare(&out, "-o", cli->output, err, sizeof(err)))
-		rc = dpk_cli_fail(cli, "%s", err);
+	rc = dpk_files_output(cli, &out, "-o", cli->output);
 	if (rc == 0)
 		rc = check_selection(cli, r);
 	if (rc == 0 && cli->nwords == 2) {
@@ -98,6 +97,7 @@ int dpk_cmd_report(struct dpk_cli *cli)
 		rc = write_page(cli, &out, r, have_cmp ? &rep : NULL);
 	if (have_cmp)
 		dpk_cmp_report_free(&rep);
+	dpk_output_release(&out);
 	dpk_files_free(r, cli->nwords);
 	return rc;
 }

@@ -176,7 +176,7 @@ struct run_files {
 };
 
 /* Write one results file, opened only now (output.h). 0 or 2. */
-static int write_one(const struct dpk_cli *cli, const struct dpk_output *out,
+static int write_one(const struct dpk_cli *cli, struct dpk_output *out,
                      const struct dpk_bench_meta *meta, const struct dpk_bench_result *res,
                      size_t nres, bool csv_raw)
 {
@@ -202,7 +202,7 @@ static int write_one(const struct dpk_cli *cli, const struct dpk_output *out,
 
 /* Run the plan and report it. */
 static int run_plan(const struct dpk_cli *cli, struct dpk_session *s,
-                    const struct dpk_bench_plan *plan, const struct run_files *files)
+                    const struct dpk_bench_plan *plan, struct run_files *files)
 {
 	/* Standard output carries a results file alone, when one goes there. */
 	struct run_out o = {.cli = cli,
@@ -260,6 +260,7 @@ static int check_inputs(const struct dpk_cli *cli, struct run_files *files)
 	if (dpk_output_prepare(&files->json, "--json", cli->json, err, sizeof(err)) ||
 	    dpk_output_prepare(&files->csv, "--csv", cli->csv, err, sizeof(err)))
 		return dpk_cli_fail(cli, "%s", err);
+	/* From here on a FIFO's write end may be held: dpk_cmd_run() lets it go. */
 	if (files->json.to_stdout && files->csv.to_stdout)
 		return dpk_cli_fail(cli, "--json and --csv both name standard output; give one "
 		                         "of them a file");
@@ -273,7 +274,7 @@ int dpk_cmd_run(struct dpk_cli *cli)
 	struct dpk_session s;
 	struct dpk_bench_plan plan;
 	/* The gbench writer needs every kept sample; --raw still decides the CSV rows. */
-	struct run_files files = {.csv_raw = cli->opt.raw};
+	struct run_files files = {.json.fifo = -1, .csv.fifo = -1, .csv_raw = cli->opt.raw};
 	int rc = check_inputs(cli, &files);
 
 	if (cli->format == CLI_FORMAT_GBENCH)
@@ -291,5 +292,7 @@ int dpk_cmd_run(struct dpk_cli *cli)
 		dpk_bench_plan_free(&plan);
 		dpk_session_stop(&s);
 	}
+	dpk_output_release(&files.json);
+	dpk_output_release(&files.csv);
 	return rc;
 }

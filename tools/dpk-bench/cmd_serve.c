@@ -26,7 +26,7 @@ static int check_inputs(const struct dpk_cli *cli, struct dpk_output *json)
 
 int dpk_cmd_serve(struct dpk_cli *cli)
 {
-	struct dpk_output json;
+	struct dpk_output json = {.fifo = -1};
 	struct dpk_bench_plan plan;
 	struct dpk_session s;
 	int rc = check_inputs(cli, &json);
@@ -43,5 +43,6 @@ int dpk_cmd_serve(struct dpk_cli *cli)
 		dpk_bench_plan_free(&plan);
 		dpk_session_stop(&s);
 	}
+	dpk_output_release(&json);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "output.h"
 
 int dpk_files_load(const struct dpk_cli *cli, struct dpk_results *r)
 {
@@ -87,5 +88,22 @@ int dpk_files_exclude(const struct dpk_cli *cli, struct dpk_results *r, unsigned
 	}
 	for (unsigned f = 0; f < n; f++)
 		dpk_results_drop(&r[f], excluded, cli);
+	return 0;
+}
+
+int dpk_files_output(const struct dpk_cli *cli, struct dpk_output *o, const char *opt,
+                     const char *path)
+{
+	char err[512];
+
+	if (dpk_output_prepare(o, opt, path, err, sizeof(err)))
+		return dpk_cli_fail(cli, "%s", err);
+	for (unsigned i = 0; i < cli->nwords; i++) {
+		if (!dpk_output_same(path, cli->words[i]))
+			continue;
+		dpk_output_release(o);
+		return dpk_cli_fail(cli, "%s '%s' names the input %s, which it would overwrite",
+		                    opt, path, cli->words[i]);
+	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #define DPK_BENCH_FILES_H
 
 #include "cli.h"
+#include "output.h"
 #include "results.h"
 
 /**
@@ -24,6 +25,15 @@ int dpk_files_load(const struct dpk_cli *cli, struct dpk_results *r);
  * @retval 0 / 2 with a message on stderr (@p r unchanged)
  */
 int dpk_files_exclude(const struct dpk_cli *cli, struct dpk_results *r, unsigned n);
+
+/**
+ * Check output @p path of option @p opt into @p o (dpk_output_prepare()), and refuse it when
+ * it names one of the command's input files: compare --json A.json with A.json an input
+ * would replace what it reads.
+ * @retval 0 (release @p o with dpk_output_release()) / 2 with a message on stderr
+ */
+int dpk_files_output(const struct dpk_cli *cli, struct dpk_output *o, const char *opt,
+                     const char *path);
 
 /** Free @p r[0..n). */
 void dpk_files_free(struct dpk_results *r, unsigned n);

@@ -2,6 +2,7 @@
 /* output.c - the files commands write (see output.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +51,29 @@ static FILE *own_copy(FILE *own, int fd)
 	return f;
 }
 
-FILE *dpk_output_open(const struct dpk_output *o)
+/* A stream on the FIFO write end @p o holds, now written with blocking writes. */
+static FILE *fifo_stream(struct dpk_output *o)
+{
+	int flags = fcntl(o->fifo, F_GETFL);
+	FILE *f = NULL;
+
+	if (flags >= 0 && fcntl(o->fifo, F_SETFL, flags & ~O_NONBLOCK) == 0)
+		f = fdopen(o->fifo, "w");
+	if (f)
+		o->fifo = -1;
+	return f;
+}
+
+FILE *dpk_output_open(struct dpk_output *o)
 {
 	const char *path = file_of(o->path);
 	struct stat st;
 	FILE *f, *own;
 	int fd;
 
-	if (stat(path, &st) == 0 && (own = own_stream(&st, &fd)))
+	if (o->fifo >= 0)
+		f = fifo_stream(o);
+	else if (stat(path, &st) == 0 && (own = own_stream(&st, &fd)))
 		f = own_copy(own, fd);
 	else
 		f = fopen(path, "w");
@@ -65,6 +81,13 @@ FILE *dpk_output_open(const struct dpk_output *o)
 		fprintf(stderr, "dpk-bench: cannot write %s '%s': %s\n", o->opt, o->path,
 		        strerror(errno));
 	return f;
+}
+
+void dpk_output_release(struct dpk_output *o)
+{
+	if (o->fifo >= 0)
+		close(o->fifo);
+	o->fifo = -1;
 }
 
 /* The directory part of @p path, "." for a bare name, into @p dir of @p len bytes; non-zero
@@ -90,7 +113,8 @@ static int check_path(const char *path)
 		if (S_ISDIR(st.st_mode))
 			return -EISDIR;
 		/* access(), not open(): opening a FIFO's write end and closing it again would
-		 * hand its reader an early end of file. */
+		 * hand its reader an early end of file (hold_fifo() opens it once, and keeps
+		 * it). */
 		return access(path, W_OK) ? -errno : 0;
 	}
 	if (errno != ENOENT)
@@ -105,21 +129,35 @@ static int check_path(const char *path)
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
+/* Hold the write end of FIFO @p path in @p o, if it has a reader; 0 or -errno. */
+static int hold_fifo(struct dpk_output *o, const char *path)
+{
+	o->fifo = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	return o->fifo < 0 ? -errno : 0;
+}
+
 int dpk_output_prepare(struct dpk_output *o, const char *opt, const char *path, char *err,
                        size_t errlen)
 {
 	struct stat st, out;
 	int rc;
 
-	*o = (struct dpk_output){.opt = opt, .path = path};
+	*o = (struct dpk_output){.opt = opt, .path = path, .fifo = -1};
 	if (!path)
 		return 0;
 	rc = check_path(file_of(path));
 	if (rc == 0 && stat(file_of(path), &st) == 0) {
 		o->to_stdout = fstat(STDOUT_FILENO, &out) == 0 && st.st_dev == out.st_dev &&
 		               st.st_ino == out.st_ino;
+		if (S_ISFIFO(st.st_mode) && !own_stream(&st, &(int){0}))
+			rc = hold_fifo(o, file_of(path));
 	}
-	if (rc)
+	if (rc == -ENXIO)
+		snprintf(err, errlen,
+		         "cannot write %s '%s': a FIFO without a reader (start its reader first; "
+		         "dpk-bench does not wait for one)",
+		         opt, path);
+	else if (rc)
 		snprintf(err, errlen, "cannot write %s '%s': %s", opt, path, strerror(-rc));
 	return rc;
 }

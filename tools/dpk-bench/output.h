@@ -12,6 +12,11 @@
  * "-" is standard output, and so is a path that names the file standard output already is
  * (/dev/stdout, or the file it is redirected to): such an output is written through that
  * descriptor, after what is already there, instead of being truncated under it.
+ *
+ * A FIFO is written once its reader is there, and opening its write end blocks until one
+ * is, so a run would hang at its end with no reader. So the check opens a FIFO's write end
+ * without blocking: with no reader that fails and the output is refused before any work;
+ * with one, the descriptor is held (the reader waits) and written at the end.
  */
 #ifndef DPK_BENCH_OUTPUT_H
 #define DPK_BENCH_OUTPUT_H
@@ -24,24 +29,30 @@ struct dpk_output {
 	const char *opt;  /**< the option that names it: "--json" */
 	const char *path; /**< as given; NULL: none asked for */
 	bool to_stdout;   /**< "-", or a name of this process's standard output */
+	int fifo;         /**< a FIFO's write end, held from the check on; -1: none */
 };
 
 /**
  * Check output @p path of option @p opt into @p o: whether fopen(@p path, "w") can succeed,
- * found without creating, truncating or opening anything, so that a command refused after
- * this check leaves the disk as it was. A NULL @p path is no output, and passes.
- * @retval 0 / -errno (-EISDIR for a directory, -ENOTDIR or -ENOENT for a missing one), with
- *         "cannot write OPT 'PATH': why" in @p err
+ * found without creating, truncating or opening any file, so that a command refused after
+ * this check leaves the disk as it was. A FIFO's write end is opened without blocking and
+ * held in @p o (dpk_output_release() lets it go). A NULL @p path is no output, and passes.
+ * @retval 0 / -errno (-EISDIR for a directory, -ENOTDIR or -ENOENT for a missing one,
+ *         -ENXIO for a FIFO without a reader), with "cannot write OPT 'PATH': why" in @p err
  */
 int dpk_output_prepare(struct dpk_output *o, const char *opt, const char *path, char *err,
                        size_t errlen);
 
 /**
- * Open output @p o for writing: truncated and written from the start, or appended to when it
- * is this process's stdout or stderr (standard streams flushed first). Close it with fclose().
+ * Open output @p o for writing: truncated and written from the start, appended to when it is
+ * this process's stdout or stderr (standard streams flushed first), or through the FIFO end
+ * the check holds (which the stream then owns). Close it with fclose().
  * @retval the stream / NULL with a message on stderr naming the option, the path and the error
  */
-FILE *dpk_output_open(const struct dpk_output *o);
+FILE *dpk_output_open(struct dpk_output *o);
+
+/** Let go of what dpk_output_prepare() holds for @p o and dpk_output_open() did not take. */
+void dpk_output_release(struct dpk_output *o);
 
 /**
  * Whether outputs @p a and @p b (either may be NULL) name one file, so that one would
