@@ -260,6 +260,7 @@ static int load_entry(struct ctx *c, const struct dpk_jv *o, size_t idx, struct 
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "results[%zu]", idx);
+	e->obj = o;
 	if (o->type != DPK_JV_OBJECT)
 		return bad(c, o, "%s: expected an object, found %s", path,
 		           dpk_jv_type_name(o->type));

@@ -59,6 +59,8 @@ struct dpk_res_entry {
 	double floor_min, floor_max; /**< its round floors' range; NaN: none */
 	unsigned floor_set_aside;    /**< rounds set aside for their floor */
 	unsigned nregimes;           /**< regimes its rounds fell into (0: one) */
+	const struct dpk_jv *obj;    /**< the result's object in the file, for what the fields
+	                                  above leave out (rejected counts, roles, interleaving) */
 };
 
 /** One environment item as the file has it. */

@@ -294,7 +294,8 @@ def _():
                       ("compare", ["--noise", "--fail-above", "--exclude"]),
                       ("spread", ["--limit", "--sets"]), ("report", ["-o, --output", "--title"]),
                       ("ab", ["--time", "--seed", "--html", "--fail-above"]),
-                      ("serve", ["--json", "--time"])]:
+                      ("serve", ["--json", "--time"]),
+                      ("convert", ["--to", "-o, --output"])]:
         rc, out, _ = run(cmd, "--help")
         assert rc == 0 and out.startswith(f"usage: dpk-bench ") and "exit status: " in out, out
         for o in opts:
@@ -304,7 +305,7 @@ def _():
     rc, out, _ = run("env", "--help")
     assert "--time" not in out and "--json" not in out, out
     rc, out, _ = run("--help")
-    for cmd in ["run", "list", "env", "compare", "spread", "report", "ab"]:
+    for cmd in ["run", "list", "env", "compare", "spread", "report", "ab", "convert"]:
         assert f"\n  {cmd} " in out, cmd
     assert "serve" not in out.split("commands:")[1].split("\n\n")[0], out
     expect_bad(["compare", "a.json", "b.json", "--time", "1"],

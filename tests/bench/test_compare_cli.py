@@ -745,6 +745,7 @@ def _():
                    "names the input")
         expect_bad(["report", a, "-o", a], f"-o '{a}' names the input {a}")
         expect_bad(["report", a, b, "--output", b], "names the input")
+        expect_bad(["convert", a, "--to", "dpkit", "-o", a], "names the input")
         link = os.path.join(d, "link.json")
         os.symlink("a.json", link)
         expect_bad(["compare", a, b, "--json", link], "names the input")

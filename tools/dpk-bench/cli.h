@@ -67,6 +67,9 @@ struct dpk_cli_option {
 /** What --json of run writes. */
 enum dpk_cli_format { CLI_FORMAT_DPKIT, CLI_FORMAT_GBENCH };
 
+/** What convert writes (--to). */
+enum dpk_cli_to { CLI_TO_NONE, CLI_TO_GBENCH, CLI_TO_CSV, CLI_TO_MARKDOWN, CLI_TO_DPKIT };
+
 /** Globs given with a repeatable option. */
 struct dpk_cli_globs {
 	const char *v[DPK_CLI_WORDS_MAX];
@@ -93,16 +96,17 @@ struct dpk_cli {
 	const char *json, *csv; /**< --json, --csv (compare: --json) */
 	enum dpk_cli_format format;
 	bool quiet, interleave;
-	/* compare, spread, report */
+	/* compare, spread, report, convert */
 	double noise; /**< NaN: not given */
 	double fail_above, limit;
 	unsigned sets; /**< --sets N; 0: not asked */
 	bool cycles;   /**< --unit cycles */
 	const char *output, *title, *html;
 	unsigned long seed; /**< ab's --seed; 0: from the clock */
+	enum dpk_cli_to to;
 };
 
-/** The default noise threshold of compare and report. */
+/** The default noise threshold of compare, report and convert. */
 #define DPK_CLI_NOISE 0.02
 
 /** @p v, or @p dflt when it is NaN (an option not given whose default is the command's). */

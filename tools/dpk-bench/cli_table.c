@@ -140,11 +140,29 @@ const struct dpk_cli_command dpk_cli_commands[] = {
                 .hidden = true,
                 .run = dpk_cmd_serve,
         },
+        {
+                .name = "convert",
+                .usage = "convert IN.json [NEW.json] --to FORMAT [-o OUT] [OPTIONS]",
+                .summary = "a results file in another format: gbench, csv, markdown, dpkit",
+                .about = "Write a dpk-bench results file in a format other tools read: gbench, "
+                         "Google Benchmark's JSON (its tools/compare.py reads it); csv, the "
+                         "columns of run --csv, a row per result; markdown, a table for a "
+                         "pull-request comment; dpkit, a normalised copy of the file. Given two "
+                         "results files, or a file written by compare --json, markdown is the "
+                         "comparison: ratio, interval and verdict per case.",
+                .exit_status = "0 written, 2 bad input",
+                .words = DPK_CLI_FILES,
+                .min = 1,
+                .max = 2,
+                .need = {"a results file: IN.json --to FORMAT"},
+                .takes = "one results file, or two to compare",
+                .run = dpk_cmd_convert,
+        },
         {0},
 };
 
 /* The commands that read results files. */
-#define RUN_FILES "compare spread report"
+#define RUN_FILES "compare spread report convert"
 #define PATTERN_HELP                                                                               \
 	"only cases matching SUITE, SUITE/CASE or the full id "                                    \
 	"SUITE/CASE/PARAM:V/.../placement:P (repeatable)"
@@ -199,7 +217,7 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          dpk_cli_set_flag, AT(interleave)},
         {"--quiet", NULL, NULL, "run", false, "no environment block and no progress line",
          dpk_cli_set_flag, AT(quiet)},
-        /* compare, spread, report */
+        /* compare, spread, report, convert */
         {"--noise", NULL, "PCT", "compare", false,
          "noise threshold in percent (default 2): a verdict of faster or slower needs p < 0.05 "
          "and the whole interval beyond it",
@@ -242,6 +260,12 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "table on standard error",
          dpk_cli_set_path, AT(json)},
         {"--title", NULL, "TEXT", "report", false, "the page title", dpk_cli_set_text, AT(title)},
+        {"--to", NULL, "FORMAT", "convert", false,
+         "what to write: gbench, csv, markdown (or md) or dpkit", dpk_cli_set_to, 0},
+        {"--output", "-o", "FILE", "convert", false,
+         "where to write it (default, or '-': standard output)", dpk_cli_set_path, AT(output)},
+        {"--noise", NULL, "PCT", "convert", false,
+         "noise threshold of a comparison of two files (default 2)", dpk_cli_set_pct, AT(noise)},
         /* ab */
         {"--noise", NULL, "PCT", "ab", false,
          "noise threshold in percent (default 1): a verdict of faster or slower needs the whole "

@@ -290,3 +290,25 @@ int dpk_cli_set_unit(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
 	cli->cycles = strcmp(v, "cycles") == 0;
 	return 0;
 }
+
+int dpk_cli_set_to(struct dpk_cli *cli, const struct dpk_cli_option *o, const char *v, char *err,
+                   size_t errlen)
+{
+	static const struct {
+		const char *name;
+		enum dpk_cli_to to;
+	} formats[] = {{"gbench", CLI_TO_GBENCH},
+	               {"csv", CLI_TO_CSV},
+	               {"markdown", CLI_TO_MARKDOWN},
+	               {"md", CLI_TO_MARKDOWN},
+	               {"dpkit", CLI_TO_DPKIT}};
+
+	(void)o;
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (strcmp(v, formats[i].name) == 0) {
+			cli->to = formats[i].to;
+			return 0;
+		}
+	snprintf(err, errlen, "--to: unknown format '%s' (gbench, csv, markdown or dpkit)", v);
+	return -EINVAL;
+}

@@ -33,5 +33,6 @@ DPK_CLI_SETTER(dpk_cli_set_sets);      /* --sets */
 DPK_CLI_SETTER(dpk_cli_set_seed);      /* --seed */
 DPK_CLI_SETTER(dpk_cli_set_format);    /* --format */
 DPK_CLI_SETTER(dpk_cli_set_unit);      /* --unit */
+DPK_CLI_SETTER(dpk_cli_set_to);        /* --to */
 
 #endif /* DPK_BENCH_CLI_VALUES_H */

@@ -16,6 +16,7 @@ int dpk_cmd_env(struct dpk_cli *cli);
 int dpk_cmd_compare(struct dpk_cli *cli);
 int dpk_cmd_spread(struct dpk_cli *cli);
 int dpk_cmd_report(struct dpk_cli *cli);
+int dpk_cmd_convert(struct dpk_cli *cli);
 int dpk_cmd_ab(struct dpk_cli *cli);
 int dpk_cmd_serve(struct dpk_cli *cli);
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * files.h - the results files that compare, spread and report read: loaded with one
+ * files.h - the results files that compare, spread, report and convert read: loaded with one
  * message naming the file and the problem, without the results --exclude leaves out.
  */
 #ifndef DPK_BENCH_FILES_H
