@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dpk-bench run (the default command): the plan, its run, the table and the files. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,16 +279,10 @@ int dpk_cmd_run(struct dpk_cli *cli)
 	if (cli->format == CLI_FORMAT_GBENCH)
 		cli->opt.raw = true;
 	if (rc == 0 && (rc = dpk_session_start(cli, &s)) == 0) {
-		rc = dpk_bench_plan_make(&plan, &s.runner, cli->suites, dpk_cli_select, cli,
-		                         cli->interleave);
-		if (rc == 0)
+		if ((rc = dpk_session_plan(cli, &s, &plan)) == 0) {
 			rc = run_plan(cli, &s, &plan, &files);
-		else if (rc == -ENOENT)
-			rc = dpk_cli_fail(
-			        cli, "the selection has no case to run on the chosen placements");
-		else
-			rc = dpk_cli_fail(cli, "out of memory");
-		dpk_bench_plan_free(&plan);
+			dpk_bench_plan_free(&plan);
+		}
 		dpk_session_stop(&s);
 	}
 	dpk_output_release(&files.json);

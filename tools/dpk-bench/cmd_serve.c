@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dpk-bench serve: a build's side of ab, its sets served round by round (serve.c). */
-#include <errno.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -32,15 +31,10 @@ int dpk_cmd_serve(struct dpk_cli *cli)
 	int rc = check_inputs(cli, &json);
 
 	if (rc == 0 && (rc = dpk_session_start(cli, &s)) == 0) {
-		rc = dpk_bench_plan_make(&plan, &s.runner, cli->suites, dpk_cli_select, cli, false);
-		if (rc == 0)
+		if ((rc = dpk_session_plan(cli, &s, &plan)) == 0) {
 			rc = dpk_serve(&s.runner, &plan, &s.meta, &json, stdin, stdout);
-		else if (rc == -ENOENT)
-			rc = dpk_cli_fail(
-			        cli, "the selection has no case to run on the chosen placements");
-		else
-			rc = dpk_cli_fail(cli, "out of memory");
-		dpk_bench_plan_free(&plan);
+			dpk_bench_plan_free(&plan);
+		}
 		dpk_session_stop(&s);
 	}
 	dpk_output_release(&json);

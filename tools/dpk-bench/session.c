@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The lcores, the clock check and the environment of run and env (see session.h). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -97,6 +98,19 @@ int dpk_session_start(const struct dpk_cli *cli, struct dpk_session *s)
 	collect_env(&s->runner.clock, &s->runner.cpus_used, &s->env);
 	make_meta(s, cli);
 	return 0;
+}
+
+int dpk_session_plan(struct dpk_cli *cli, struct dpk_session *s, struct dpk_bench_plan *plan)
+{
+	int rc = dpk_bench_plan_make(plan, &s->runner, cli->suites, dpk_cli_select, cli,
+	                             cli->interleave);
+
+	if (rc == 0)
+		return 0;
+	dpk_bench_plan_free(plan);
+	return dpk_cli_fail(
+	        cli, rc == -ENOENT ? "the selection has no case to run on the chosen placements"
+	                           : "out of memory");
 }
 
 void dpk_session_stop(struct dpk_session *s)

@@ -30,6 +30,13 @@ int dpk_session_check_lcores(const struct dpk_cli *cli);
  */
 int dpk_session_start(const struct dpk_cli *cli, struct dpk_session *s);
 
+/**
+ * Make the plan of the cases @p cli selects on the lcores of @p s, interleaved as it says.
+ * @retval 0 made (free it with dpk_bench_plan_free()) / 2 with a message on stderr (nothing
+ *         to run on the chosen placements, or out of memory)
+ */
+int dpk_session_plan(struct dpk_cli *cli, struct dpk_session *s, struct dpk_bench_plan *plan);
+
 void dpk_session_stop(struct dpk_session *s);
 
 #endif /* DPK_BENCH_SESSION_H */
