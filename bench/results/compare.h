@@ -3,31 +3,36 @@
  * compare.h - before/after comparison of two dpk-bench results files.
  *
  * Results are matched on suite, case, parameters and placement; the repeats of a case are
- * pooled. Per matched case the figure is the ratio new/base of the median ticks per unit.
+ * pooled. Per matched case the figure is the ratio new/base of the median per unit, and
+ * what it is measured in is the case's: core cycles for single-lcore cases where both
+ * files have them (the host's core clock moves a case's ticks from run to run, not its
+ * cycles), the figure over the case's own floor (the cache-line round trip of its rounds)
+ * for multi-lcore cases on two CPUs (each file's rounds over that file's median round
+ * floor: a placement the host changed moves the floor and the figure with it, and
+ * dividing by the per-round floor would add the bracket's own noise), ticks otherwise;
+ * --unit ticks or cycles forces one.
  *
- * With raw samples on both sides (runs made with --raw) the p-value comes from a
- * two-sided Mann-Whitney U test (normal approximation, tie and continuity corrections,
- * as scipy.stats.mannwhitneyu's asymptotic method), and the 95% confidence interval of
- * the ratio of medians from a percentile bootstrap: each replicate draws the median of a
- * resample of each side exactly, as the order statistic F^-1(B) with B ~ Beta(k, n+1-k),
- * k = ceil(n/2), from a fixed seed per case so the output is reproducible. Without raw
- * samples no test is possible; the verdict then rests on the 95% intervals of the medians
- * stored in the files (ratio interval [new_lo/base_hi, new_hi/base_lo], "significant"
- * when the two intervals do not overlap), and the case is labelled so.
+ * What a verdict rests on, best first:
+ *   repeats  both files hold at least DPK_CMP_MIN_REPEATS repeats: a Mann-Whitney U test
+ *            and a bootstrap interval of the ratio of the repeats' medians, so drift
+ *            between runs widens the interval as it should;
+ *   rounds   both files hold the case's rounds (at least DPK_CMP_MIN_ROUNDS kept): the
+ *            same on the rounds' medians, which are spread over each run and each set up
+ *            afresh, so drift within a run widens it; drift between the two runs cannot
+ *            be seen in one run, so the interval is widened by a between-run term (the
+ *            run sigma, in log space: half-width = sqrt(h^2 + (1.96 sigma)^2));
+ *   none     a file without rounds or repeats (its interval covers one run's samples, not
+ *            what moves between runs), too few samples, or a multi-lcore case whose floor
+ *            moved by more than DPK_CMP_FLOOR_MOVED between the files (the host put the
+ *            lcores elsewhere: the placement changed, not necessarily the code).
+ * Where the statistic can be computed the ratio and interval are given all the same.
+ * Intervals include the counter's resolution: a median over batches of n operations is
+ * known to a step of the counter over n at best.
  *
- * Run-to-run drift: samples within one run are not independent of the run (frequency,
- * page and cache placement, neighbours), so a sample-level test judges only the noise
- * within a run and can call drift between two runs a change. When both files hold at
- * least DPK_CMP_MIN_REPEATS repeats of a case (--repeat N), the case is judged on its
- * repeats instead: the figure is the median of the repeats' medians, the p-value a
- * Mann-Whitney U test on the repeats' medians, and the interval a bootstrap of those,
- * so drift between runs widens it as it should. With three repeats a side no test can
- * reach p < 0.05 (the smallest two-sided p is 0.1); five a side can.
- *
- * Verdict: faster when significant (p < 0.05) and the whole interval is below
- * 1 - noise; slower when significant and the whole interval is above 1 + noise; within
- * noise otherwise. The gate (--fail-above) fails on a case that is significant with the
- * interval's lower bound above 1 + fail_above.
+ * Verdict: faster when significant (p < 0.05) and the whole interval is below 1 - noise;
+ * slower when significant and the whole interval is above 1 + noise; within noise
+ * otherwise; no verdict for the "none" cases. The gate (--fail-above) fails on a case that
+ * is significant with the interval's lower bound above 1 + fail_above.
  *
  * Nothing here keeps global state; a report may be built on any thread.
  */
@@ -50,6 +55,16 @@
 #define DPK_CMP_MIN_SAMPLES 6
 /** With at least this many repeats on both sides a case is judged on its repeats. */
 #define DPK_CMP_MIN_REPEATS 3
+/** With at least this many kept rounds on both sides a case is judged on its rounds. */
+#define DPK_CMP_MIN_ROUNDS 10
+/** A case's own floor that differs by more than this fraction between the files: the host
+ *  put the lcores elsewhere, and the case gets no verdict. */
+#define DPK_CMP_FLOOR_MOVED 0.5
+/** What moves between two runs and no interval from one run can see, as the standard
+ *  deviation of the log of an A/A ratio, by the unit compared (docs/verdicts.md has the
+ *  runs these come from); --run-sigma sets another. */
+#define DPK_CMP_RUN_SIGMA_CYCLES 0.008
+#define DPK_CMP_RUN_SIGMA_TICKS  0.044
 /** Repeats of one case a side keeps for that. */
 #define DPK_CMP_REPEATS_MAX 64
 /** In cycles, files whose core-clock multiply (clock.mul_cycles) differs by more than this
@@ -59,18 +74,34 @@
 enum dpk_cmp_verdict { DPK_CMP_WITHIN_NOISE, DPK_CMP_FASTER, DPK_CMP_SLOWER, DPK_CMP_NO_VERDICT };
 
 enum dpk_cmp_method {
-	DPK_CMP_TEST,    /**< Mann-Whitney U + bootstrap CI on raw samples */
-	DPK_CMP_CI_ONLY, /**< no raw samples: the stored median intervals */
-	DPK_CMP_TOO_FEW, /**< too few samples on a side to judge */
-	DPK_CMP_REPEATS, /**< Mann-Whitney U + bootstrap CI on the repeats' medians */
-	DPK_CMP_PAIRED,  /**< dpk-bench ab: the sign-test interval of paired rounds' ratios */
+	DPK_CMP_TEST,      /**< Mann-Whitney U + bootstrap CI on raw samples */
+	DPK_CMP_CI_ONLY,   /**< no raw samples: the stored median intervals */
+	DPK_CMP_TOO_FEW,   /**< too few samples on a side to judge */
+	DPK_CMP_REPEATS,   /**< Mann-Whitney U + bootstrap CI on the repeats' medians */
+	DPK_CMP_PAIRED,    /**< dpk-bench ab: the sign-test interval of paired rounds' ratios */
+	DPK_CMP_ROUNDS,    /**< Mann-Whitney U + bootstrap CI on the rounds' medians */
+	DPK_CMP_PLACEMENT, /**< the floor moved between the files: no verdict */
+};
+
+/** What a case's figures are measured in. */
+enum dpk_cmp_unit {
+	DPK_CMP_TICKS,     /**< TSC ticks per unit */
+	DPK_CMP_CYCLES,    /**< core cycles per unit */
+	DPK_CMP_PER_FLOOR, /**< ticks per unit over the case's own floor */
+};
+
+/** How compare picks each case's unit. */
+enum dpk_cmp_unit_choice {
+	DPK_CMP_UNIT_AUTO,   /**< cycles, per floor or ticks, as the file header says */
+	DPK_CMP_UNIT_TICKS,  /**< ticks for every case */
+	DPK_CMP_UNIT_CYCLES, /**< cycles, and cases without them skipped */
 };
 
 /** "faster", "slower", "within noise", "no verdict". */
 const char *dpk_cmp_verdict_name(enum dpk_cmp_verdict v);
 
 /** "mann-whitney+bootstrap", "median-ci", "too-few-samples", "repeat-medians",
- *  "paired-rounds". */
+ *  "paired-rounds", "round-medians", "placement-changed". */
 const char *dpk_cmp_method_name(enum dpk_cmp_method m);
 
 /** One side of a matched case, repeats pooled. */
@@ -84,11 +115,16 @@ struct dpk_cmp_side {
 	size_t nraw;
 	double rep[DPK_CMP_REPEATS_MAX]; /**< each repeat's median, sorted */
 	unsigned nrep;
+	double *rounds; /**< the kept rounds' medians of every repeat, sorted; NULL: none */
+	size_t nrounds;
+	double floor;      /**< the median of its repeats' own floors, ticks; NaN: none */
+	double resolution; /**< a counter step over the smallest batch, as a share of p50 */
 };
 
 /** A matched case. */
 struct dpk_cmp_case {
 	struct dpk_cmp_side base, new;
+	enum dpk_cmp_unit unit;
 	double ratio, lo, hi; /**< new/base and its 95% confidence interval */
 	double p;             /**< two-sided p-value; NaN when no test ran */
 	bool significant;
@@ -113,8 +149,8 @@ struct dpk_cmp_options {
 	unsigned npatterns;
 	unsigned resamples; /**< bootstrap replicates; 0: DPK_CMP_RESAMPLES */
 	uint64_t seed;      /**< 0: DPK_CMP_SEED */
-	bool cycles;        /**< compare the figures in core cycles (cycles, raw_cycles): cases
-	                         without them on a side are skipped */
+	enum dpk_cmp_unit_choice unit;
+	double run_sigma; /**< the between-run term (compare.h); negative: by unit */
 };
 
 struct dpk_cmp_report {
@@ -128,11 +164,15 @@ struct dpk_cmp_report {
 	unsigned nwarn;
 	double geomean; /**< of the ratios of compared cases; NaN when none */
 	size_t ngeomean;
-	unsigned faster, slower, within;
+	unsigned faster, slower, within, none;
+	unsigned by_method[DPK_CMP_PLACEMENT + 1]; /**< cases judged by each method */
+	unsigned by_unit[DPK_CMP_PER_FLOOR + 1];   /**< cases measured in each unit */
 	unsigned gate_failures;
 	double noise, fail_above;
 	unsigned resamples;
-	bool cycles; /**< the figures are core cycles, not ticks */
+	enum dpk_cmp_unit_choice unit;
+	bool cycles;      /**< every case is in core cycles (--unit cycles) */
+	double run_sigma; /**< as given (negative: by unit) */
 };
 
 /**
@@ -176,5 +216,17 @@ int dpk_cmp_bootstrap_ratio(const double *a, size_t na, const double *b, size_t 
 
 /** Median of sorted @p v (linear interpolation); NaN when n == 0. */
 double dpk_cmp_median(const double *v, size_t n);
+
+/** FNV-1a of @p s: every case gets its own bootstrap stream. */
+uint64_t dpk_cmp_hash(const char *s);
+
+/** "ticks", "cycles", "per floor". */
+const char *dpk_cmp_unit_name(enum dpk_cmp_unit u);
+
+/* Shared by the comparison's files (compare.c, compare_env.c, compare_out.c). */
+void dpk_cmp_warn(struct dpk_cmp_report *r, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+void dpk_cmp_env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
+                          const struct dpk_results *b);
 
 #endif /* DPK_BENCH_COMPARE_H */

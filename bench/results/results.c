@@ -387,6 +387,12 @@ static void load_meta(struct dpk_results *r)
 		w = dpk_jv_get(v, "tsc_hz");
 		if (w && w->type == DPK_JV_NUMBER)
 			r->tsc_hz = w->num;
+		w = dpk_jv_get(v, "granularity_ticks");
+		if (w && w->type == DPK_JV_NUMBER && w->num > 0)
+			r->resolution = w->num;
+		w = dpk_jv_get(v, "min_delta_ticks");
+		if (w && w->type == DPK_JV_NUMBER && w->num > r->resolution)
+			r->resolution = w->num;
 		w = dpk_jv_get(v, "mul_cycles");
 		if (w && w->type == DPK_JV_NUMBER && w->num > 0)
 			r->mul_cycles = w->num;

@@ -74,6 +74,8 @@ struct dpk_results {
 	struct dpk_jv doc;
 	const char *started, *command;
 	double tsc_hz;        /**< NaN when absent */
+	double resolution;    /**< the counter's step in ticks (the larger of its GCD and its
+	                           smallest change); 0 when absent */
 	double mul_cycles;    /**< clock.mul_cycles: the cycles a multiply of the core-clock chain
 	                           took against a chain of adds; NaN when absent */
 	double witness;       /**< the speed witness's reference reading (its fastest, in a file

@@ -222,6 +222,7 @@ static void defaults(struct dpk_cli *cli, int argc, char **argv,
 	cli->noise = NAN; /* each command has its own default */
 	cli->fail_above = -1.0;
 	cli->limit = 0.05;
+	cli->run_sigma = -1.0;
 }
 
 static int parse_tokens(struct parse *ps, int from)

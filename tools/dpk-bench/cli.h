@@ -99,8 +99,10 @@ struct dpk_cli {
 	/* compare, spread, report, convert */
 	double noise; /**< NaN: not given */
 	double fail_above, limit;
-	unsigned sets; /**< --sets N; 0: not asked */
-	bool cycles;   /**< --unit cycles */
+	unsigned sets;    /**< --sets N; 0: not asked */
+	bool cycles;      /**< --unit cycles */
+	int unit;         /**< compare's --unit: DPK_CMP_UNIT_AUTO (not given), _TICKS or _CYCLES */
+	double run_sigma; /**< --run-sigma; negative: compare's default by unit */
 	const char *output, *title, *html;
 	unsigned long seed; /**< ab's --seed; 0: from the clock */
 	enum dpk_cli_to to;

@@ -240,9 +240,14 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "that matches no case is refused",
          dpk_cli_set_glob, AT(excludes)},
         {"--unit", NULL, "UNIT", "compare", false,
-         "ticks (default) or cycles: compare the figures in core cycles, which single-lcore "
-         "cases run in rounds have; cases without them on a side are skipped, with the reason",
+         "auto (default: core cycles for single-lcore cases that have them, a pair's figure "
+         "over its own floor, ticks otherwise), ticks, or cycles (cases without them on a side "
+         "are skipped, with the reason)",
          dpk_cli_set_unit, 0},
+        {"--run-sigma", NULL, "PCT", "compare report convert", false,
+         "what moves between two runs, as the standard deviation of the log of an A/A ratio, "
+         "added to the rounds' intervals (default 0.8 in core cycles, 4.4 in ticks; 0 = none)",
+         dpk_cli_set_pct, AT(run_sigma)},
         {"--unit", NULL, "UNIT", "spread", false,
          "ticks (default) or cycles: the medians in core cycles, which single-lcore cases run "
          "in rounds have; others are left out",

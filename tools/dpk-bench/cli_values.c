@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_values.h"
+#include "compare.h"
 #include "spread.h"
 
 int dpk_cli_parse_pct(const char *text, double max, double *out)
@@ -226,6 +227,7 @@ int dpk_cli_set_pct(struct dpk_cli *cli, const struct dpk_cli_option *o, const c
 	        {"--noise", "from 0 to 100", "2 or 2.5%", 100, false, true},
 	        {"--fail-above", "from 0 to 1000", "5", 1000, false, true},
 	        {"--limit", "above 0 and below 1000", "5", 1000, false, false},
+	        {"--run-sigma", "from 0 to 100", "0.8, 0 for none", 100, false, true},
 	};
 	double *out = FIELD(cli, o, double);
 
@@ -283,11 +285,18 @@ int dpk_cli_set_unit(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
                      size_t errlen)
 {
 	(void)o;
-	if (strcmp(v, "ticks") != 0 && strcmp(v, "cycles") != 0) {
-		snprintf(err, errlen, "--unit: '%s' is not 'ticks' or 'cycles'", v);
+	const bool compare = strcmp(cli->cmd->name, "compare") == 0;
+
+	if (strcmp(v, "ticks") != 0 && strcmp(v, "cycles") != 0 &&
+	    (strcmp(v, "auto") != 0 || !compare)) {
+		snprintf(err, errlen, "--unit: '%s' is not %s", v,
+		         compare ? "'auto', 'ticks' or 'cycles'" : "'ticks' or 'cycles'");
 		return -EINVAL;
 	}
 	cli->cycles = strcmp(v, "cycles") == 0;
+	cli->unit = cli->cycles               ? DPK_CMP_UNIT_CYCLES
+	            : strcmp(v, "ticks") == 0 ? DPK_CMP_UNIT_TICKS
+	                                      : DPK_CMP_UNIT_AUTO;
 	return 0;
 }
 

@@ -38,7 +38,8 @@ int dpk_cmd_compare(struct dpk_cli *cli)
 	        .fail_above = cli->fail_above,
 	        .patterns = cli->patterns.v,
 	        .npatterns = cli->patterns.n,
-	        .cycles = cli->cycles,
+	        .unit = (enum dpk_cmp_unit_choice)cli->unit,
+	        .run_sigma = cli->run_sigma,
 	};
 	struct dpk_output out;
 	char err[512];

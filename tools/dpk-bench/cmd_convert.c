@@ -104,7 +104,9 @@ static int convert_two(const struct dpk_cli *cli)
 	const struct dpk_cmp_options opt = {.noise = dpk_cli_or(cli->noise, DPK_CLI_NOISE),
 	                                    .fail_above = -1.0,
 	                                    .patterns = cli->patterns.v,
-	                                    .npatterns = cli->patterns.n};
+	                                    .npatterns = cli->patterns.n,
+	                                    .unit = DPK_CMP_UNIT_AUTO,
+	                                    .run_sigma = cli->run_sigma};
 	char err[512];
 	int rc;
 

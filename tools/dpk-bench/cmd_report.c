@@ -74,7 +74,8 @@ int dpk_cmd_report(struct dpk_cli *cli)
 	        .fail_above = -1.0,
 	        .patterns = cli->patterns.v,
 	        .npatterns = cli->patterns.n,
-	        .cycles = cli->cycles,
+	        .unit = cli->cycles ? DPK_CMP_UNIT_CYCLES : DPK_CMP_UNIT_AUTO,
+	        .run_sigma = cli->run_sigma,
 	};
 	struct dpk_output out;
 	bool have_cmp = false;
