@@ -1067,11 +1067,12 @@ static void witness_slow_samples_are_replaced(void)
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
-	/* 20 ms a case, 4 slices of 5 ms, two cases: the first 8 slices (the planned rounds)
-	 * are slow throughout; one extra round brings a slice of fast samples to each case,
-	 * more than an eighth of the planned rounds' samples. A slow limit of 1000% keeps the
-	 * case's own round rule from setting anything aside: what goes, the witness sent. */
-	run_witnessed(8, 10.0, res);
+	/* 20 ms a case, 4 slices of 5 ms, two cases: the first 7 slices are slow throughout and
+	 * the eighth (A's last) fast, so the run's own readings set the reference at full
+	 * speed and B has no fast sample; one extra round brings B a slice of them, more than
+	 * an eighth of its planned rounds' samples. A slow limit of 1000% keeps the case's own
+	 * round rule from setting anything aside: what goes, the witness sent. */
+	run_witnessed(7, 10.0, res);
 	/* One extra round is enough, unless preemption cut its slices short. */
 	EXPECT_EQ(0, strncmp(setup_log, "ABBAABBAAB", 10));
 	EXPECT_GE(runner.witness.rounds, 5);
@@ -1083,9 +1084,10 @@ static void witness_slow_samples_are_replaced(void)
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
 		EXPECT_EQ(runner.witness.rounds, res[i].witness_slices);
 		EXPECT_FALSE(res[i].witness_kept_slow);
-		/* Kept samples come from the extra rounds alone. */
+		/* Kept samples come from the extra rounds alone, and A's from its fast last
+		 * planned slice. */
 		EXPECT_GE(res[i].witness_kept_rounds, 1);
-		EXPECT_LE(res[i].witness_kept_rounds, runner.witness.rounds - 4);
+		EXPECT_LE(res[i].witness_kept_rounds, runner.witness.rounds - 4 + (i == 0));
 		EXPECT_GT(res[i].witness_fast, 0);
 		EXPECT_LT(res[i].witness_fast, res[i].samples);
 		/* Kept: fast samples only. Set aside as slow: the others, less those another
@@ -1107,25 +1109,22 @@ static void witness_always_slow_keeps_the_samples(void)
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
-	/* Never fast: twice the planned rounds, then each case keeps its slow samples. */
+	/* Every reading of the run at 20 and the clock check's at 10: the check's readings,
+	 * back to back, are no judge of the run's, so the run's own are its reference and no
+	 * sample is slow by them. */
 	run_witnessed(1000, 10.0, res);
-	EXPECT_EQ(16, setups);
-	expect_witness_log(8, 4, res, 2, false);
-	/* Every reading of the run at 20, over the limit of the clock check's 10: the clock
-	 * check's stands for full speed. */
-	EXPECT_TRUE(runner.witness.ref == 10.0);
-	EXPECT_TRUE(runner.witness.ref_check);
-	EXPECT_EQ(2, dpk_bench_witness_finish(&runner, res, 2));
-	EXPECT_EQ(2, runner.witness.slow_only_cases);
+	EXPECT_EQ(8, setups);
+	expect_witness_log(4, 0, res, 2, false);
+	EXPECT_TRUE(runner.witness.ref == 20.0);
+	EXPECT_FALSE(runner.witness.ref_check);
+	EXPECT_EQ(0, dpk_bench_witness_finish(&runner, res, 2));
 	for (unsigned i = 0; i < 2; i++) {
-		EXPECT_TRUE(res[i].witness_slow_only);
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
-		EXPECT_EQ(8, res[i].witness_slices);
-		EXPECT_EQ(0, res[i].witness_fast);
+		EXPECT_FALSE(res[i].witness_slow_only);
+		EXPECT_EQ(4, res[i].witness_slices);
+		EXPECT_EQ(res[i].samples, res[i].witness_fast);
 		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
-		EXPECT_GT(res[i].reject[0], 0);
-		EXPECT_GT_F(res[i].ticks.p50, 0.0);
-		EXPECT_TRUE(res[i].witness_kept_slow);
+		EXPECT_FALSE(res[i].witness_kept_slow);
 		EXPECT_TRUE(res[i].witness_kept_p50 == 20.0);
 		dpk_bench_result_free(&res[i]);
 	}
@@ -1137,16 +1136,17 @@ static void witness_rules_off_with_slow_limit_0(void)
 	struct dpk_bench_result res[2];
 
 	ASSERT_EQ(0, start("0"));
-	/* The slow rules off: the planned rounds only, every sample kept as far as speed
-	 * goes, the timings still judged and logged. */
-	run_witnessed(1000, 0, res);
+	/* The slow rules off: the planned rounds only (the first two of them slow), every
+	 * sample kept as far as speed goes, the timings still judged and logged. */
+	run_witnessed(4, 0, res);
 	EXPECT_STREQ("ABBAABBA", setup_log);
 	expect_witness_log(4, 0, res, 2, false);
 	EXPECT_GT(runner.witness.slow, 0);
 	for (unsigned i = 0; i < 2; i++) {
 		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
 		EXPECT_EQ(4, res[i].witness_slices);
-		EXPECT_EQ(0, res[i].witness_fast);
+		EXPECT_GT(res[i].witness_fast, 0);
+		EXPECT_LT(res[i].witness_fast, res[i].samples);
 		EXPECT_EQ(0, res[i].reject[DPK_REJECT_SLOW]);
 		dpk_bench_result_free(&res[i]);
 	}
@@ -1204,20 +1204,25 @@ static double p50_of(size_t fast, size_t slow)
 	return slow > fast ? 20.0 : slow < fast ? 10.0 : 15.0;
 }
 
-static void run_by_call(unsigned fast_calls, struct dpk_bench_result *res)
+static void run_by_call_for(unsigned fast_calls, double time_s, struct dpk_bench_result *res)
 {
 	const struct dpk_bench_suite *suites[1] = {&suite};
 	const struct dpk_bench_case *cases[1] = {&c_log_a};
 
 	reset_witness(wit_by_call, 10.0);
 	runner.opt.rounds = 1;
-	runner.opt.time_s = 0.1; /* a slice long enough to outlast a preemption */
+	runner.opt.time_s = time_s;
 	runner.opt.slow_limit = 10.0;
 	wit_fast_calls = fast_calls;
 	wit_call_setups = setups = ramp_setups = 0;
 	wit_slices = 0;
 	memset(wit_slice_calls, 0, sizeof(wit_slice_calls));
 	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, res, NULL, NULL);
+}
+
+static void run_by_call(unsigned fast_calls, struct dpk_bench_result *res)
+{
+	run_by_call_for(fast_calls, 0.1, res); /* a slice long enough to outlast a preemption */
 }
 
 /* Eight times the work in every third batch (under the gap rule's 10; two thirds stay
@@ -1317,17 +1322,19 @@ static void witness_keeps_slow_samples_without_enough_fast_ones(void)
 	bool mostly_slow;
 
 	ASSERT_EQ(0, start("0"));
-	/* The first three timings of a slice fast, then slow: two fast samples, not an eighth
-	 * of the slice's, so the one round --rounds 1 allows is added, and it reads the same:
-	 * four fast samples, under the 16 needed to set the others aside. */
-	run_by_call(3, &res);
+	/* The first eight timings of a slice fast, then slow: the first reading (the median of
+	 * fifteen) is fast and sets the reference; seven fast samples, not an eighth of the
+	 * slice's, so the one round --rounds 1 allows is added, and it reads the same: fourteen
+	 * fast samples, under the 16 needed to set the others aside. 20 ms a slice keeps the
+	 * readings under DPK_WITNESS_REF_RANK, so the reference is the fastest of them. */
+	run_by_call_for(8, 0.02, &res);
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
 	ASSERT_EQ(res.samples, wit_slice_calls[0] + wit_slice_calls[1] - wit_slices);
 	/* A slice preempted down to a few samples has no eighth slow: no round added. */
-	EXPECT_EQ(8 * 2 < wit_slice_calls[0] - 1 ? 2 : 1, runner.witness.rounds);
+	EXPECT_EQ(8 * 7 < wit_slice_calls[0] - 1 ? 2 : 1, runner.witness.rounds);
 	EXPECT_EQ(runner.witness.rounds, wit_slices);
 	EXPECT_EQ(res.samples - slow_by_slices(), res.witness_fast);
-	EXPECT_LE(res.witness_fast, 2 * 2);
+	EXPECT_LE(res.witness_fast, 2 * 7);
 	EXPECT_TRUE(res.witness_kept_slow);
 	EXPECT_EQ(0, runner.witness.set_aside);
 	EXPECT_EQ(0, res.reject[DPK_REJECT_SLOW]);
@@ -1477,7 +1484,7 @@ static void witness_final_judgement_counts_kept_samples_only(void)
 
 /* The reference is the reading one in DPK_WITNESS_REF_RANK from the fastest of the run's
  * own, so a handful of fast readings do not make the rest slow; the clock check's reading
- * stands in when there are none, or when the run's own are all slow by it. */
+ * stands in while the run has none of its own. */
 static void witness_reference_is_a_rank_not_the_fastest(void)
 {
 	struct dpk_bench_witness_log log = {.check = 8.5};
@@ -1499,12 +1506,9 @@ static void witness_reference_is_a_rank_not_the_fastest(void)
 		fastest = v[i] < fastest ? v[i] : fastest;
 	log.n = 999; /* fewer than a thousand: the fastest */
 	EXPECT_TRUE(dpk_bench_witness_ref(&log, NULL) == fastest);
-	/* Every reading of the run over the limit of the clock check's: slow from end to end. */
+	/* The run's own readings stand, however much faster the clock check's were. */
 	log.n = 5000;
-	log.check = 7.0; /* limit 8.75 */
-	EXPECT_TRUE(dpk_bench_witness_ref(&log, &from_check) == 7.0);
-	EXPECT_TRUE(from_check);
-	log.check = 7.2; /* limit 9.0: the run's own stands */
+	log.check = 7.0;
 	EXPECT_TRUE(dpk_bench_witness_ref(&log, &from_check) == 9.0);
 	EXPECT_FALSE(from_check);
 	log.check = 0; /* no clock check: the run's own */

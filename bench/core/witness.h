@@ -119,11 +119,11 @@ bool dpk_bench_witness_add(struct dpk_bench_witness_block *b, struct dpk_bench_w
                            double w);
 
 /**
- * The speed witness's reference reading for @p log (witness.h): the reading
- * DPK_WITNESS_REF_RANK from the fastest of its readings (the fastest while it has fewer),
- * or log->check when it has none, or when that is faster by more than DPK_WITNESS_LIMIT;
- * @p from_check (when not NULL) tells which. Out of memory for a copy of the readings, the
- * fastest reading (log->best); INFINITY when there is no reading at all.
+ * The speed witness's reference reading for @p log: the reading DPK_WITNESS_REF_RANK from
+ * the fastest of its readings (the fastest while it has fewer), or log->check while it has
+ * none; @p from_check (when not NULL) tells which. Out of
+ * memory for a copy of the readings, the fastest reading (log->best); INFINITY when there
+ * is no reading at all.
  */
 double dpk_bench_witness_ref(const struct dpk_bench_witness_log *log, bool *from_check);
 

@@ -67,7 +67,7 @@ enum dpk_bench_status {
 
 /** A round whose floor is over the reference (the lower quartile of the case's round
  *  floors) by more than this is set aside (docs/method.md, "The floor"). */
-#define DPK_BENCH_FLOOR_LIMIT 0.25
+#define DPK_BENCH_FLOOR_LIMIT 0.5
 
 /** One round of a case. */
 struct dpk_bench_round {

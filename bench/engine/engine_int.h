@@ -203,10 +203,11 @@ void dpk_bench_multi_close(struct dpk_bench_set *set);
  * each side keeping a tenth of the rounds and at least two. */
 #define DPK_BENCH_CLUSTER_GAP 0.3
 
-/* A floor bracket: batches of this many round trips, at most this many batches, and for
- * at most this long (docs/method.md, "The floor"). */
-#define DPK_BENCH_FLOOR_TRIPS   8u
-#define DPK_BENCH_FLOOR_BATCHES 48u
+/* A floor bracket: this many untimed round trips, then batches of this many, at most this
+ * many batches, and for at most this long (docs/method.md, "The floor"). */
+#define DPK_BENCH_FLOOR_SKIP    256u
+#define DPK_BENCH_FLOOR_TRIPS   32u
+#define DPK_BENCH_FLOOR_BATCHES 64u
 #define DPK_BENCH_FLOOR_MAX_S   0.002
 
 /** One role of a multi-lcore case, across its rounds. */

@@ -87,10 +87,34 @@ static void spin_wait_relax(unsigned *spins)
 		dpk_pause();
 }
 
-/* Ping's side of a bracket: batches of DPK_BENCH_FLOOR_TRIPS round trips, up to
- * DPK_BENCH_FLOOR_BATCHES of them or DPK_BENCH_FLOOR_MAX_S; the median ticks per round
- * trip. The time limit is checked between round trips only, so none is in flight when
- * FLOOR_DONE goes out. */
+/* One round trip of ping's: send count @p v, wait for its answer. */
+static inline void floor_trip(struct floor_line *l, uint64_t v)
+{
+	atomic_store_explicit(&l->flag, v, memory_order_release); /* F1 */
+	while (atomic_load_explicit(&l->flag, memory_order_acquire) != v + 1) /* F4 */
+		dpk_pause();
+}
+
+/* The mean of the middle of @p v (sorted in place): a tenth left out at each end. */
+static double trimmed_mean(double *v, unsigned n)
+{
+	const unsigned cut = n / 10;
+	double sum = 0;
+
+	dpk_stats_sort(v, n);
+	for (unsigned i = cut; i < n - cut; i++)
+		sum += v[i];
+	return n > 2 * cut ? sum / (double)(n - 2 * cut) : 0;
+}
+
+/*
+ * Ping's side of a bracket: DPK_BENCH_FLOOR_SKIP untimed round trips, then batches of
+ * DPK_BENCH_FLOOR_TRIPS, up to DPK_BENCH_FLOOR_BATCHES of them or DPK_BENCH_FLOOR_MAX_S;
+ * the trimmed mean of the batches' ticks per round trip. Single round trips fall in
+ * several modes far apart, so a median of few of them jumps between modes where a mean of
+ * many does not (docs/method.md, "The floor"). The time limit is checked between round
+ * trips only, so none is in flight when FLOOR_DONE goes out.
+ */
 static double floor_ping(struct floor_line *l, const struct dpk_bench_runner *r)
 {
 	const uint64_t limit = (uint64_t)(DPK_BENCH_FLOOR_MAX_S * (double)r->clock.hz);
@@ -98,20 +122,17 @@ static double floor_ping(struct floor_line *l, const struct dpk_bench_runner *r)
 	uint64_t v = 1, start = dpk_tsc();
 	unsigned nb = 0;
 
+	for (unsigned i = 0; i < DPK_BENCH_FLOOR_SKIP && dpk_tsc() - start < limit; i++, v += 2)
+		floor_trip(l, v);
 	while (nb < DPK_BENCH_FLOOR_BATCHES && dpk_tsc() - start < limit) {
 		uint64_t t0 = dpk_tsc_begin();
 
-		for (unsigned i = 0; i < DPK_BENCH_FLOOR_TRIPS; i++, v += 2) {
-			atomic_store_explicit(&l->flag, v, memory_order_release); /* F1 */
-			while (atomic_load_explicit(&l->flag, memory_order_acquire) !=
-			       v + 1) /* F4 */
-				dpk_pause();
-		}
-		t[nb++] =
-		        ((double)(dpk_tsc_end() - t0) - r->clock.read_cost) / DPK_BENCH_FLOOR_TRIPS;
+		for (unsigned i = 0; i < DPK_BENCH_FLOOR_TRIPS; i++, v += 2)
+			floor_trip(l, v);
+		t[nb++] = ((double)(dpk_tsc_end() - t0) - r->clock.read_cost) / DPK_BENCH_FLOOR_TRIPS;
 	}
 	atomic_store_explicit(&l->flag, FLOOR_DONE, memory_order_release); /* F1 */
-	return nb ? dpk_stats_median(t, nb) : 0;
+	return nb ? trimmed_mean(t, nb) : 0;
 }
 
 /* Pong's side: answer every count until FLOOR_DONE. */

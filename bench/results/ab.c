@@ -30,17 +30,23 @@ static int push(const char ***arr, size_t *n, const char *s)
 	return 0;
 }
 
-/* Round @p q's figure of @p e: its median in core cycles (@p cycles), over its floor
- * (@p floors), or in ticks; NaN when left out. */
-static double round_value(const struct dpk_res_entry *e, size_t q, bool floors, bool cycles)
+/* Round @p q's figure of @p e: its median in core cycles (@p cycles) or in ticks; NaN when
+ * left out. */
+static double round_value(const struct dpk_res_entry *e, size_t q, bool cycles)
 {
 	const double m = e->round_p50[q];
 
 	if (cycles)
 		return isfinite(m) ? e->round_cycles[q] : NAN;
-	if (!floors)
-		return m;
-	return e->round_floor[q] > 0 ? m / e->round_floor[q] : NAN;
+	return m;
+}
+
+/* Whether the two rounds' floors are apart: the host moved the lcores between them. */
+static bool floors_apart(const struct dpk_res_entry *a, const struct dpk_res_entry *b, size_t q)
+{
+	const double x = a->round_floor[q], y = b->round_floor[q];
+
+	return x > 0 && y > 0 && fmax(x, y) > fmin(x, y) * (1.0 + DPK_CMP_FLOOR_MOVED);
 }
 
 /* Pair the rounds of @p c and judge them by @p o. Returns 0 or -ENOMEM. */
@@ -54,7 +60,7 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	c->floors = a->round_floor && b->round_floor;
 	/* In core cycles where both have them: the host's clock moves both rounds of a pair
 	 * less than it moves two runs, but it moves them still. */
-	c->cycles = !c->floors && a->round_cycles && b->round_cycles;
+	c->cycles = a->round_cycles && b->round_cycles;
 	c->ratio = calloc(n ? n : 1, sizeof(*c->ratio));
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	if (!c->ratio || !sorted) {
@@ -63,10 +69,11 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	}
 	c->nratio = n;
 	for (size_t q = 0; q < n; q++) {
-		double x = round_value(a, q, c->floors, c->cycles);
-		double y = round_value(b, q, c->floors, c->cycles);
+		double x = round_value(a, q, c->cycles), y = round_value(b, q, c->cycles);
 
 		c->ratio[q] = x > 0 && y > 0 ? y / x : NAN;
+		if (c->floors && floors_apart(a, b, q))
+			c->ratio[q] = NAN;
 		if (isfinite(c->ratio[q]))
 			sorted[c->pairs++] = c->ratio[q];
 	}
@@ -194,10 +201,10 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 	fprintf(f,
 	        "ab: base %s, new %s\n"
 	        "ratio = new/base of paired rounds' medians (in core cycles where both have "
-	        "them, over their own floors\nwhere both have one; below 1 is faster), with the "
-	        "95%% sign-test interval of the median pair;\na verdict needs the interval "
-	        "beyond %.1f%%\n\n",
-	        base_name, new_name, r->noise * 100.0);
+	        "them; a pair whose two\nfloors are apart by over %.0f%% is dropped; below 1 is "
+	        "faster), with the 95%% sign-test interval of the\nmedian pair; a verdict needs "
+	        "the interval beyond %.1f%%\n\n",
+	        base_name, new_name, DPK_CMP_FLOOR_MOVED * 100.0, r->noise * 100.0);
 	fprintf(f, "  %-52s %10s %10s %8s  %-19s %5s  %s\n", "case", "base p50", "new p50", "ratio",
 	        "95% interval", "pairs", "verdict");
 	for (size_t i = 0; i < r->n; i++) {

@@ -7,9 +7,10 @@
  * pair), so what the machine did then (drift, a slow phase, the host moving the vCPUs)
  * fell on both alike. The unit of replication is the pair of rounds: each gives the ratio
  * new / base of the two rounds' medians: in core cycles where both rounds have them
- * (single-lcore cases), over their floors for a multi-lcore case on two CPUs whose rounds
- * both carry floors, in ticks otherwise. Pairs where either round was left
- * out (no sample kept, or set aside for its floor) are dropped. The figure is the median of
+ * (single-lcore cases), in ticks otherwise. Pairs where either round was left out (no
+ * sample kept, or set aside for its floor) are dropped, and so are pairs of a multi-lcore
+ * case whose two floors lie more than DPK_CMP_FLOOR_MOVED apart (the host moved the lcores
+ * between the two rounds). The figure is the median of
  * the paired ratios and its 95% interval the sign-test interval of that median (order
  * statistics of the binomial, dpk_stats_median_ci_ranks()), which needs no assumption on
  * the ratios' distribution.
