@@ -37,7 +37,7 @@ static const struct dpk_cmp_case *find_case(const struct dpk_cmp_report *r, cons
 	return NULL;
 }
 
-static const struct dpk_cmp_options defaults = {.noise = 0.02, .fail_above = -1.0};
+static const struct dpk_cmp_options defaults = {.noise = 0.02, .fail_above = -1.0, .run_sigma = -1};
 
 /* Reference p-values: scipy.stats.mannwhitneyu(a, b, alternative='two-sided',
  * method='asymptotic') with scipy 1.10.1. */
@@ -147,17 +147,20 @@ static void known_shifts_give_the_right_verdicts(void)
 	o.fail_above = 0.05;
 	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
 
+	/* One-lcore cases are judged on their rounds, in core cycles. */
 	ASSERT_NOT_NULL(c = find_case(&r, "synth/same/n:32/placement:single"));
-	EXPECT_EQ(DPK_CMP_TEST, c->method);
+	EXPECT_EQ(DPK_CMP_ROUNDS, c->method);
+	EXPECT_EQ(DPK_CMP_CYCLES, c->unit);
+	EXPECT_EQ_U(40, c->base.nrounds);
 	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, c->verdict);
 	EXPECT_LT_F(c->lo, 1.0);
 	EXPECT_GT_F(c->hi, 1.0);
 	EXPECT_FALSE(c->gate_failed);
 
-	/* +1%: detectable (p tiny) but inside the 2% threshold. */
+	/* +1%: inside the 2% threshold, the interval widened by the between-run sigma. */
 	ASSERT_NOT_NULL(c = find_case(&r, "synth/shift1/n:32/placement:single"));
-	EXPECT_TRUE(c->significant);
 	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, c->verdict);
+	EXPECT_LT_F(c->lo, 1.0);
 	EXPECT_GT_F(c->ratio, 1.005);
 	EXPECT_LT_F(c->ratio, 1.015);
 	EXPECT_FALSE(c->gate_failed);
@@ -173,16 +176,25 @@ static void known_shifts_give_the_right_verdicts(void)
 	EXPECT_EQ(DPK_CMP_FASTER, c->verdict);
 	EXPECT_FALSE(c->gate_failed);
 
-	/* A 5% shift drowned in 40% noise over 40 samples decides nothing. */
+	/* A 5% shift drowned in 40% noise over 10 rounds of 4 samples decides nothing. */
 	ASSERT_NOT_NULL(c = find_case(&r, "synth/noisy/n:32/placement:single"));
 	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, c->verdict);
 	EXPECT_TRUE(!c->significant || (c->lo < 1.02 && c->hi > 0.98));
 	EXPECT_FALSE(c->gate_failed);
 
+	/* The pair whose floor went from 160 to 798 ticks: the placement changed. */
+	ASSERT_NOT_NULL(c = find_case(&r, "synth/moved/esize:8/n:32/placement:core"));
+	EXPECT_EQ(DPK_CMP_PLACEMENT, c->method);
+	EXPECT_EQ(DPK_CMP_PER_FLOOR, c->unit);
+	EXPECT_EQ(DPK_CMP_NO_VERDICT, c->verdict);
+	EXPECT_TRUE(strstr(c->note, "the placement changed") != NULL);
+	EXPECT_FALSE(c->gate_failed);
+
 	EXPECT_EQ(1, r.gate_failures);
 	EXPECT_EQ(1, r.faster);
 	EXPECT_EQ(1, r.slower);
-	EXPECT_EQ(7, r.n);
+	EXPECT_EQ(1, r.none);
+	EXPECT_EQ(8, r.n);
 	EXPECT_EQ(7, r.ngeomean);
 	EXPECT_GT_F(r.geomean, 0.99);
 	EXPECT_LT_F(r.geomean, 1.05);
@@ -209,9 +221,11 @@ static void thresholds_move_the_verdicts(void)
 
 	load_ok(FIX "base.json", &b);
 	load_ok(FIX "new.json", &n);
-	/* With a 0.5% threshold the +1% shift is slower, and a 0.5% gate catches it. */
+	/* With a 0.5% threshold and no between-run term the +1% shift is slower, and a 0.5% gate
+	 * catches it. */
 	o.noise = 0.005;
 	o.fail_above = 0.005;
+	o.run_sigma = 0;
 	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
 	ASSERT_NOT_NULL(c = find_case(&r, "synth/shift1/n:32/placement:single"));
 	EXPECT_EQ(DPK_CMP_SLOWER, c->verdict);
@@ -221,6 +235,7 @@ static void thresholds_move_the_verdicts(void)
 	/* A 15% gate lets the +10% case through. */
 	o.noise = 0.02;
 	o.fail_above = 0.15;
+	o.run_sigma = -1;
 	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
 	EXPECT_EQ(0, r.gate_failures);
 	EXPECT_EQ(1, r.slower);
@@ -242,7 +257,8 @@ static void repeats_are_pooled(void)
 	ASSERT_NOT_NULL(c = find_case(&r, "synth/pair/esize:8/n:32/placement:core"));
 	EXPECT_EQ(2, c->base.repeats);
 	EXPECT_EQ(2, c->new.repeats);
-	EXPECT_EQ(600, c->base.nraw);
+	EXPECT_EQ_U(40, c->base.nrounds); /* twenty rounds a repeat */
+	EXPECT_EQ(DPK_CMP_PER_FLOOR, c->unit);
 	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, c->verdict);
 	ASSERT_NOT_NULL(find_case(&r, "synth/pair/esize:8/n:32/placement:oversub"));
 	dpk_cmp_report_free(&r);
@@ -284,44 +300,102 @@ static void repeats_judge_drift_between_runs(void)
 	dpk_results_free(&n);
 }
 
-static void without_raw_samples_the_intervals_decide(void)
+/* Without raw samples the rounds decide as before; files without rounds (a dpk-bench from
+ * before them), one run a side, get no verdict: their interval covers one run's samples. */
+static void without_rounds_nothing_is_judged(void)
 {
-	struct dpk_results b, n, braw;
+	struct dpk_results b, n;
 	struct dpk_cmp_report r;
 	struct dpk_cmp_options o = defaults;
-	const struct dpk_cmp_case *c;
 	char err[256];
 
 	load_ok(FIX "base_noraw.json", &b);
 	load_ok(FIX "new_noraw.json", &n);
 	o.fail_above = 0.05;
 	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
-	for (size_t i = 0; i < r.n; i++) {
-		EXPECT_EQ(DPK_CMP_CI_ONLY, r.c[i].method);
-		EXPECT_TRUE(isnan(r.c[i].p));
-		EXPECT_TRUE(strstr(r.c[i].note, "raw samples missing in both files") != NULL);
-	}
 	EXPECT_EQ(DPK_CMP_SLOWER, find_case(&r, "synth/shift10/n:32/placement:single")->verdict);
 	EXPECT_EQ(DPK_CMP_FASTER, find_case(&r, "synth/faster10/n:32/placement:single")->verdict);
-	EXPECT_EQ(DPK_CMP_WITHIN_NOISE,
-	          find_case(&r, "synth/shift1/n:32/placement:single")->verdict);
-	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, find_case(&r, "synth/same/n:32/placement:single")->verdict);
-	EXPECT_EQ(DPK_CMP_WITHIN_NOISE,
-	          find_case(&r, "synth/noisy/n:32/placement:single")->verdict);
 	EXPECT_EQ(1, r.gate_failures);
 	dpk_cmp_report_free(&r);
-
-	/* Raw samples on one side only: still no test, and the note names the side. */
-	load_ok(FIX "base.json", &braw);
-	ASSERT_EQ(0, dpk_compare(&braw, &n, &o, &r, err, sizeof(err)));
-	ASSERT_NOT_NULL(c = find_case(&r, "synth/shift10/n:32/placement:single"));
-	EXPECT_EQ(DPK_CMP_CI_ONLY, c->method);
-	EXPECT_TRUE(strstr(c->note, "missing in new") != NULL);
-	EXPECT_EQ(DPK_CMP_SLOWER, c->verdict);
-	dpk_cmp_report_free(&r);
-	dpk_results_free(&braw);
 	dpk_results_free(&b);
 	dpk_results_free(&n);
+
+	load_ok(FIX "old_base.json", &b);
+	load_ok(FIX "old_new.json", &n);
+	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
+	for (size_t i = 0; i < r.n; i++) {
+		const struct dpk_cmp_case *c = &r.c[i];
+
+		EXPECT_EQ(DPK_CMP_NO_VERDICT, c->verdict);
+		EXPECT_EQ(DPK_CMP_TICKS, c->unit);
+		EXPECT_TRUE(c->method == DPK_CMP_TEST || c->method == DPK_CMP_TOO_FEW);
+		EXPECT_TRUE(strstr(c->note, "no verdict: one run a side") != NULL ||
+		            c->method == DPK_CMP_TOO_FEW);
+		EXPECT_FALSE(c->gate_failed);
+	}
+	/* The figure and interval are there all the same: +10% and an interval around it. */
+	const struct dpk_cmp_case *c = find_case(&r, "synth/shift10/n:32/placement:single");
+	ASSERT_NOT_NULL(c);
+	EXPECT_GT_F(c->ratio, 1.05);
+	EXPECT_LT_F(c->lo, c->ratio);
+	EXPECT_EQ(0, r.gate_failures);
+	EXPECT_EQ(0, r.faster + r.slower + r.within);
+	dpk_cmp_report_free(&r);
+	dpk_results_free(&b);
+	dpk_results_free(&n);
+}
+
+/* A median is known to a counter step over the batch at best: an interval of two medians
+ * made of equal samples is not zero-wide. */
+static void resolution_widens_the_interval(void)
+{
+	struct dpk_res_entry eb, en;
+	struct dpk_results b, n;
+	struct dpk_cmp_report r;
+	double rb[8], rn[8];
+	char err[256];
+
+	for (unsigned i = 0; i < 8; i++)
+		rb[i] = rn[i] = 100.0;
+	memset(&b, 0, sizeof(b));
+	memset(&eb, 0, sizeof(eb));
+	eb.suite = "s";
+	eb.name = "c";
+	eb.placement = eb.status = "ok";
+	eb.unit = "per call";
+	eb.reason = eb.desc = "";
+	eb.ok = true;
+	snprintf(eb.id, sizeof(eb.id), "s/c/placement:single");
+	snprintf(eb.family, sizeof(eb.family), "s/c");
+	eb.kept = 8;
+	eb.batch_ops = 100; /* a step of 26 ticks over 100 operations: 0.26 of 100 ticks */
+	eb.ticks.p50 = eb.ticks.p50_lo = eb.ticks.p50_hi = 100;
+	eb.cycles.p50 = NAN;
+	eb.floor_rt = NAN;
+	eb.round_p50 = rb;
+	eb.rounds_run = 8;
+	eb.nrounds = 8;
+	en = eb;
+	en.round_p50 = rn;
+	n = b;
+	b.path = "b";
+	n.path = "n";
+	b.started = n.started = b.command = n.command = "";
+	b.tsc_hz = n.tsc_hz = NAN;
+	b.resolution = n.resolution = 26;
+	b.e = &eb;
+	b.n = 1;
+	n.e = &en;
+	n.n = 1;
+	struct dpk_cmp_options o = defaults;
+	o.run_sigma = 0;
+	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
+	ASSERT_EQ(1, r.n);
+	/* Eight rounds: under the ten a verdict on rounds needs, so within one run. */
+	ASSERT_NEAR(1.0, r.c[0].ratio, 1e-12);
+	EXPECT_LE_F(r.c[0].lo, 1.0 - 0.005);
+	EXPECT_GE_F(r.c[0].hi, 1.0 + 0.005);
+	dpk_cmp_report_free(&r);
 }
 
 static void too_few_samples_decide_nothing(void)
@@ -361,7 +435,7 @@ static void too_few_samples_decide_nothing(void)
 	ASSERT_EQ(0, dpk_compare(&b, &n, &defaults, &r, err, sizeof(err)));
 	ASSERT_EQ(1, r.n);
 	EXPECT_EQ(DPK_CMP_TOO_FEW, r.c[0].method);
-	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, r.c[0].verdict);
+	EXPECT_EQ(DPK_CMP_NO_VERDICT, r.c[0].verdict);
 	EXPECT_TRUE(strstr(r.c[0].note, "too few samples") != NULL);
 	dpk_cmp_report_free(&r);
 }
@@ -504,10 +578,16 @@ static void json_output_reads_back(void)
 	EXPECT_STREQ(dpk_jv_get(&doc, "schema")->str.s, DPK_CMP_SCHEMA);
 	cases = dpk_jv_get(&doc, "cases");
 	ASSERT_TRUE(cases && cases->type == DPK_JV_ARRAY);
-	EXPECT_EQ(7, cases->arr.n);
+	EXPECT_EQ(8, cases->arr.n);
 	v = dpk_jv_get(&cases->arr.v[2], "verdict");
 	ASSERT_TRUE(v && v->type == DPK_JV_STRING);
 	EXPECT_STREQ(v->str.s, "slower");
+	v = dpk_jv_get(&cases->arr.v[2], "measured_in");
+	ASSERT_TRUE(v && v->type == DPK_JV_STRING);
+	EXPECT_STREQ(v->str.s, "cycles");
+	v = dpk_jv_get(&cases->arr.v[2], "method");
+	ASSERT_TRUE(v && v->type == DPK_JV_STRING);
+	EXPECT_STREQ(v->str.s, "round-medians");
 	v = dpk_jv_get(&doc, "exit_status");
 	ASSERT_TRUE(v && v->type == DPK_JV_NUMBER);
 	EXPECT_EQ(1, (int)v->num);
@@ -535,8 +615,11 @@ static void the_table_says_what_it_decided(void)
 	fclose(f);
 	EXPECT_TRUE(strstr(buf, "warning: different CPU model") != NULL);
 	EXPECT_TRUE(strstr(buf, "geometric mean") != NULL);
-	EXPECT_TRUE(strstr(buf, "slower *") != NULL);
-	EXPECT_TRUE(strstr(buf, "no test possible") != NULL);
+	EXPECT_TRUE(strstr(buf, "rounds      slower") != NULL);
+	EXPECT_TRUE(strstr(buf, "verdicts rest on: 0 on the repeats' medians, 7 on the rounds' "
+	                        "medians (5 in core cycles, 2 over the case's own floor); 1 not "
+	                        "judged: the placement changed") != NULL);
+	EXPECT_TRUE(strstr(buf, "sigma of 0.8% in core cycles, 4.4% in ticks") != NULL);
 	EXPECT_TRUE(strstr(buf, "only in base (1)") != NULL);
 	EXPECT_TRUE(strstr(buf, "not compared (1)") != NULL);
 	free(buf);
@@ -555,7 +638,8 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(thresholds_move_the_verdicts),
         DPK_TEST(repeats_are_pooled),
         DPK_TEST(repeats_judge_drift_between_runs),
-        DPK_TEST(without_raw_samples_the_intervals_decide),
+        DPK_TEST(without_rounds_nothing_is_judged),
+        DPK_TEST(resolution_widens_the_interval),
         DPK_TEST(too_few_samples_decide_nothing),
         DPK_TEST(environment_differences_warn),
         DPK_TEST(patterns_select_cases),

@@ -67,7 +67,7 @@ const char *dpk_cmp_unit_name(enum dpk_cmp_unit u)
 static int case_unit(const struct dpk_res_entry *a, const struct dpk_res_entry *b,
                      enum dpk_cmp_unit_choice choice)
 {
-	const bool cyc = isfinite(a->cycles.p50) && isfinite(b->cycles.p50);
+	const bool cyc = a->cycles.p50 > 0 && b->cycles.p50 > 0;
 
 	if (choice == DPK_CMP_UNIT_CYCLES)
 		return cyc ? DPK_CMP_CYCLES : -1;

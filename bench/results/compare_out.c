@@ -197,9 +197,9 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 	fprintf(f,
 	        "ratio = new/base of the median per unit (below 1 is faster), in each case's unit "
 	        "(core cycles for single-lcore\ncases, the figure over the case's own floor for "
-	        "pairs, ticks otherwise); a verdict needs p < %.2f and\nthe 95%% interval of the "
-	        "ratio beyond the noise threshold of %.1f%%\n\n",
-	        DPK_CMP_ALPHA, r->noise * 100.0);
+	        "pairs, ticks otherwise); a verdict needs the 95%% interval\nof the ratio beyond "
+	        "the noise threshold of %.1f%% (and p < %.2f where the repeats decide)\n\n",
+	        r->noise * 100.0, DPK_CMP_ALPHA);
 	print_rows(f, r, widths_of(r));
 	print_basis(f, r);
 	print_lists(f, r);
