@@ -138,12 +138,20 @@ static void print_basis(FILE *f, const struct dpk_cmp_report *r)
 		fprintf(f, "; %u not judged: one run a side without rounds, or too few samples",
 		        m[DPK_CMP_TEST] + m[DPK_CMP_CI_ONLY] + m[DPK_CMP_TOO_FEW]);
 	fprintf(f, "\n");
-	if (m[DPK_CMP_ROUNDS])
+	if (m[DPK_CMP_ROUNDS] && r->run_sigma >= 0)
 		fprintf(f,
-		        "rounds: drift within each run is in the interval, drift between the two "
-		        "runs is not, and the\nnoise threshold of %.1f%% stands for it; for finer "
-		        "verdicts run both builds in one session with dpk-bench ab\n",
-		        r->noise * 100.0);
+		        "rounds: drift within each run is in the interval, and drift between the "
+		        "two runs enters it as a\nbetween-run sigma of %.1f%% (--run-sigma); for "
+		        "finer verdicts run both builds in one session with dpk-bench ab\n",
+		        r->run_sigma * 100.0);
+	else if (m[DPK_CMP_ROUNDS])
+		fprintf(f,
+		        "rounds: drift within each run is in the interval, and drift between the "
+		        "two runs enters it as a\nbetween-run sigma of %.1f%% in core cycles, "
+		        "%.1f%% "
+		        "in ticks (--run-sigma sets another); for finer verdicts\nrun both builds "
+		        "in one session with dpk-bench ab\n",
+		        DPK_CMP_RUN_SIGMA_CYCLES * 100.0, DPK_CMP_RUN_SIGMA_TICKS * 100.0);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->c[i].method == DPK_CMP_PLACEMENT || r->c[i].method == DPK_CMP_TEST ||
 		    r->c[i].method == DPK_CMP_CI_ONLY || r->c[i].method == DPK_CMP_TOO_FEW)
