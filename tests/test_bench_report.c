@@ -339,6 +339,17 @@ static void pair_results_meet_their_floor(void)
 	                        "these lcores (p50 200.0 ticks, 190.0-798.0; 2 of 40 rounds set "
 	                        "aside, their floor over +50% of 195.0)\n") != NULL);
 	free(row);
+	/* With its rounds at hand, the row says which were set aside and at what floor. */
+	struct dpk_bench_round rounds[40];
+	for (unsigned q = 0; q < 40; q++)
+		rounds[q] = (struct dpk_bench_round){.p50 = 50.0, .floor = 200.0, .kept = 10};
+	rounds[11] = (struct dpk_bench_round){.floor = 790.0, .set_aside = true};
+	rounds[12] = (struct dpk_bench_round){.floor = 798.0, .set_aside = true};
+	r.rounds = rounds;
+	row = row_of(&r);
+	EXPECT_TRUE(strstr(row, "of 195.0: rounds 12, 13 at 790-798)\n") != NULL);
+	free(row);
+	r.rounds = NULL;
 	r.rounds_set_aside = 0;
 	r.floor_max = 210.0;
 	row = row_of(&r);

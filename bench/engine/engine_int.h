@@ -162,6 +162,11 @@ void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const 
 void dpk_bench_single_rounds(const struct dpk_bench_runner *r, const struct dpk_sample *s, size_t n,
                              unsigned nrounds, struct dpk_bench_result *res);
 
+/** Widen the median's interval of @p sum to a counter step over @p batch operations at
+ *  least: the counter resolves no finer. */
+void dpk_bench_widen_by_step(const struct dpk_bench_runner *r, uint64_t batch,
+                             struct dpk_summary *sum);
+
 /** Mark @p res empty: it ran, but no sample completed within @p time_s. */
 void dpk_bench_result_empty(struct dpk_bench_result *res, double time_s);
 

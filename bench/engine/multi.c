@@ -90,7 +90,7 @@ static void spin_wait_relax(unsigned *spins)
 /* One round trip of ping's: send count @p v, wait for its answer. */
 static inline void floor_trip(struct floor_line *l, uint64_t v)
 {
-	atomic_store_explicit(&l->flag, v, memory_order_release); /* F1 */
+	atomic_store_explicit(&l->flag, v, memory_order_release);             /* F1 */
 	while (atomic_load_explicit(&l->flag, memory_order_acquire) != v + 1) /* F4 */
 		dpk_pause();
 }
@@ -129,7 +129,8 @@ static double floor_ping(struct floor_line *l, const struct dpk_bench_runner *r)
 
 		for (unsigned i = 0; i < DPK_BENCH_FLOOR_TRIPS; i++, v += 2)
 			floor_trip(l, v);
-		t[nb++] = ((double)(dpk_tsc_end() - t0) - r->clock.read_cost) / DPK_BENCH_FLOOR_TRIPS;
+		t[nb++] =
+		        ((double)(dpk_tsc_end() - t0) - r->clock.read_cost) / DPK_BENCH_FLOOR_TRIPS;
 	}
 	atomic_store_explicit(&l->flag, FLOOR_DONE, memory_order_release); /* F1 */
 	return nb ? trimmed_mean(t, nb) : 0;

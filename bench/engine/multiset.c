@@ -359,6 +359,7 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 			batches[j - 1] = t;
 		}
 	res->batch_ops = nb ? batches[nb / 2] : 0;
+	dpk_bench_widen_by_step(r, nb ? batches[0] : 0, &res->ticks);
 	round_figures(mc, nr, aside, res);
 	res->rounds = mc->rounds;
 	res->nrounds = nr;

@@ -284,8 +284,33 @@ static void report_rejected(FILE *f, const struct dpk_bench_result *res)
 	fputc(')', f);
 }
 
+/* The rounds set aside for their floor, " (rounds 12, 13 and 20 at 790-798)", at most
+ * four named. */
+static void aside_rounds(FILE *f, const struct dpk_bench_result *res)
+{
+	double lo = INFINITY, hi = 0;
+	unsigned named = 0;
+
+	fprintf(f, ": round");
+	for (unsigned q = 0; q < res->nrounds; q++) {
+		if (!res->rounds[q].set_aside)
+			continue;
+		lo = fmin(lo, res->rounds[q].floor);
+		hi = fmax(hi, res->rounds[q].floor);
+		if (named++ < 4)
+			fprintf(f, "%s %u",
+			        named > 1                   ? ","
+			        : res->rounds_set_aside > 1 ? "s"
+			                                    : "",
+			        q + 1);
+	}
+	if (named > 4)
+		fprintf(f, " and %u more", named - 4);
+	fprintf(f, " at %.0f-%.0f", lo, hi);
+}
+
 /* The case's own floor under its row: its figure over the round trip, and how the round
- * trip moved over the rounds. */
+ * trip moved over the rounds, and when. */
 static void floor_line(FILE *f, const struct dpk_bench_result *res, int rw)
 {
 	char fl[24], lo[24], hi[24];
@@ -298,12 +323,35 @@ static void floor_line(FILE *f, const struct dpk_bench_result *res, int rw)
 	fprintf(f,
 	        "      %-*s %s: x%.3g a cache-line round trip on these lcores (p50 %s ticks, %s-%s",
 	        rw, "floor", dpk_bench_unit_name(res->c->unit), res->per_floor.p50, fl, lo, hi);
-	if (res->rounds_set_aside)
-		fprintf(f, "; %u of %u rounds set aside, their floor over +%.0f%% of %.1f)\n",
+	if (res->rounds_set_aside) {
+		fprintf(f, "; %u of %u rounds set aside, their floor over +%.0f%% of %.1f",
 		        res->rounds_set_aside, res->nrounds, DPK_BENCH_FLOOR_LIMIT * 100.0,
 		        res->floor_ref);
-	else
+		if (res->rounds)
+			aside_rounds(f, res);
+		fprintf(f, ")\n");
+	} else {
 		fprintf(f, " over %u rounds)\n", res->nrounds);
+	}
+}
+
+/* Under a multi-lcore row whose throughput over the rounds' windows is under half the rate
+ * of its kept batches: the roles spent the rest stalled (preempted, or in batches the rules
+ * rejected), which the per-unit figure leaves out and Mops/s does not. */
+static void stall_line(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k,
+                       int rw)
+{
+	double kept = 0;
+
+	for (unsigned i = 0; i < res->nroles; i++)
+		if (res->role[i].counted && res->role[i].ticks.p50 > 0)
+			kept += (double)k->hz / res->role[i].ticks.p50 / 1e6;
+	if (!(kept > 0) || res->mops >= 0.5 * kept)
+		return;
+	fprintf(f,
+	        "      %-*s Mops/s over the rounds' windows is x%.2g of the kept batches' rate "
+	        "(%.3g): the roles stalled outside them\n",
+	        rw, "stalls", res->mops / kept, kept);
 }
 
 /* The regimes the kept rounds fell into, when they fell apart. */
@@ -399,4 +447,5 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 	}
 	floor_line(f, res, rw);
 	regimes_line(f, res, rw);
+	stall_line(f, res, k, rw);
 }
