@@ -89,7 +89,7 @@ def main():
     def _():
         dom = state["dom"]
         assert "CPU frequency governor" in dom and "v-degraded" in dom
-        assert "sample histograms (10)" in dom
+        assert "sample histograms (11)" in dom
         assert "raw samples were not recorded" not in dom
         # The fixtures predate the speed witness: the runs table says so.
         assert "<th>speed witness</th><td>not in this file</td>" in dom
@@ -135,6 +135,9 @@ def main():
                     r["core_mhz"] = 3000.0
                     r["cycles_kept"] = r["kept"]
                     r["raw_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001) for i in range(64)]
+                    n = len(r["rounds"]["p50"])
+                    r["rounds"]["p50_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001)
+                                                 for i in range(n)]
             paths.append(os.path.join(d, "cyc_" + name))
             json.dump(doc, open(paths[-1], "w"))
         out = os.path.join(d, "cycles.html")
@@ -162,16 +165,16 @@ def main():
         assert "TSC ticks per unit" in dom and "core cycles per unit" not in dom
         assert "<td>2.98 cycles by a chain of adds (3 assumed)</td>" in dom, dom[:200]
         # Files without figures in cycles: nothing to draw is an error.
-        p = subprocess.run([BIN, "report", os.path.join(FIX, "base.json"), "--unit", "cycles",
-                            "-o", os.path.join(d, "none.html")],
+        p = subprocess.run([BIN, "report", os.path.join(FIX, "old_base.json"), "--unit",
+                            "cycles", "-o", os.path.join(d, "none.html")],
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 2 and "no case has figures in cycles in " in p.stderr, p.stderr
         assert not os.path.exists(os.path.join(d, "none.html")), "a page was written"
         # Two files, one without: named, and no page either.
-        p = subprocess.run([BIN, "report", paths[0], os.path.join(FIX, "new.json"), "--unit",
+        p = subprocess.run([BIN, "report", paths[0], os.path.join(FIX, "old_new.json"), "--unit",
                             "cycles", "-o", os.path.join(d, "half.html")],
                            capture_output=True, text=True, timeout=120)
-        assert p.returncode == 2 and "new.json" in p.stderr, p.stderr
+        assert p.returncode == 2 and "old_new.json" in p.stderr, p.stderr
         assert not os.path.exists(os.path.join(d, "half.html")), "a page was written"
 
     @t("a screenshot renders")
