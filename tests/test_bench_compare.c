@@ -80,6 +80,10 @@ static void mann_whitney_edges(void)
 	ASSERT_TRUE(isnan(dpk_cmp_mann_whitney(same, 4, one, 0, NULL)));
 	/* p never exceeds 1, even with the continuity correction on equal samples. */
 	ASSERT_LE_F(dpk_cmp_mann_whitney(one, 1, one, 1, NULL), 1.0);
+	/* A NaN (sorted last) has no rank: no p-value, and no endless merge. */
+	double with_nan[] = {1, 2, NAN};
+	ASSERT_TRUE(isnan(dpk_cmp_mann_whitney(with_nan, 3, same, 4, NULL)));
+	ASSERT_TRUE(isnan(dpk_cmp_mann_whitney(same, 4, with_nan, 3, NULL)));
 }
 
 static double *ramp(size_t n, double from, double step)

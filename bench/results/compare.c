@@ -197,6 +197,11 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 			         e->reason[0] ? ": " : "", e->reason);
 			return -EAGAIN;
 		}
+		if (!(entry_value(e, u) > 0)) {
+			snprintf(why, whylen, "no figures in %s in %s (repeat %u)",
+			         u == DPK_CMP_CYCLES ? "cycles" : "ticks", side, e->repeat + 1);
+			return -EAGAIN;
+		}
 		if (add_repeat(s, e, u, floors, &all_raw))
 			return -ENOMEM;
 	}

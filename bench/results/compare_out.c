@@ -330,6 +330,7 @@ int dpk_cmp_write_json(FILE *f, const struct dpk_results *base, const struct dpk
 	dpk_json_uint(&j, "no_verdict", r->none);
 	dpk_json_object_end(&j);
 	json_lists(&j, r);
+	dpk_json_uint(&j, "gate_failures", r->gate_failures);
 	dpk_json_int(&j, "exit_status", exit_status);
 	dpk_json_object_end(&j);
 	return dpk_json_finish(&j);

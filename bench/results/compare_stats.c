@@ -28,7 +28,8 @@ double dpk_cmp_mann_whitney(const double *a, size_t na, const double *b, size_t 
 
 	if (u_out)
 		*u_out = NAN;
-	if (na == 0 || nb == 0)
+	/* Sorted with NaN last: a NaN has no rank, and would stop the merge below. */
+	if (na == 0 || nb == 0 || isnan(a[na - 1]) || isnan(b[nb - 1]))
 		return NAN;
 	/* Merge the two sorted sides; a run of equal values shares its mean rank. */
 	while (i < na || j < nb) {

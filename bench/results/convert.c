@@ -446,19 +446,20 @@ int dpk_convert_markdown_cmp(FILE *f, const struct dpk_cnv_cmp *c)
 	fprintf(f, "`, new `");
 	md_text(f, c->new_path);
 	fprintf(f,
-	        "`: median %s per unit, ratio new/base (below 1 is faster), noise threshold "
-	        "%.1f%%\n\n",
-	        c->cycles ? "core cycles" : "TSC ticks", c->noise * 100.0);
-	fprintf(f, "| case | placement | base p50 | new p50 | ratio | 95%% interval | verdict |\n");
-	fprintf(f, "|:--|:--|--:|--:|--:|:--|:--|\n");
+	        "`: median per unit in each case's unit, ratio new/base (below 1 is faster), noise "
+	        "threshold %.1f%%\n\n",
+	        c->noise * 100.0);
+	fprintf(f, "| case | placement | in | base p50 | new p50 | ratio | 95%% interval | verdict "
+	           "|\n");
+	fprintf(f, "|:--|:--|:--|--:|--:|--:|:--|:--|\n");
 	for (size_t i = 0; i < c->n; i++) {
 		const struct dpk_cnv_case *x = &c->c[i];
 		const bool mark = strcmp(x->verdict, "within noise") != 0;
 
 		md_case(f, x->suite, x->name, x->params);
-		fprintf(f, " | %s | %.2f | %.2f | %.3f | %.3f to %.3f | %s%s%s |\n", x->placement,
-		        x->base, x->new, x->ratio, x->lo, x->hi, mark ? "**" : "", x->verdict,
-		        mark ? "**" : "");
+		fprintf(f, " | %s | %s | %.2f | %.2f | %.3f | %.3f to %.3f | %s%s%s |\n",
+		        x->placement, x->unit, x->base, x->new, x->ratio, x->lo, x->hi,
+		        mark ? "**" : "", x->verdict, mark ? "**" : "");
 	}
 	if (isfinite(c->geomean))
 		fprintf(f,
@@ -496,6 +497,7 @@ int dpk_convert_cmp_report(const struct dpk_cmp_report *rep, const struct dpk_re
 		                              .name = e->name,
 		                              .params = e->params,
 		                              .placement = e->placement,
+		                              .unit = dpk_cmp_unit_name(c->unit),
 		                              .base = c->base.p50,
 		                              .new = c->new.p50,
 		                              .ratio = c->ratio,
@@ -563,7 +565,12 @@ static int cmp_case(const struct dpk_jv *o, size_t i, const char *unit, struct d
 	    !(new = need(o, path, "new", DPK_JV_OBJECT, err, errlen)) ||
 	    !(b50 = NUM(base, bpath, unit)) || !(n50 = NUM(new, npath, unit)))
 		return -EINVAL;
+	const struct dpk_jv *in = dpk_jv_get(o, "measured_in");
+
 	*c = (struct dpk_cnv_case){.id = id->str.s,
+	                           .unit = in && in->type == DPK_JV_STRING   ? in->str.s
+	                                   : strcmp(unit, "p50_cycles") == 0 ? "cycles"
+	                                                                     : "ticks",
 	                           .suite = suite->str.s,
 	                           .name = name->str.s,
 	                           .params = params->str.s,
@@ -629,8 +636,14 @@ int dpk_convert_cmp_json(const struct dpk_jv *doc, struct dpk_cnv_cmp *out, char
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < cases->arr.n; i++) {
-		rc = cmp_case(&cases->arr.v[i], i, out->cycles ? "p50_cycles" : "p50_ticks",
-		              &out->c[i], err, errlen);
+		const struct dpk_jv *b = dpk_jv_get(&cases->arr.v[i], "base");
+		/* Each side's median is "p50", in the case's unit ("measured_in"); files from
+		 * before units per case named it by the one unit of the whole comparison. */
+		const char *key = b && dpk_jv_get(b, "p50") ? "p50"
+		                  : out->cycles             ? "p50_cycles"
+		                                            : "p50_ticks";
+
+		rc = cmp_case(&cases->arr.v[i], i, key, &out->c[i], err, errlen);
 		if (rc)
 			return rc;
 		out->n++;

@@ -52,7 +52,8 @@ int dpk_convert_dpkit(FILE *f, const struct dpk_results *r);
 /** One compared case. */
 struct dpk_cnv_case {
 	const char *id, *suite, *name, *params, *placement;
-	double base, new;     /**< the medians, ticks (or core cycles) per unit */
+	const char *unit;     /**< what the medians are in: "ticks", "cycles", "per floor" */
+	double base, new;     /**< the medians per unit, in that */
 	double ratio, lo, hi; /**< new/base and its 95% interval */
 	const char *verdict;  /**< "faster", "slower", "within noise" */
 };

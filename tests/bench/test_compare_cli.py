@@ -78,10 +78,10 @@ def _():
     assert rc == 0 and "gate: passed" in out
 
 
-@case("--noise 0.5 makes the +1% case slower; --fail-above 0.5 gates it")
+@case("--noise 0.5 and no between-run term make the +1% case slower; --fail-above 0.5 gates it")
 def _():
     rc, out, _ = run("compare", f("base.json"), f("new.json"), "--noise", "0.5",
-                     "--fail-above", "0.5", "--pattern", "synth/shift1")
+                     "--fail-above", "0.5", "--pattern", "synth/shift1", "--run-sigma", "0")
     assert rc == 1
     assert "slower" in row(out, "synth/shift1")
     assert "synth/shift10" not in out
@@ -95,13 +95,18 @@ def _():
     assert "synth/same" in out and "synth/pair" in out and "oversub" not in out
 
 
-@case("without raw samples: no p-value, labelled, same verdicts")
+@case("without raw samples the rounds decide; without rounds no verdict, and no gate")
 def _():
     rc, out, _ = run("compare", f("base_noraw.json"), f("new_noraw.json"), "--fail-above", "5")
     assert rc == 1
     r = row(out, "synth/shift10")
-    assert " - " in r and "slower *" in r, r
-    assert "no test possible" in out
+    assert "rounds      slower  FAIL" in r, r
+    # A dpk-bench from before rounds: one run a side judges nothing, and says why.
+    rc, out, _ = run("compare", f("old_base.json"), f("old_new.json"), "--fail-above", "5")
+    assert rc == 0, out
+    assert "one run     no verdict" in row(out, "synth/shift10"), row(out, "synth/shift10")
+    assert "not judged: one run a side without rounds" in out, out
+    assert "no verdict: one run a side without rounds or repeats" in out, out
 
 
 @case("--json writes the comparison, with the exit status")
@@ -117,7 +122,10 @@ def _():
         assert v == {"same": "within noise", "shift1": "within noise", "shift10": "slower",
                      "faster10": "faster", "noisy": "within noise"}, v
         c = [c for c in doc["cases"] if c["case"] == "shift10"][0]
-        assert c["method"] == "mann-whitney+bootstrap" and c["p_value"] < 1e-6
+        assert c["method"] == "round-medians" and c["measured_in"] == "cycles", c
+        assert c["base"]["rounds"] == 40 and c["p_value"] < 1e-6, c
+        m = [c for c in doc["cases"] if c["case"] == "moved"][0]
+        assert m["method"] == "placement-changed" and m["verdict"] == "no verdict", m
         assert c["ratio_ci95_lo"] < c["ratio"] < c["ratio_ci95_hi"]
 
 
@@ -348,8 +356,12 @@ def with_cycles(d, name, src, cycles_p50, raw=False, repeats=1, drop=None):
                                             "p50_ci95_lo", "p50_ci95_hi")}
             r["cycles"].update(stddev=0.0, cv=0.0)
             r["core_mhz"] = 3000.0
+            if "rounds" in r:  # each round's median in cycles around the case's
+                r["rounds"]["p50_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001)
+                                             for i in range(len(r["rounds"]["p50"]))]
             if drop == (cid, r["repeat"]):
                 del r["cycles"], r["core_mhz"]
+                r["rounds"].pop("p50_cycles", None)
                 continue
             if raw:
                 r["raw_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001) for i in range(64)]
@@ -398,31 +410,32 @@ def _():
     with tempfile.TemporaryDirectory() as d:
         a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0)
         b = with_cycles(d, "b.json", "new.json", lambda cid, t: 100.0)
-        # In ticks the known shifts fail a 5% gate; in cycles nothing moved.
-        rc, out, _ = run("compare", a, b, "--fail-above", "5")
+        # In ticks (no between-run term) the known shifts fail a 5% gate; in cycles nothing
+        # moved.
+        rc, out, _ = run("compare", a, b, "--fail-above", "5", "--unit", "ticks",
+                         "--run-sigma", "0")
         assert rc == 1, out
         j = os.path.join(d, "c.json")
         rc, out, err = run("compare", a, b, "--fail-above", "5", "--unit", "cycles", "--json", j)
         assert rc == 0, (rc, out, err)
-        assert "median core cycles per unit" in out, out
         doc = json.load(open(j))
         assert doc["options"]["unit"] == "cycles", doc["options"]
-        assert doc["cases"] and all(c["base"]["p50_cycles"] == 100.0 and c["ratio"] == 1.0
+        assert doc["cases"] and all(c["measured_in"] == "cycles" and
+                                    abs(c["base"]["p50"] - 100.0) < 0.5 and
+                                    abs(c["ratio"] - 1.0) < 1e-9
                                     for c in doc["cases"]), doc["cases"]
         assert all(c["placement"] == "single" for c in doc["cases"]), doc["cases"]
         assert any("no figures in cycles" in s["reason"] for s in doc["not_compared"]), \
             doc["not_compared"]
-        # The fixtures have raw ticks but no raw cycles: no test, and the note says which.
-        assert all(c["method"] == "median-ci" and "raw_cycles" in c["note"]
-                   for c in doc["cases"]), doc["cases"]
-        assert "lacks raw samples in cycles" in out, out
-        # With raw samples in cycles the test runs on them: 5% slower is found and gated.
+        # The rounds decide, in cycles.
+        assert all(c["method"] == "round-medians" for c in doc["cases"]), doc["cases"]
+        # 5% slower in every round is found and gated.
         a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0, raw=True)
         b = with_cycles(d, "b.json", "new.json", lambda cid, t: 105.0, raw=True)
         rc, out, _ = run("compare", a, b, "--unit", "cycles", "--fail-above", "2", "--json", j)
         assert rc == 1, out
         doc = json.load(open(j))
-        assert all(c["base"]["raw"] and c["new"]["raw"] and c["method"] == "mann-whitney+bootstrap"
+        assert all(c["base"]["raw"] and c["new"]["raw"] and c["method"] == "round-medians"
                    and c["verdict"] == "slower" and abs(c["ratio"] - 1.05) < 1e-6
                    for c in doc["cases"]), doc["cases"]
         expect_bad(["compare", a, b, "--unit", "Hz"], "--unit: 'Hz'")
@@ -459,7 +472,7 @@ def _():
         rc, out, _ = run("compare", a, b, "--unit", "cycles")
         assert rc == 0 and "core-clock multiply" not in out, out
         # Nothing to compare in cycles is an error, never a passed gate.
-        expect_bad(["compare", f("base.json"), f("new.json"), "--unit", "cycles",
+        expect_bad(["compare", f("old_base.json"), f("old_new.json"), "--unit", "cycles",
                     "--fail-above", "5"], "no case has figures in cycles in both files")
         # A malformed cycles block, core clock or raw sample is named.
         for field, value, needle in [("cycles", "x", ".cycles: expected an object"),
