@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The text table dpk-bench prints, on made-up results: what a row says about its
- * rejected samples, and columns that stay in line whatever the length of a case's label
- * or an environment item's. Nothing runs; the figures are whatever the results are given.
+ * rejected samples, columns that stay in line whatever the length of a case's label or an
+ * environment item's, and a narrow table within 160 columns. Nothing runs; the figures are whatever the results are given.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -57,24 +57,26 @@ static struct dpk_bench_result result_of(const struct dpk_bench_case *c, size_t 
 	return r;
 }
 
-/* The row dpk_report_row() prints for @p res; the caller frees it. */
-static char *row_of(const struct dpk_bench_result *res)
+/* The row dpk_report_row() prints for @p res in the wide layout or the narrow one; the
+ * caller frees it. */
+static char *row_in(const struct dpk_bench_result *res, bool wide)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	const struct dpk_report_layout t = {dpk_report_case_width(res->c, 0), wide};
 
 	if (!f)
 		return NULL;
-	dpk_report_row(f, res, &clk, dpk_report_case_width(res->c, 0));
+	dpk_report_row(f, res, &clk, &t);
 	fclose(f);
 	return buf;
 }
 
-/* The row printed for @p res ends with @p tail (its column of samples, say). */
+/* The wide row printed for @p res ends with @p tail (its column of samples, say). */
 static void expect_row_ends(const struct dpk_bench_result *res, const char *tail)
 {
-	char *row = row_of(res);
+	char *row = row_in(res, true);
 	size_t n, t = strlen(tail);
 
 	ASSERT_NOT_NULL(row);
@@ -145,7 +147,8 @@ static long column_of(const char *line, const char *word)
 
 /* A suite's header and rows, the case column sized over @p res: the column each of them
  * starts its placement, unit and samples in is the header's. */
-static void expect_rows_in_line(const struct dpk_bench_result *res, unsigned n, long case_width)
+static void expect_rows_in_line(const struct dpk_bench_result *res, unsigned n, long case_width,
+                                bool wide)
 {
 	char *buf = NULL, *line, *rest;
 	size_t len = 0;
@@ -159,9 +162,11 @@ static void expect_rows_in_line(const struct dpk_bench_result *res, unsigned n, 
 	EXPECT_EQ(case_width, width);
 	f = open_memstream(&buf, &len);
 	ASSERT_NOT_NULL(f);
-	dpk_report_suite_header(f, &suite, &clk, width);
+	const struct dpk_report_layout t = {width, wide};
+
+	dpk_report_suite_header(f, &suite, &clk, &t);
 	for (unsigned i = 0; i < n; i++)
-		dpk_report_row(f, &res[i], &clk, width);
+		dpk_report_row(f, &res[i], &clk, &t);
 	fclose(f);
 	for (rest = buf; (line = strsep(&rest, "\n"));) {
 		if (strncmp(line, "  case ", 7) == 0) {
@@ -209,10 +214,12 @@ static void long_case_label_widens_the_column(void)
 	res[3].status = DPK_RESULT_FAILED;
 	snprintf(res[3].reason, sizeof(res[3].reason), "the ring lost an element");
 	ASSERT_EQ(46, (long)strlen("app_iter_stats_1in128_longer mt_safe=1 work=64"));
-	expect_rows_in_line(res, 4, 46);
+	expect_rows_in_line(res, 4, 46, true);
+	expect_rows_in_line(res, 4, 46, false);
 	res[1] = result_of(&c_short, 1000, 998);
 	res[3].c = &c_short;
-	expect_rows_in_line(res, 4, 36);
+	expect_rows_in_line(res, 4, 36, true);
+	expect_rows_in_line(res, 4, 36, false);
 }
 
 /* An environment label past 24 characters moves the verdicts and the clock's figures
@@ -334,7 +341,7 @@ static void pair_results_meet_their_floor(void)
 	r.per_floor.p50 = 0.25;
 	r.nrounds = 40;
 	r.rounds_set_aside = 2;
-	row = row_of(&r);
+	row = row_in(&r, true);
 	EXPECT_TRUE(strstr(row, "      floor      per element: x0.25 a cache-line round trip on "
 	                        "these lcores (p50 200.0 ticks, 190.0-798.0; 2 of 40 rounds set "
 	                        "aside, their floor over +50% of 195.0)\n") != NULL);
@@ -346,17 +353,17 @@ static void pair_results_meet_their_floor(void)
 	rounds[11] = (struct dpk_bench_round){.floor = 790.0, .set_aside = true};
 	rounds[12] = (struct dpk_bench_round){.floor = 798.0, .set_aside = true};
 	r.rounds = rounds;
-	row = row_of(&r);
+	row = row_in(&r, true);
 	EXPECT_TRUE(strstr(row, "of 195.0: rounds 12, 13 at 790-798)\n") != NULL);
 	free(row);
 	r.rounds = NULL;
 	r.rounds_set_aside = 0;
 	r.floor_max = 210.0;
-	row = row_of(&r);
+	row = row_in(&r, true);
 	EXPECT_TRUE(strstr(row, "(p50 200.0 ticks, 190.0-210.0 over 40 rounds)\n") != NULL);
 	free(row);
 	r.floor_rt = 0;
-	row = row_of(&r);
+	row = row_in(&r, true);
 	EXPECT_TRUE(strstr(row, "floor") == NULL);
 	free(row);
 }
@@ -371,13 +378,13 @@ static void regimes_are_listed(void)
 	r.cluster[0] = (struct dpk_bench_cluster){.p50 = 3.0, .per_floor = 0.018, .rounds = 14};
 	r.cluster[1] = (struct dpk_bench_cluster){
 	        .p50 = 12.1, .per_floor = 0.071, .rounds = 26, .first = 1};
-	row = row_of(&r);
+	row = row_in(&r, true);
 	EXPECT_TRUE(strstr(row, "      regimes    2 apart: 3.0 ticks (x0.018 the floor) in 14 "
 	                        "rounds from round 1, 12.1 ticks (x0.071 the floor) in 26 rounds "
 	                        "from round 2\n") != NULL);
 	free(row);
 	r.nclusters = 0;
-	row = row_of(&r);
+	row = row_in(&r, true);
 	EXPECT_TRUE(strstr(row, "regimes") == NULL);
 	free(row);
 }
@@ -393,7 +400,7 @@ static void role_lines_stay_in_line(void)
 	r.role[1].name = "worker";
 	r.floor_rt = 100.0;
 	r.per_floor.p50 = 0.5;
-	row = row_of(&r);
+	row = row_in(&r, true);
 	ASSERT_NOT_NULL(row);
 	for (rest = row; (line = strsep(&rest, "\n"));) {
 		const char *at = strstr(line, " lcore ");
@@ -412,8 +419,138 @@ static void role_lines_stay_in_line(void)
 	free(row);
 }
 
+/* Each line of @p text is at most @p cols columns; the count of lines. */
+static unsigned expect_lines_within(const char *text, long cols)
+{
+	unsigned lines = 0;
+
+	for (const char *l = text; *l; lines++) {
+		const char *nl = strchr(l, '\n');
+		long n = nl ? nl - l : (long)strlen(l);
+
+		EXPECT_TRUE(n <= cols);
+		if (n > cols)
+			fprintf(stderr, "# %ld columns: %.*s\n", n, (int)n, l);
+		l += n + (nl != NULL);
+	}
+	return lines;
+}
+
+/* The narrow table fits 160 columns with a 44-character label, every rejection reason,
+ * a floor that moved, regimes and the speed witness's mark; the wide one keeps min, max
+ * and the reasons on one row. */
+static void narrow_rows_fit_the_columns(void)
+{
+	static const struct dpk_bench_case c_pair_long = {
+	        .name = "app_iter_two_lcores_longer",
+	        .kind = DPK_BENCH_PAIR,
+	        .unit = DPK_UNIT_CALL,
+	        .params = {{"mt_safe", 1}, {"work", 64}},
+	};
+	struct dpk_bench_result r =
+	        pair_result(&s_ring, &c_pair_long, DPK_PLACE_CORE, 0, 123456.7);
+	struct dpk_bench_round rounds[40];
+	char *row;
+
+	for (unsigned q = 0; q < 40; q++)
+		rounds[q] = (struct dpk_bench_round){.p50 = 50.0, .floor = 200.0, .kept = 10};
+	for (unsigned q = 10; q < 20; q++)
+		rounds[q] = (struct dpk_bench_round){.floor = 790.0 + q, .set_aside = true};
+	r.samples = 2345677;
+	r.reject[DPK_REJECT_NONE] = 1234567;
+	for (unsigned q = DPK_REJECT_NONE + 1; q < DPK_REJECT_COUNT; q++)
+		r.reject[q] = 222222;
+	r.mops = 1234.5;
+	r.cycles = (struct dpk_summary){.n = 5, .p50 = 234567.8};
+	r.witness_kept_slow = true;
+	r.floor_rt = 200.0, r.floor_ref = 195.0, r.floor_min = 190.0, r.floor_max = 809.0;
+	r.per_floor.p50 = 0.25, r.nrounds = 40, r.rounds_set_aside = 10, r.rounds = rounds;
+	r.nclusters = 3;
+	for (unsigned c = 0; c < 3; c++)
+		r.cluster[c] = (struct dpk_bench_cluster){
+		        .p50 = 123456.7, .per_floor = 0.0712, .rounds = 12, .first = 27};
+	row = row_in(&r, false);
+	ASSERT_NOT_NULL(row);
+	EXPECT_TRUE(expect_lines_within(row, 160) >= 6);
+	EXPECT_TRUE(strstr(row, "  1234567 of 2345677\n") != NULL);
+	EXPECT_TRUE(strstr(row, "      witness    too few samples at full speed") != NULL);
+	EXPECT_TRUE(strstr(row, "gap") == NULL && strstr(row, "108.3") == NULL);
+	free(row);
+	row = row_in(&r, true);
+	ASSERT_NOT_NULL(row);
+	EXPECT_TRUE(strstr(row, " 7.6 ") != NULL && strstr(row, " 108.3 ") != NULL);
+	EXPECT_TRUE(strstr(row, "  1234567 (1111110 rejected: 222222 migration, 222222 ctx_switch, "
+	                        "222222 gap, 222222 slow, 222222 floor) [too few samples at full "
+	                        "speed]\n") != NULL);
+	EXPECT_TRUE(strstr(row, "rounds 11, 12, 13, 14 and 6 more at 800-809)\n") != NULL);
+	free(row);
+}
+
+/* A row timed with both roles on one CPU says that the scheduler is in its figures. */
+static void oversub_rows_name_the_scheduler(void)
+{
+	struct dpk_bench_result r = pair_result(&s_ring, &c_pair, DPK_PLACE_OVERSUB, 0, 2.08e7);
+	char *row;
+
+	r.role[0].cpu = r.role[1].cpu = 3;
+	row = row_in(&r, false);
+	ASSERT_NOT_NULL(row);
+	EXPECT_TRUE(strstr(row, "      scheduler  the roles share cpu 3: the figures time the "
+	                        "scheduler's hand-offs") != NULL);
+	free(row);
+	r.placement = DPK_PLACE_CORE;
+	row = row_in(&r, false);
+	ASSERT_NOT_NULL(row);
+	EXPECT_TRUE(strstr(row, "scheduler") == NULL);
+	free(row);
+}
+
+/* Folding breaks at spaces within the columns, indents what follows, loses no word and
+ * prints a word longer than the line whole. */
+static void prose_folds_at_spaces(void)
+{
+	char *buf = NULL, word[200], text[1200] = "", back[1400] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_NOT_NULL(f);
+	for (unsigned i = 0; i < 120; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%sw%u", i ? " " : "",
+		         i * 37);
+	memset(word, 'x', sizeof(word) - 1);
+	word[sizeof(word) - 1] = 0;
+	dpk_report_fold(f, 40, 4, "  %s", text);
+	dpk_report_fold(f, 40, 4, "%s tail", word);
+	dpk_report_fold(f, 0, 4, "%s", text);
+	fclose(f);
+	ASSERT_NOT_NULL(buf);
+	unsigned n = 0;
+	for (char *rest = buf, *line; (line = strsep(&rest, "\n")) && *line; n++) {
+		if (strlen(line) == strlen(text)) { /* cols 0: the line as given */
+			EXPECT_STREQ(text, line);
+			continue;
+		}
+		if (line[0] == 'x') {
+			EXPECT_EQ((long)sizeof(word) - 1, (long)strlen(line));
+			continue;
+		}
+		if (strcmp(line, "    tail") == 0)
+			continue;
+		EXPECT_TRUE(strlen(line) <= 40);
+		EXPECT_TRUE(strncmp(line, n ? "    w" : "  w0 ", 5) == 0);
+		snprintf(back + strlen(back), sizeof(back) - strlen(back), "%s%s", n ? " " : "",
+		         line + (n ? 4 : 2));
+	}
+	EXPECT_STREQ(text, back);
+	EXPECT_TRUE(n > 20);
+	free(buf);
+}
+
 static const struct dpk_test_case cases[] = {
         DPK_TEST(role_lines_stay_in_line),
+        DPK_TEST(narrow_rows_fit_the_columns),
+        DPK_TEST(oversub_rows_name_the_scheduler),
+        DPK_TEST(prose_folds_at_spaces),
         DPK_TEST(pair_results_meet_their_floor),
         DPK_TEST(regimes_are_listed),
         DPK_TEST(counter_step_is_the_coarser_bound),

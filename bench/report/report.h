@@ -61,17 +61,34 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
  * take every case of a suite's group through it; its header and rows then line up. */
 int dpk_report_case_width(const struct dpk_bench_case *c, int width);
 
-/** Print a suite's heading and the column names, the case column @p width wide
- * (dpk_report_case_width()). */
-void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
-                             const struct dpk_bench_clock *k, int width);
+/** The columns of a report's table and its prose lines. */
+#define DPK_REPORT_COLUMNS 160
 
-/** Print one result row (and a line per role for multi-lcore cases), the case column
- * @p width wide as in its suite's header. Its samples column is the count kept, then the
- * count rejected with the reasons that took any, as " (19044 rejected: 181 gap, 18863
- * slow)" (names as dpk_reject_name()). */
+/** How a suite's rows are laid out. */
+struct dpk_report_layout {
+	int width; /**< the case column (dpk_report_case_width()) */
+	/** Every column (min and max too), the rejected samples by reason, and the lines
+	 *  under a row unfolded: longer than DPK_REPORT_COLUMNS. Otherwise the table fits. */
+	bool wide;
+};
+
+/** Print a suite's heading and the column names of layout @p t. */
+void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
+                             const struct dpk_bench_clock *k, const struct dpk_report_layout *t);
+
+/** Print one result row (and a line per role for multi-lcore cases) in layout @p t, as in
+ * its suite's header. Its samples column is the count kept, then the count rejected, in
+ * the wide layout with the reasons that took any, as " (19044 rejected: 181 gap, 18863
+ * slow)" (names as dpk_reject_name()). The lines under it say what the figure rests on:
+ * roles, floor, regimes, stalls, pairing, and on oversub that it times the scheduler. */
 void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k,
-                    int width);
+                    const struct dpk_report_layout *t);
+
+/** Print a line made from @p fmt folded at its spaces to @p cols columns (0: not folded),
+ * the pieces after the first indented by @p indent. A newline in it starts a new
+ * unindented line. */
+void dpk_report_fold(FILE *f, int cols, int indent, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
 
 /** Write the JSON document; 0 or -EIO. */
 int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,

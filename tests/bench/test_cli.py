@@ -599,12 +599,12 @@ def _():
         assert all(len(l.split(",")) == len(head) for l in lines[:3])
 
 
-@case("the table's rejected samples are the JSON's, reason by reason")
+@case("the wide table's rejected samples are the JSON's, reason by reason")
 def _():
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "r.json")
         rc, out, err = run("run", "floor/tsc_read", "floor/tsc_pair", "--time", "20ms",
-                           "--warmup", "5ms", "--json", j, "--quiet")
+                           "--warmup", "5ms", "--json", j, "--quiet", "--wide")
         assert rc == 0, err
         doc = json.load(open(j))
     tail = re.compile(r"  (\d+)(?: \((\d+) rejected: ([^)]*)\))?"
@@ -619,6 +619,29 @@ def _():
         want = [[str(n), k] for k, n in r["rejected"].items() if n]
         assert listed == want, (m[0], r["rejected"])
         assert int(m[2] or 0) == sum(r["rejected"].values()), m[0]
+
+
+@case("the table fits 160 columns; its samples column is the JSON's kept of taken")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "r.json")
+        rc, out, err = run("run", "floor", "ring/spsc_bulk", "ring/mpmc_pair_bulk",
+                           "service/app_iter_stats_1in128", "--time", "10ms", "--warmup",
+                           "2ms", "--json", j)
+        assert rc == 0, err
+        doc = json.load(open(j))
+    wide = [l for l in out.splitlines() if len(l) > 160]
+    assert not wide, wide
+    tail = re.compile(r"  (\d+)(?: of (\d+))?$")
+    for r in doc["results"]:
+        if r["status"] != "ok":
+            continue
+        label = " ".join([r["case"]] + [f"{k}={v}" for k, v in r["params"].items()])
+        row = next(l for l in out.splitlines()
+                   if l.startswith("  " + label + " ") and f" {r['placement']} " in l)
+        m = tail.search(row)
+        assert m and int(m[1]) == r["kept"], (row, r["kept"])
+        assert int(m[2] or m[1]) == r["samples"], (row, r["samples"])
 
 
 @case("a case label past 36 characters widens its suite's column, header and rows alike")

@@ -96,6 +96,7 @@ struct dpk_cli {
 	const char *json, *csv; /**< --json, --csv (compare: --json) */
 	enum dpk_cli_format format;
 	bool quiet, interleave;
+	bool wide; /**< --wide: the table with every column */
 	/* compare, spread, report, convert */
 	double noise; /**< NaN: not given */
 	double fail_above, limit;

@@ -217,6 +217,10 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          dpk_cli_set_flag, AT(interleave)},
         {"--quiet", NULL, NULL, "run", false, "no environment block and no progress line",
          dpk_cli_set_flag, AT(quiet)},
+        {"--wide", NULL, NULL, "run", false,
+         "the table with every column (min, max) and the rejected samples by reason, past "
+         "160 columns",
+         dpk_cli_set_flag, AT(wide)},
         /* compare, spread, report, convert */
         {"--noise", NULL, "PCT", "compare", false,
          "noise threshold in percent (default 2): a verdict of faster or slower needs p < 0.05 "

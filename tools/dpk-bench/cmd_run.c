@@ -26,7 +26,7 @@ struct run_out {
 	bool progress;
 	double t0;  /* when the cases began, CLOCK_MONOTONIC seconds */
 	double est; /* the plan's warm-up and measurement, seconds */
-	int width;
+	struct dpk_report_layout table;
 	bool failed;
 };
 
@@ -111,10 +111,10 @@ static void on_suite(void *ctx, const struct dpk_bench_plan *plan, size_t first,
 
 	/* Rows are printed as their cases end, so the case column is sized from all of the
 	 * suite's cases before the header. */
-	o->width = 0;
+	o->table.width = 0;
 	for (size_t j = first; j < end; j++)
-		o->width = dpk_report_case_width(plan->item[j].c, o->width);
-	dpk_report_suite_header(o->out, plan->item[first].s, &o->runner->clock, o->width);
+		o->table.width = dpk_report_case_width(plan->item[j].c, o->table.width);
+	dpk_report_suite_header(o->out, plan->item[first].s, &o->runner->clock, &o->table);
 	if (o->cli->opt.repeat > 1)
 		fprintf(o->out, "  repeat %u of %u\n", rep + 1, o->cli->opt.repeat);
 }
@@ -127,7 +127,7 @@ static void on_result(void *ctx, const struct dpk_bench_plan *plan, size_t i,
 	(void)plan;
 	(void)i;
 	o->failed |= res->status == DPK_RESULT_FAILED;
-	dpk_report_row(o->out, res, &o->runner->clock, o->width);
+	dpk_report_row(o->out, res, &o->runner->clock, &o->table);
 	fflush(o->out);
 }
 
@@ -159,13 +159,17 @@ static void print_head(FILE *f, const struct dpk_cli *cli, const struct dpk_benc
 	        DPK_BUILD_TYPE);
 	dpk_report_env(f, meta->env, &meta->runner->clock);
 	dpk_report_placements(f, meta);
-	fprintf(f, "plan\n  %zu case runs x %u: %.*f s of warm-up and measurement", plan->n,
-	        cli->opt.repeat, est < 10 ? 2 : 0, est);
+	char extra[128] = "";
+
 	if (more > 0)
-		fprintf(f,
-		        ", up to %.*f s more if slow phases of the machine add every extra round",
-		        more < 10 ? 2 : 0, more);
-	fprintf(f, " (set-ups and tear-downs come on top)\n");
+		snprintf(extra, sizeof(extra),
+		         ", up to %.*f s more if slow phases of the machine add every extra round",
+		         more < 10 ? 2 : 0, more);
+	fprintf(f, "plan\n");
+	dpk_report_fold(f, DPK_REPORT_COLUMNS, 4,
+	                "  %zu case runs x %u: %.*f s of warm-up and measurement%s (set-ups and "
+	                "tear-downs come on top)",
+	                plan->n, cli->opt.repeat, est < 10 ? 2 : 0, est, extra);
 }
 
 /* The run's outputs. */
@@ -206,6 +210,7 @@ static int run_plan(const struct dpk_cli *cli, struct dpk_session *s,
 	/* Standard output carries a results file alone, when one goes there. */
 	struct run_out o = {.cli = cli,
 	                    .runner = &s->runner,
+	                    .table.wide = cli->wide,
 	                    .out = files->json.to_stdout || files->csv.to_stdout ? stderr : stdout};
 	double more;
 	struct dpk_bench_plan_hooks h = {
