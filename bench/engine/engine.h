@@ -27,6 +27,9 @@ struct dpk_bench_options {
 	unsigned repeat;    /**< times to run the whole plan */
 	const char *lcores; /**< lcore spec; NULL: one lcore per online CPU + one extra */
 	bool placement_on[DPK_PLACE_COUNT]; /**< placements to run */
+	/** Every pair case on oversub, not only those with DPK_BENCH_ON_OVERSUB: the
+	 *  placements were named and oversub among them. */
+	bool oversub_every;
 	bool raw;                           /**< keep every sample in the results */
 	size_t max_samples;                 /**< sample cap per case and role */
 	unsigned rounds;   /**< time slices of a single-lcore case (dpk_bench_run_rounds) */
@@ -147,6 +150,7 @@ struct dpk_bench_result {
 	double floor_rt;              /**< median round floor of the kept rounds, ticks */
 	double floor_ref;             /**< the reference the rounds were judged by */
 	double floor_min, floor_max;  /**< round floors over every round */
+	bool floor_untimed; /**< on two CPUs, yet no round's bracket timed a round trip */
 	struct dpk_summary per_floor; /**< kept rounds' medians over their own floors */
 	/* Regimes: the kept rounds' medians (or ratios to their floors) in clusters apart. */
 	unsigned nclusters; /**< 0 or 1: one regime */

@@ -13,9 +13,12 @@
 
 #include "engine_int.h"
 
-/* Whether case @p c fits placement @p p by its kind. */
-static bool kind_fits(const struct dpk_bench_case *c, enum dpk_placement p)
+/* Whether case @p c fits placement @p p by its kind; on oversub, a pair case that does not
+ * ask for it only when @p every. */
+static bool kind_fits(const struct dpk_bench_case *c, enum dpk_placement p, bool every)
 {
+	if (p == DPK_PLACE_OVERSUB && !every && !(c->flags & DPK_BENCH_ON_OVERSUB))
+		return false;
 	switch (c->kind) {
 	case DPK_BENCH_SINGLE:
 		return p == DPK_PLACE_SINGLE;
@@ -83,7 +86,7 @@ int dpk_bench_plan_make(struct dpk_bench_plan *plan, const struct dpk_bench_runn
 				unsigned a, b;
 				char why[160];
 
-				if (!kind_fits(c, it.p) || !r->opt.placement_on[p])
+				if (!kind_fits(c, it.p, r->opt.oversub_every) || !r->opt.placement_on[p])
 					continue;
 				if (c->kind == DPK_BENCH_PAIR &&
 				    !dpk_bench_placement_available(r, it.p, &a, &b, why,

@@ -19,11 +19,15 @@
  *                        services that do nothing: the main lcore times how long the
  *                        service lcore (on another CPU where there is one) takes to run
  *                        n more loops
- *   app_iter_two_lcores  an MT-safe service called from two lcores at once, statistics on,
- *                        per call
+ *   app_iter_two_lcores  one service called from two lcores at once, statistics on, per
+ *                        call: MT-safe, and MT-unsafe behind its try-lock (a call finds
+ *                        it busy or runs it), the latter on oversub as well, where the
+ *                        lock's holder is preempted with the lock held
  *
- * Invariants: every call returns 0; with statistics on, the calls the service counted
- * equal the calls made (the two-lcore case fails otherwise); the lcore loop advances.
+ * Invariants: every call returns 0 (or -EBUSY, MT-unsafe from two lcores); with statistics
+ * on, the calls the service counted equal the calls that ran (the two-lcore case fails
+ * otherwise), and an MT-unsafe callback never runs twice at once; the lcore loop
+ * advances.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -50,7 +54,10 @@ struct svc_state {
 	unsigned nids;
 	unsigned lcore;                /* service lcore of lcore_loop, or DPK_LCORE_ANY */
 	_Alignas(64) uint64_t made[2]; /* calls made, per role (each written by its role) */
+	_Alignas(64) uint64_t busy[2]; /* calls that found the MT-unsafe service busy, per role */
 	_Alignas(64) atomic_uint_fast64_t seen; /* calls the callback saw (two-lcore case) */
+	atomic_uint inside;  /* callbacks running now (MT-unsafe two-lcore case) */
+	atomic_bool overlap; /* two were running at once */
 	uint64_t sink;
 };
 
@@ -70,6 +77,20 @@ static int cb_count(void *userdata)
 	struct svc_state *st = userdata;
 
 	atomic_fetch_add_explicit(&st->seen, 1, memory_order_relaxed);
+	return 0;
+}
+
+/* The MT-unsafe service's callback: it counts itself in and out, and two in at once break
+ * the exclusion its try-lock promises. Relaxed suffices: the count is one variable, whose
+ * read-modify-writes the try-lock's own acquire and release order between callers. */
+static int cb_exclusive(void *userdata)
+{
+	struct svc_state *st = userdata;
+
+	if (atomic_fetch_add_explicit(&st->inside, 1, memory_order_relaxed) != 0)
+		atomic_store_explicit(&st->overlap, true, memory_order_relaxed);
+	atomic_fetch_add_explicit(&st->seen, 1, memory_order_relaxed);
+	atomic_fetch_sub_explicit(&st->inside, 1, memory_order_relaxed);
 	return 0;
 }
 
@@ -119,6 +140,8 @@ static struct svc_state *svc_alloc(void)
 	memset(st, 0, sizeof(*st));
 	st->lcore = DPK_LCORE_ANY;
 	atomic_init(&st->seen, 0);
+	atomic_init(&st->inside, 0);
+	atomic_init(&st->overlap, false);
 	return st;
 }
 
@@ -178,10 +201,14 @@ static uint64_t body_app(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
 	struct svc_state *st = run->state;
 	const uint32_t id = st->ids[0];
+	const bool mt_safe = ((const struct svc_arg *)run->c->arg)->mt_safe;
 
 	for (uint64_t i = 0; i < n; i++) {
 		int rc = dpk_service_run_iter_on_app_lcore(id, true);
-		if (rc != 0) {
+
+		if (rc == -EBUSY && !mt_safe) {
+			st->busy[role]++;
+		} else if (rc != 0) {
 			dpk_bench_fail(run, "run_iter_on_app_lcore returned %d", rc);
 			st->made[role] += i;
 			return i;
@@ -284,13 +311,14 @@ static uint64_t body_loop(struct dpk_bench_run *run, unsigned role, uint64_t n)
 
 static int two_setup(struct dpk_bench_run *run)
 {
+	const struct svc_arg *a = run->c->arg;
 	struct svc_state *st = svc_alloc();
 	int rc;
 
 	if (!st)
 		return -ENOMEM;
 	run->state = st;
-	rc = svc_add(st, "dpk-bench-two", cb_count, st, true, 1);
+	rc = svc_add(st, "dpk-bench-two", a->mt_safe ? cb_count : cb_exclusive, st, a->mt_safe, 1);
 	if (rc) {
 		svc_teardown(run);
 		run->state = NULL;
@@ -301,15 +329,17 @@ static int two_setup(struct dpk_bench_run *run)
 static void two_teardown(struct dpk_bench_run *run)
 {
 	struct svc_state *st = run->state;
-	uint64_t calls = 0, made = st->made[0] + st->made[1];
+	uint64_t calls = 0, made = st->made[0] + st->made[1] - st->busy[0] - st->busy[1];
 	uint64_t seen = atomic_load_explicit(&st->seen, memory_order_relaxed);
 
 	if (dpk_service_attr_get(st->ids[0], DPK_SERVICE_ATTR_CALLS, &calls) != 0)
 		dpk_bench_fail(run, "cannot read the call count");
 	else if (calls != made || seen != made)
-		dpk_bench_fail(run, "calls made %llu, seen by the callback %llu, counted %llu",
+		dpk_bench_fail(run, "calls that ran %llu, seen by the callback %llu, counted %llu",
 		               (unsigned long long)made, (unsigned long long)seen,
 		               (unsigned long long)calls);
+	else if (atomic_load_explicit(&st->overlap, memory_order_relaxed))
+		dpk_bench_fail(run, "the MT-unsafe service ran on two lcores at once");
 	svc_teardown(run);
 }
 
@@ -317,10 +347,14 @@ static uint64_t body_two(struct dpk_bench_run *run, unsigned role, uint64_t n)
 {
 	struct svc_state *st = run->state;
 	const uint32_t id = st->ids[0];
+	const bool mt_safe = ((const struct svc_arg *)run->c->arg)->mt_safe;
 
 	for (uint64_t i = 0; i < n; i++) {
 		int rc = dpk_service_run_iter_on_app_lcore(id, true);
-		if (rc != 0) {
+
+		if (rc == -EBUSY && !mt_safe) {
+			st->busy[role]++;
+		} else if (rc != 0) {
 			st->made[role] += i;
 			dpk_bench_fail(run, "run_iter_on_app_lcore returned %d", rc);
 			return i;
@@ -352,6 +386,15 @@ _Static_assert(DPK_SERVICE_STATS_SAMPLE_CHEAP == 128,
 	        APP("stats_1in16", 16, safe, w), APP("stats_1in64", 64, safe, w),                  \
 	        APP("stats_1in128", 128, safe, w)
 
+#define TWO(safe)                                                                                  \
+	{                                                                                          \
+		.name = "app_iter_two_lcores", .desc = "one service called from two lcores at once, " \
+		                                       "stats on",                                 \
+		.kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_CALL, .params = {{"mt_safe", safe}},      \
+		.setup = two_setup, .body = body_two, .teardown = two_teardown,                    \
+		.arg = SARG(safe, 1, 0, 1), .flags = (safe) ? 0u : DPK_BENCH_ON_OVERSUB            \
+	}
+
 #define LOOP(k)                                                                                    \
 	{                                                                                          \
 		.name = "lcore_loop",                                                              \
@@ -374,14 +417,8 @@ static const struct dpk_bench_case service_cases[] = {
         LOOP(1),
         LOOP(8),
         LOOP(64),
-        {.name = "app_iter_two_lcores",
-         .desc = "an MT-safe service called from two lcores at once, stats on",
-         .kind = DPK_BENCH_PAIR,
-         .unit = DPK_UNIT_CALL,
-         .params = {{"mt_safe", 1}},
-         .setup = two_setup,
-         .body = body_two,
-         .teardown = two_teardown},
+        TWO(1),
+        TWO(0),
 };
 
 const struct dpk_bench_suite dpk_suite_service = {

@@ -15,7 +15,8 @@
  * Kinds:
  *   DPK_BENCH_SINGLE  body(run, 0, n) on the main lcore.
  *   DPK_BENCH_PAIR    two roles (0 and 1) on two worker lcores, once per pair placement
- *                     (smt, core, llc, numa, oversub) the lcores offer.
+ *                     (smt, core, llc, numa) the lcores offer, and on oversub where the
+ *                     case asks for it (DPK_BENCH_ON_OVERSUB) or the run names oversub.
  *   DPK_BENCH_ALL     one role per worker lcore (role = index 0..nroles-1).
  * In multi-lcore cases every role runs its body in batches, concurrently, from a common
  * start until the harness raises the stop flag. A body that waits for another role must
@@ -121,6 +122,15 @@ struct dpk_bench_param {
 	long value;
 };
 
+/**
+ * A pair case whose figure on the oversub placement (both roles on one CPU, so each runs
+ * only while the other is descheduled) answers a question of its own: that a call
+ * completes in bounded time while its peer is preempted, or that an MT-unsafe call keeps
+ * its peer out (and how fast the peer hears so) while its holder is preempted. Every other pair case runs on oversub only when --placement names it, as its
+ * figure there times the scheduler's slices, not the case.
+ */
+#define DPK_BENCH_ON_OVERSUB (1u << 0)
+
 /** A case, as suites declare it in their static tables. */
 struct dpk_bench_case {
 	const char *name; /**< short, unique in the suite with the same params: "sp_sc_bulk" */
@@ -153,6 +163,8 @@ struct dpk_bench_case {
 	 *  of the group. NULL: the case name is the group, which pairs the same case across
 	 *  suites (dpkit's ring and DPDK's). */
 	const char *group;
+	/** DPK_BENCH_ON_OVERSUB, or 0. */
+	unsigned flags;
 };
 
 /**

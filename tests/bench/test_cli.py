@@ -644,6 +644,23 @@ def _():
         assert int(m[2] or m[1]) == r["samples"], (row, r["samples"])
 
 
+@case("oversub takes the cases that ask for it, and every pair case once it is named")
+def _():
+    def oversub_cases(*extra):
+        with tempfile.TemporaryDirectory() as d:
+            j = os.path.join(d, "r.json")
+            rc, _, err = run("run", "service/app_iter_two_lcores", "floor/pingpong", "--time",
+                             "10ms", "--warmup", "2ms", "--json", j, "--quiet", *extra)
+            assert rc == 0, err
+            doc = json.load(open(j))
+        return sorted((r["case"], r["params"].get("mt_safe")) for r in doc["results"]
+                      if r["placement"] == "oversub")
+    assert oversub_cases() == [("app_iter_two_lcores", 0)], oversub_cases()
+    assert oversub_cases("--placement", "core,oversub") == [
+        ("app_iter_two_lcores", 0), ("app_iter_two_lcores", 1), ("pingpong", None)]
+    assert oversub_cases("--placement", "core") == []
+
+
 @case("a case label past 36 characters widens its suite's column, header and rows alike")
 def _():
     rc, out, err = run("run", "service/tsc_pair", "service/app_iter_stats_1in128", "--time",

@@ -164,6 +164,7 @@ int dpk_cli_set_placement(struct dpk_cli *cli, const struct dpk_cli_option *o, c
                           char *err, size_t errlen)
 {
 	char buf[256], *save = NULL, *tok;
+	bool on[DPK_PLACE_COUNT] = {false};
 
 	(void)o;
 	if (strlen(v) >= sizeof(buf) || !*v) {
@@ -171,21 +172,21 @@ int dpk_cli_set_placement(struct dpk_cli *cli, const struct dpk_cli_option *o, c
 		return -EINVAL;
 	}
 	strcpy(buf, v);
-	for (unsigned p = 0; p < DPK_PLACE_COUNT; p++)
-		cli->opt.placement_on[p] = false;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int p = dpk_placement_from_name(tok);
 
 		if (p < 0) {
 			snprintf(err, errlen,
-			         "--placement: unknown placement '%s' (one of single, smt, core, "
-			         "llc, "
+			         "--placement: unknown placement '%s' (one of single, smt, core, llc, "
 			         "numa, oversub, all)",
 			         tok);
 			return -EINVAL;
 		}
-		cli->opt.placement_on[p] = true;
+		on[p] = true;
 	}
+	memcpy(cli->opt.placement_on, on, sizeof(on));
+	/* Named, oversub takes every pair case, not only those that ask for it. */
+	cli->opt.oversub_every = on[DPK_PLACE_OVERSUB];
 	cli->placement_given = true;
 	return 0;
 }
