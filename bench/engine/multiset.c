@@ -209,6 +209,7 @@ static double floor_rule(const struct dpk_bench_mcase *mc, unsigned nr, bool *as
 	for (unsigned q = 0; q < nr; q++)
 		if (mc->rounds[q].floor > 0)
 			f[nf++] = mc->rounds[q].floor;
+	res->floor_untimed = mc->floors && nf == 0;
 	if (!mc->floors || nf == 0)
 		return 0;
 	dpk_stats_sort(f, nf);

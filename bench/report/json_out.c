@@ -271,6 +271,8 @@ static void json_figures(struct dpk_json *j, const struct dpk_bench_result *x, d
 		json_rounds(j, x);
 	if (x->floor_ref > 0)
 		json_floor(j, x);
+	else if (x->floor_untimed)
+		dpk_json_bool(j, "floor_untimed", true);
 	if (x->nclusters)
 		json_regimes(j, x);
 }
