@@ -178,6 +178,27 @@ static void top_level_array(struct dpk_json *j)
 	dpk_json_array_end(j);
 }
 
+/* A series of numbers: one line even when pretty, its digits as asked, null for NaN. */
+static void number_series(struct dpk_json *j)
+{
+	const double v[4] = {57.51953125, 1e-7, NAN, -123456789.0};
+
+	dpk_json_object_begin(j, NULL);
+	dpk_json_numbers(j, "raw", v, 4, 6);
+	dpk_json_numbers(j, "none", v, 0, 6);
+	dpk_json_object_end(j);
+}
+
+/* A digit count out of 1..17 is misuse. */
+static void number_series_bad_digits(struct dpk_json *j)
+{
+	const double v[1] = {1.0};
+
+	dpk_json_array_begin(j, NULL);
+	dpk_json_numbers(j, NULL, v, 1, 0);
+	dpk_json_array_end(j);
+}
+
 /* Case tables: document, pretty or not, expected text. */
 struct text_case {
 	const char *name;
@@ -194,6 +215,8 @@ static const struct text_case text_cases[] = {
         {"top-level scalar", top_level_scalar, true, "1.5\n"},
         {"top-level array, pretty", top_level_array, true, "[\n  7,\n  \"x\"\n]\n"},
         {"top-level array, compact", top_level_array, false, "[7,\"x\"]\n"},
+        {"number series, pretty", number_series, true,
+         "{\n  \"raw\": [57.5195,1e-07,null,-1.23457e+08],\n  \"none\": []\n}\n"},
 };
 
 static void documents_have_exact_text(void)
@@ -376,6 +399,7 @@ static const struct misuse_case misuse_cases[] = {
         {"left open", left_open, "{\"a\":[]"},
         {"nothing written", nothing_written, ""},
         {"too deep", too_deep, NULL},
+        {"digits out of range", number_series_bad_digits, "["},
 };
 
 static void misuse_returns_eio(void)

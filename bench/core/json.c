@@ -254,22 +254,43 @@ void dpk_json_uint(struct dpk_json *j, const char *key, uint64_t value)
 	put(j, buf);
 }
 
-void dpk_json_double(struct dpk_json *j, const char *key, double value)
+/* @p value to @p digits significant digits, or null. */
+static void put_number(struct dpk_json *j, double value, int digits)
 {
 	char buf[40];
 
-	if (!prefix(j, key))
-		return;
 	if (!isfinite(value)) {
 		put(j, "null");
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%.17g", value);
+	snprintf(buf, sizeof(buf), "%.*g", digits, value);
 	/* A locale with a decimal comma must not leak into JSON. */
 	for (char *c = buf; *c; c++)
 		if (!(*c >= '0' && *c <= '9') && *c != '-' && *c != '+' && *c != 'e')
 			*c = '.';
 	put(j, buf);
+}
+
+void dpk_json_double(struct dpk_json *j, const char *key, double value)
+{
+	if (prefix(j, key))
+		put_number(j, value, 17);
+}
+
+void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size_t n,
+                      int digits)
+{
+	if (digits < 1 || digits > 17)
+		j->error = true;
+	if (!prefix(j, key))
+		return;
+	put_char(j, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			put_char(j, ',');
+		put_number(j, v[i], digits);
+	}
+	put_char(j, ']');
 }
 
 void dpk_json_bool(struct dpk_json *j, const char *key, bool value)
