@@ -2,7 +2,8 @@
 /*
  * The text table dpk-bench prints, on made-up results: what a row says about its
  * rejected samples, columns that stay in line whatever the length of a case's label or an
- * environment item's, and a narrow table within 160 columns. Nothing runs; the figures are whatever the results are given.
+ * environment item's, and a narrow table within 160 columns. Nothing runs; the figures are whatever
+ * the results are given.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -447,8 +448,7 @@ static void narrow_rows_fit_the_columns(void)
 	        .unit = DPK_UNIT_CALL,
 	        .params = {{"mt_safe", 1}, {"work", 64}},
 	};
-	struct dpk_bench_result r =
-	        pair_result(&s_ring, &c_pair_long, DPK_PLACE_CORE, 0, 123456.7);
+	struct dpk_bench_result r = pair_result(&s_ring, &c_pair_long, DPK_PLACE_CORE, 0, 123456.7);
 	struct dpk_bench_round rounds[40];
 	char *row;
 

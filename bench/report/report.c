@@ -129,7 +129,8 @@ void dpk_report_coreclock(FILE *f, const struct dpk_bench_clock *clk,
 			v[k++] = res[i].core_hz / 1e6;
 	if (k) {
 		dpk_stats_sort(v, k);
-		dpk_report_fold(f, DPK_REPORT_COLUMNS, 2,
+		dpk_report_fold(
+		        f, DPK_REPORT_COLUMNS, 2,
 		        "core clock: %.0f MHz median over %zu single-lcore results (%.0f-%.0f), "
 		        "each from its median round's multiply chain; p50 cyc converts each "
 		        "round's samples at that round's clock",
@@ -163,7 +164,8 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 	else
 		snprintf(from, sizeof(from), "1 in %u from the fastest of %zu readings",
 		         DPK_WITNESS_REF_RANK, w->n);
-	dpk_report_fold(f, DPK_REPORT_COLUMNS, 2,
+	dpk_report_fold(
+	        f, DPK_REPORT_COLUMNS, 2,
 	        "speed witness: reference %.2f ticks (%s), fastest %.2f, median %.2f; %zu of %zu "
 	        "samples next to a slow timing (over +%.0f%%), %zu of them set aside; %u rounds, "
 	        "%u of them extra",
@@ -178,7 +180,8 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 	/* Those that kept their slow samples are marked in the table; the others were
 	 * judged before the reference came down. */
 	char line[1024];
-	size_t off = (size_t)snprintf(line, sizeof(line), "  judged before the reference came down:");
+	size_t off =
+	        (size_t)snprintf(line, sizeof(line), "  judged before the reference came down:");
 
 	for (size_t i = 0; i < n && off < sizeof(line); i++) {
 		char params[64];
@@ -186,9 +189,9 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
 		if (!res[i].witness_slow_only || res[i].witness_kept_slow || late++ >= 8)
 			continue;
 		dpk_bench_params_str(res[i].c, params, sizeof(params));
-		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s/%s%s%s%s", res[i].suite->name,
-		                        res[i].c->name, params[0] ? " (" : "", params,
-		                        params[0] ? ")" : "");
+		off += (size_t)snprintf(line + off, sizeof(line) - off, " %s/%s%s%s%s",
+		                        res[i].suite->name, res[i].c->name, params[0] ? " (" : "",
+		                        params, params[0] ? ")" : "");
 		if (r->opt.repeat > 1 && off < sizeof(line))
 			off += (size_t)snprintf(line + off, sizeof(line) - off, " [repeat %u]",
 			                        res[i].repeat + 1);
@@ -214,5 +217,5 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
 	fprintf(f, "\n");
 	for (unsigned i = 0; i < m->nskips; i++)
 		dpk_report_fold(f, DPK_REPORT_COLUMNS, 4, "  placement %-8s skipped: %s",
-		        dpk_placement_name(m->skips[i].placement), m->skips[i].reason);
+		                dpk_placement_name(m->skips[i].placement), m->skips[i].reason);
 }

@@ -44,8 +44,8 @@ void dpk_report_suite_header(FILE *f, const struct dpk_bench_suite *s,
 	        "p50 cyc in core cycles\n",
 	        (double)k->hz / 1e6);
 	if (t->wide)
-		fprintf(f, "  %-*s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s %9s  %s\n",
-		        t->width, "case", "place", "unit", "p50", "min", "p90", "p99", "max", "cv%",
+		fprintf(f, "  %-*s %-8s %-14s %9s %9s %9s %9s %9s %6s %9s %9s %9s  %s\n", t->width,
+		        "case", "place", "unit", "p50", "min", "p90", "p99", "max", "cv%",
 		        "p50 cyc", "p50 ns", "Mops/s", "samples");
 	else
 		fprintf(f, "  %-*s %-8s %-14s %9s %9s %9s %6s %9s %9s %9s  %s\n", t->width, "case",
@@ -122,8 +122,10 @@ static void floor_line(FILE *f, const struct dpk_bench_result *res, int rw, int 
 	char fl[24], lo[24], hi[24], moved[256] = "", which[128] = "";
 
 	if (res->floor_untimed)
-		fprintf(f, "      %-*s not timed: no round's bracket completed a round trip on these "
-		        "lcores\n", rw, "floor");
+		fprintf(f,
+		        "      %-*s not timed: no round's bracket completed a round trip on these "
+		        "lcores\n",
+		        rw, "floor");
 	if (!(res->floor_rt > 0))
 		return;
 	num(fl, sizeof(fl), res->floor_rt);
@@ -142,8 +144,8 @@ static void floor_line(FILE *f, const struct dpk_bench_result *res, int rw, int 
 	dpk_report_fold(f, cols, 7 + rw,
 	                "      %-*s %s: x%.3g a cache-line round trip on these lcores (p50 %s "
 	                "ticks, %s-%s%s",
-	                rw, "floor", dpk_bench_unit_name(res->c->unit), res->per_floor.p50, fl,
-	                lo, hi, moved);
+	                rw, "floor", dpk_bench_unit_name(res->c->unit), res->per_floor.p50, fl, lo,
+	                hi, moved);
 }
 
 /* Under a multi-lcore row whose throughput over the rounds' windows is under half the rate
@@ -190,8 +192,8 @@ static void regimes_line(FILE *f, const struct dpk_bench_result *res, int rw, in
 }
 
 /* The row's figures after its labels, in the layout's columns, then the samples column. */
-static void row_figures(FILE *f, const struct dpk_bench_result *res, const struct dpk_bench_clock *k,
-                        const struct dpk_report_layout *t)
+static void row_figures(FILE *f, const struct dpk_bench_result *res,
+                        const struct dpk_bench_clock *k, const struct dpk_report_layout *t)
 {
 	const struct dpk_summary *s = &res->ticks;
 	char p50[24], lo[24], p90[24], p99[24], hi[24], ns[24], cyc[24], mops[24];
@@ -246,12 +248,12 @@ static void common_lines(FILE *f, const struct dpk_bench_result *res,
 			fprintf(f, "      interleaved: reference of %u variants\n",
 			        res->group_size);
 		else if (res->pair_rounds)
-			dpk_report_fold(f, cols, 8,
-			                "      interleaved with %s/%s: x%.3f per round [%.3f..%.3f], "
-			                "%zu rounds",
-			                res->ref_suite->name, res->ref_case->name,
-			                res->pair_ratio.p50, res->pair_ratio.p50_lo,
-			                res->pair_ratio.p50_hi, res->pair_rounds);
+			dpk_report_fold(
+			        f, cols, 8,
+			        "      interleaved with %s/%s: x%.3f per round [%.3f..%.3f], "
+			        "%zu rounds",
+			        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
+			        res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds);
 	}
 	if (res->placement == DPK_PLACE_OVERSUB && res->nroles)
 		dpk_report_fold(f, cols, 7 + rw,
@@ -268,11 +270,12 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 
 	case_label(res->c, name, sizeof(name));
 	if (res->status != DPK_RESULT_OK) {
-		dpk_report_fold(f, cols, 6, "  %-*s %-8s %-14s %s: %s", t->width, name,
-		                dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit),
-		                res->status == DPK_RESULT_FAILED ? "FAILED"
-		                                                 : dpk_bench_status_name(res->status),
-		                res->reason);
+		dpk_report_fold(
+		        f, cols, 6, "  %-*s %-8s %-14s %s: %s", t->width, name,
+		        dpk_placement_name(res->placement), dpk_bench_unit_name(res->c->unit),
+		        res->status == DPK_RESULT_FAILED ? "FAILED"
+		                                         : dpk_bench_status_name(res->status),
+		        res->reason);
 		return;
 	}
 	fprintf(f, "  %-*s %-8s %-14s", t->width, name, dpk_placement_name(res->placement),
@@ -292,7 +295,8 @@ void dpk_report_row(FILE *f, const struct dpk_bench_result *res, const struct dp
 		else
 			snprintf(rn, sizeof(rn), "role %u", i);
 		num(p50, sizeof(p50), rr->ticks.p50);
-		fprintf(f, "      %-*s lcore %-3u cpu %-3u p50 %s ticks, %.3g Mops/s, %zu samples%s\n",
+		fprintf(f,
+		        "      %-*s lcore %-3u cpu %-3u p50 %s ticks, %.3g Mops/s, %zu samples%s\n",
 		        rw, rn, rr->lcore, rr->cpu, p50, rr->mops, rr->kept,
 		        rr->counted ? "" : " (not counted)");
 	}
