@@ -48,6 +48,26 @@ const char *dpk_cmp_method_name(enum dpk_cmp_method m)
 	return "?";
 }
 
+const char *dpk_cmp_basis(const struct dpk_cmp_case *c)
+{
+	switch (c->method) {
+	case DPK_CMP_REPEATS:
+		return "repeats";
+	case DPK_CMP_ROUNDS:
+		return "rounds";
+	case DPK_CMP_PAIRED:
+		return "pairs";
+	case DPK_CMP_PLACEMENT:
+		return "floor moved";
+	case DPK_CMP_TOO_FEW:
+		return "too few";
+	case DPK_CMP_TEST:
+	case DPK_CMP_CI_ONLY:
+		break;
+	}
+	return "one run";
+}
+
 const char *dpk_cmp_unit_name(enum dpk_cmp_unit u)
 {
 	switch (u) {

@@ -134,6 +134,10 @@ struct dpk_cmp_case {
 	char note[192];   /**< why no test ran, a unit change, ... ("" if nothing) */
 };
 
+/** What @p c was judged on, in a word or two for a table: "rounds", "repeats", "pairs",
+ * "floor moved", "too few", "one run". */
+const char *dpk_cmp_basis(const struct dpk_cmp_case *c);
+
 /** A case that is in both files but could not be compared, and why. */
 struct dpk_cmp_skip {
 	const char *id;

@@ -31,27 +31,6 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.4g", v);
 }
 
-/* The short name of what a case was judged on, for the table. */
-static const char *basis(const struct dpk_cmp_case *c)
-{
-	switch (c->method) {
-	case DPK_CMP_REPEATS:
-		return "repeats";
-	case DPK_CMP_ROUNDS:
-		return "rounds";
-	case DPK_CMP_PAIRED:
-		return "pairs";
-	case DPK_CMP_PLACEMENT:
-		return "floor moved";
-	case DPK_CMP_TOO_FEW:
-		return "too few";
-	case DPK_CMP_TEST:
-	case DPK_CMP_CI_ONLY:
-		break;
-	}
-	return "one run";
-}
-
 static void describe_file(FILE *f, const char *label, const struct dpk_results *r)
 {
 	const struct dpk_res_env *d = dpk_results_env(r, "dpkit");
@@ -112,7 +91,8 @@ static void print_rows(FILE *f, const struct dpk_cmp_report *r, struct widths w)
 		        "%s%s\n",
 		        w.name, w.name, e->family, w.par, w.par, e->params, w.pl, e->placement,
 		        dpk_cmp_unit_name(c->unit), b, n, c->ratio, ci, (c->ratio - 1.0) * 100.0, p,
-		        basis(c), dpk_cmp_verdict_name(c->verdict), c->gate_failed ? "  FAIL" : "");
+		        dpk_cmp_basis(c), dpk_cmp_verdict_name(c->verdict),
+		        c->gate_failed ? "  FAIL" : "");
 	}
 	if (r->ngeomean)
 		fprintf(f, "%-*s  %-*s  %-*s %-9s %10s %10s  %6.3f  %-16s %+7.1f%%\n", w.name,

@@ -84,6 +84,9 @@ def main():
         assert "only in base: <code>synth/gone" in dom
         assert "not compared: <code>synth/broken" in dom
         assert "#cf222e" in dom and "#1a7f37" in dom
+        # What each verdict rests on, in words above and per case in the table.
+        assert "Verdicts rest on:" in dom and "<th>judged on</th>" in dom
+        assert re.search(r"<td>(rounds|repeats)</td>", dom), "no case judged on rounds"
 
     @t("environment table and histograms from raw samples")
     def _():
