@@ -277,8 +277,7 @@ void dpk_json_double(struct dpk_json *j, const char *key, double value)
 		put_number(j, value, 17);
 }
 
-void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size_t n,
-                      int digits)
+void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size_t n, int digits)
 {
 	if (digits < 1 || digits > 17)
 		j->error = true;

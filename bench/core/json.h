@@ -48,8 +48,7 @@ void dpk_json_bool(struct dpk_json *j, const char *key, bool value);
 void dpk_json_null(struct dpk_json *j, const char *key);
 /* An array of @p n numbers on one line, pretty or not, each to @p digits significant
  * digits (1 to 17; non-finite ones as null): long series stay a line each, and short. */
-void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size_t n,
-                      int digits);
+void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size_t n, int digits);
 
 /* Finish: newline after the top-level value, flush; 0 on success, -EIO if anything failed
  * (a write error, misuse, containers left open, or no value written). */

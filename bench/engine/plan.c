@@ -86,7 +86,8 @@ int dpk_bench_plan_make(struct dpk_bench_plan *plan, const struct dpk_bench_runn
 				unsigned a, b;
 				char why[160];
 
-				if (!kind_fits(c, it.p, r->opt.oversub_every) || !r->opt.placement_on[p])
+				if (!kind_fits(c, it.p, r->opt.oversub_every) ||
+				    !r->opt.placement_on[p])
 					continue;
 				if (c->kind == DPK_BENCH_PAIR &&
 				    !dpk_bench_placement_available(r, it.p, &a, &b, why,

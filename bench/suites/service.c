@@ -388,8 +388,9 @@ _Static_assert(DPK_SERVICE_STATS_SAMPLE_CHEAP == 128,
 
 #define TWO(safe)                                                                                  \
 	{                                                                                          \
-		.name = "app_iter_two_lcores", .desc = "one service called from two lcores at once, " \
-		                                       "stats on",                                 \
+		.name = "app_iter_two_lcores",                                                     \
+		.desc = "one service called from two lcores at once, "                             \
+		        "stats on",                                                                \
 		.kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_CALL, .params = {{"mt_safe", safe}},      \
 		.setup = two_setup, .body = body_two, .teardown = two_teardown,                    \
 		.arg = SARG(safe, 1, 0, 1), .flags = (safe) ? 0u : DPK_BENCH_ON_OVERSUB            \

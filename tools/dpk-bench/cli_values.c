@@ -177,7 +177,8 @@ int dpk_cli_set_placement(struct dpk_cli *cli, const struct dpk_cli_option *o, c
 
 		if (p < 0) {
 			snprintf(err, errlen,
-			         "--placement: unknown placement '%s' (one of single, smt, core, llc, "
+			         "--placement: unknown placement '%s' (one of single, smt, core, "
+			         "llc, "
 			         "numa, oversub, all)",
 			         tok);
 			return -EINVAL;
