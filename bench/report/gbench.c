@@ -231,24 +231,16 @@ static void aggregate(struct dpk_json *j, const char *run_name, unsigned family,
 	dpk_json_object_end(j);
 }
 
-int dpk_report_gbench(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
-                      size_t n, const char *executable)
+/* Number families (SUITE/CASE) and their instances (parameters and placement) in order of
+ * first appearance, as GB numbers registrations. */
+static void number_instances(const struct dpk_bench_result *res, size_t n, unsigned *fam,
+                             unsigned *inst, unsigned *ninst)
 {
-	const double ns_per_tick = 1e9 / (double)m->runner->clock.hz;
-	unsigned *fam = calloc(n ? n : 1, sizeof(*fam)), *inst = calloc(n ? n : 1, sizeof(*inst));
-	unsigned *ninst = calloc(n ? n : 1, sizeof(*ninst)), nfam = 0;
-	bool *done = calloc(n ? n : 1, sizeof(*done));
-	struct dpk_json j;
-	int rc = 0;
+	unsigned nfam = 0;
 
-	if (!fam || !inst || !ninst || !done) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	/* Families (SUITE/CASE) and their instances (parameters and placement) are numbered
-	 * in order of first appearance, as GB numbers registrations. */
 	for (size_t i = 0; i < n; i++) {
 		size_t k;
+
 		if (res[i].status != DPK_RESULT_OK)
 			continue;
 		for (k = 0; k < i; k++)
@@ -265,81 +257,110 @@ int dpk_report_gbench(FILE *f, const struct dpk_bench_meta *m, const struct dpk_
 		fam[i] = k < i ? fam[k] : nfam++;
 		inst[i] = ninst[fam[i]]++;
 	}
+}
 
+/* The kept samples of every repeat of @p res[i]'s instance (its median where a repeat
+ * kept none raw), sorted, in a new array of *fill; marks them in @p done. NULL: no memory. */
+static double *pool_instance(const struct dpk_bench_result *res, size_t n, size_t i, bool *done,
+                             size_t *fill)
+{
+	size_t total = 0;
+	double *v;
+
+	for (size_t k = i; k < n; k++)
+		if (res[k].status == DPK_RESULT_OK && same_instance(&res[k], &res[i]))
+			total += res[k].raw ? res[k].nraw : 1;
+	if (!(v = malloc((total ? total : 1) * sizeof(*v))))
+		return NULL;
+	*fill = 0;
+	for (size_t k = i; k < n; k++) {
+		if (res[k].status != DPK_RESULT_OK || !same_instance(&res[k], &res[i]))
+			continue;
+		done[k] = true;
+		if (res[k].raw) {
+			memcpy(v + *fill, res[k].raw, res[k].nraw * sizeof(*v));
+			*fill += res[k].nraw;
+		} else {
+			v[(*fill)++] = res[k].ticks.p50;
+		}
+	}
+	dpk_stats_sort(v, *fill);
+	return v;
+}
+
+/* The entries of one instance: a repetition per sample (evenly spaced order statistics
+ * past DPK_GBENCH_ENTRIES_MAX), then mean, median, stddev and cv over every sample. */
+static void instance_entries(struct dpk_json *j, const struct dpk_bench_result *x, unsigned fam,
+                             unsigned inst, const double *v, size_t fill, double ns_per_tick)
+{
+	const unsigned threads = x->nroles ? x->nroles : 1;
+	const size_t entries = fill < DPK_GBENCH_ENTRIES_MAX ? fill : DPK_GBENCH_ENTRIES_MAX;
+	double mean = 0, var = 0, med;
+	char name[320];
+
+	bench_name(x, name, sizeof(name));
+	for (size_t e = 0; e < entries; e++) {
+		const size_t idx =
+		        entries == fill
+		                ? e
+		                : (size_t)(((double)e + 0.5) * (double)fill / (double)entries);
+		const double ns = v[idx] * ns_per_tick;
+
+		entry_head(j, name, name, fam, inst, "iteration", entries);
+		dpk_json_uint(j, "repetition_index", e);
+		dpk_json_uint(j, "threads", threads);
+		dpk_json_uint(j, "iterations", x->batch_ops ? x->batch_ops : 1);
+		dpk_json_double(j, "real_time", ns);
+		dpk_json_double(j, "cpu_time", ns);
+		dpk_json_string(j, "time_unit", "ns");
+		dpk_json_double(j, "tsc_ticks", v[idx]);
+		dpk_json_object_end(j);
+	}
+	for (size_t e = 0; e < fill; e++)
+		mean += v[e];
+	mean /= (double)fill;
+	for (size_t e = 0; e < fill; e++)
+		var += (v[e] - mean) * (v[e] - mean);
+	var = fill > 1 ? var / (double)(fill - 1) : 0.0;
+	med = fill % 2 ? v[fill / 2] : (v[fill / 2 - 1] + v[fill / 2]) / 2.0;
+	aggregate(j, name, fam, inst, entries, threads, "mean", mean * ns_per_tick, fill);
+	aggregate(j, name, fam, inst, entries, threads, "median", med * ns_per_tick, fill);
+	aggregate(j, name, fam, inst, entries, threads, "stddev", sqrt(var) * ns_per_tick, fill);
+	aggregate(j, name, fam, inst, entries, threads, "cv", mean > 0 ? sqrt(var) / mean : 0.0,
+	          fill);
+}
+
+int dpk_report_gbench(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
+                      size_t n, const char *executable)
+{
+	const double ns_per_tick = 1e9 / (double)m->runner->clock.hz;
+	unsigned *fam = calloc(n ? n : 1, sizeof(*fam)), *inst = calloc(n ? n : 1, sizeof(*inst));
+	unsigned *ninst = calloc(n ? n : 1, sizeof(*ninst));
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+	struct dpk_json j;
+	int rc = 0;
+
+	if (!fam || !inst || !ninst || !done) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	number_instances(res, n, fam, inst, ninst);
 	dpk_json_init(&j, f, true);
 	dpk_json_object_begin(&j, NULL);
 	json_context(&j, m, res, n, executable);
 	dpk_json_array_begin(&j, "benchmarks");
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		const struct dpk_bench_result *x = &res[i];
-		size_t total = 0, fill = 0;
-		char name[320];
+	for (size_t i = 0; i < n; i++) {
+		size_t fill = 0;
+		double *v;
 
-		if (done[i] || x->status != DPK_RESULT_OK)
+		if (done[i] || res[i].status != DPK_RESULT_OK)
 			continue;
-		/* Pool the kept samples of every repeat of this instance. */
-		for (size_t k = i; k < n; k++)
-			if (res[k].status == DPK_RESULT_OK && same_instance(&res[k], x))
-				total += res[k].raw ? res[k].nraw : 1;
-		double *v = malloc((total ? total : 1) * sizeof(*v));
-		if (!v) {
+		if (!(v = pool_instance(res, n, i, done, &fill))) {
 			rc = -ENOMEM;
 			break;
 		}
-		for (size_t k = i; k < n; k++) {
-			if (res[k].status != DPK_RESULT_OK || !same_instance(&res[k], x))
-				continue;
-			done[k] = true;
-			if (res[k].raw) {
-				memcpy(v + fill, res[k].raw, res[k].nraw * sizeof(*v));
-				fill += res[k].nraw;
-			} else {
-				v[fill++] = res[k].ticks.p50;
-			}
-		}
-		if (fill == 0) {
-			free(v);
-			continue;
-		}
-		dpk_stats_sort(v, fill);
-
-		unsigned threads = x->nroles ? x->nroles : 1;
-		size_t entries = fill < DPK_GBENCH_ENTRIES_MAX ? fill : DPK_GBENCH_ENTRIES_MAX;
-		bench_name(x, name, sizeof(name));
-		for (size_t e = 0; e < entries; e++) {
-			/* All samples, or evenly spaced order statistics when thinning. */
-			size_t idx = entries == fill ? e
-			                             : (size_t)(((double)e + 0.5) * (double)fill /
-			                                        (double)entries);
-			double ns = v[idx] * ns_per_tick;
-			entry_head(&j, name, name, fam[i], inst[i], "iteration", entries);
-			dpk_json_uint(&j, "repetition_index", e);
-			dpk_json_uint(&j, "threads", threads);
-			dpk_json_uint(&j, "iterations", x->batch_ops ? x->batch_ops : 1);
-			dpk_json_double(&j, "real_time", ns);
-			dpk_json_double(&j, "cpu_time", ns);
-			dpk_json_string(&j, "time_unit", "ns");
-			dpk_json_double(&j, "tsc_ticks", v[idx]);
-			dpk_json_object_end(&j);
-		}
-
-		/* Aggregates over every kept sample (v is sorted). */
-		double mean = 0, var = 0, med;
-		for (size_t e = 0; e < fill; e++)
-			mean += v[e];
-		mean /= (double)fill;
-		for (size_t e = 0; e < fill; e++)
-			var += (v[e] - mean) * (v[e] - mean);
-		var = fill > 1 ? var / (double)(fill - 1) : 0.0;
-		med = fill % 2 ? v[fill / 2] : (v[fill / 2 - 1] + v[fill / 2]) / 2.0;
-		aggregate(&j, name, fam[i], inst[i], entries, threads, "mean", mean * ns_per_tick,
-		          fill);
-		aggregate(&j, name, fam[i], inst[i], entries, threads, "median", med * ns_per_tick,
-		          fill);
-		aggregate(&j, name, fam[i], inst[i], entries, threads, "stddev",
-		          sqrt(var) * ns_per_tick, fill);
-		aggregate(&j, name, fam[i], inst[i], entries, threads, "cv",
-		          mean > 0 ? sqrt(var) / mean : 0.0, fill);
+		if (fill)
+			instance_entries(&j, &res[i], fam[i], inst[i], v, fill, ns_per_tick);
 		free(v);
 	}
 	dpk_json_array_end(&j);
