@@ -546,6 +546,58 @@ static void arenas_are_kept_off_huge_pages(void)
 	stop();
 }
 
+/* Where each round's first allocations fell within their page, and whether an allocation
+ * asking for a page's alignment got it. */
+static uint64_t arena_lines_seen;
+static unsigned arena_setups;
+static bool arena_page_aligned = true;
+
+static int offsets_setup(struct dpk_bench_run *run)
+{
+	uintptr_t a = (uintptr_t)dpk_bench_alloc(run, 100, 64);
+	uintptr_t b = (uintptr_t)dpk_bench_alloc(run, 64, 4096);
+
+	if (!a || !b)
+		return -ENOMEM;
+	arena_lines_seen |= UINT64_C(1) << ((a % 4096) / 64);
+	arena_page_aligned &= b % 4096 == 0 && b > a;
+	arena_setups++;
+	return 0;
+}
+
+static const struct dpk_bench_case c_offsets = {.name = "offsets",
+                                                .desc = "logs its arena's offsets",
+                                                .kind = DPK_BENCH_SINGLE,
+                                                .unit = DPK_UNIT_ITERATION,
+                                                .setup = offsets_setup,
+                                                .body = body_spin};
+
+/* Each round starts its allocations at another line of the page, 64 rounds taking all 64;
+ * the alignment an allocation asks for still holds. */
+static void arena_offset_moves_round_to_round(void)
+{
+	const struct dpk_bench_case *cases[1] = {&c_offsets};
+	const struct dpk_bench_suite *suites[1] = {&suite};
+	struct dpk_bench_result res;
+
+	for (unsigned q = 0; q < 64; q++)
+		for (unsigned p = 0; p < q; p++)
+			ASSERT_TRUE(dpk_bench_arena_shift_of(q) != dpk_bench_arena_shift_of(p));
+	ASSERT_EQ(0, start("0"));
+	runner.opt.rounds = 64;
+	runner.opt.time_s = 64 * DPK_BENCH_SLICE_MIN_S;
+	arena_lines_seen = 0;
+	arena_setups = 0;
+	dpk_bench_run_rounds(&runner, suites, cases, 1, 0, &res, NULL, NULL);
+	EXPECT_EQ(DPK_RESULT_OK, res.status);
+	EXPECT_EQ(64, res.witness_slices);
+	EXPECT_TRUE(arena_setups >= 64);
+	EXPECT_TRUE(arena_lines_seen == UINT64_MAX);
+	EXPECT_TRUE(arena_page_aligned);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
 /* The last PAIR_LOG calls of two interleaved variants (which variant, at what shift),
  * kept in a circle: calibration and warm-up alone can take tens of thousands of calls. */
 enum { PAIR_LOG = 1 << 16 };
@@ -1974,6 +2026,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(single_case_gives_samples),
         DPK_TEST(bodies_run_where_the_harness_puts_the_stack),
         DPK_TEST(arenas_are_kept_off_huge_pages),
+        DPK_TEST(arena_offset_moves_round_to_round),
         DPK_TEST(floors_move_and_rounds_are_set_aside),
         DPK_TEST(rounds_apart_are_regimes),
         DPK_TEST(interleaved_variants_share_each_offset_in_both_orders),

@@ -29,6 +29,7 @@ struct dpk_bench_ctl {
 	char fail_msg[256];     /**< the first failure's message */
 	unsigned char *arena;   /**< see dpk_bench_alloc() */
 	size_t arena_size, arena_used;
+	size_t arena_shift;   /**< where the first allocation starts in the arena (run.c) */
 	bool arena_pinned;    /**< the arena sits at its fixed address */
 	unsigned stack_shift; /**< moves the next timed batch's stack within its page (batch.c) */
 };
@@ -52,7 +53,12 @@ void dpk_bench_ctl_stop(struct dpk_bench_ctl *x);
 /** The failure message (the roles must have been joined). */
 const char *dpk_bench_ctl_fail_message(struct dpk_bench_ctl *x);
 
-/** Map the arena of interleave slot @p slot at its fixed address (run.c). */
+/** The arena shift of round @p q: a multiple of 64 bytes below 4096, any 64 rounds in a row
+ *  taking every one once (run.c). */
+size_t dpk_bench_arena_shift_of(unsigned q);
+
+/** Map the arena of interleave slot @p slot at its fixed address, its allocations to start
+ *  x->arena_shift bytes in (run.c). */
 void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot);
 void dpk_bench_arena_unmap(struct dpk_bench_ctl *x);
 

@@ -377,6 +377,7 @@ bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mc
 		atomic_init(&sl->line[w].flag, 0);
 	for (unsigned i = 0; i < mc->nroles; i++)
 		sl->role[i] = (struct slice_role){.sl = sl, .role = i, .mr = &mc->role[i]};
+	x->arena_shift = dpk_bench_arena_shift_of(q);
 	ok = dpk_bench_ctl_setup(x, 0, res);
 	if (ok && launch(sl, mc->lcores, res))
 		drive(sl, mc->lcores, warm_s, slice_s);

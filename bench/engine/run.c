@@ -208,6 +208,21 @@ void dpk_bench_result_free(struct dpk_bench_result *res)
  * would keep one layout; so the arena is advised off them (a kernel without transparent
  * huge pages refuses the advice, which is then moot).
  */
+/*
+ * The arena's offset within its page moves from round to round, as the stack's does from
+ * batch to batch (batch.c): the stack then meets the arena at every offset, but the
+ * binary's own data (jump tables and constants in .rodata, globals) sits at offsets that
+ * move whenever code before it grows or shrinks. A case whose loads from those meet its
+ * stores to the arena at a 4 KB alias stalls in one build and not in the next, though
+ * its code is the same (docs/method.md, "Arena offset"); with the arena at each of the 64
+ * line offsets in turn, a figure is its cost over them, and a change of code elsewhere
+ * does not move it.
+ */
+size_t dpk_bench_arena_shift_of(unsigned q)
+{
+	return (size_t)((q * 23u) % 64u) * 64u;
+}
+
 void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot)
 {
 	void *want = DPK_BENCH_ARENA_FIXED ? (void *)(ARENA_BASE + slot * ARENA_SLOT) : NULL;
@@ -221,7 +236,7 @@ void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot)
 		(void)madvise(p, ARENA_SIZE, MADV_NOHUGEPAGE);
 	x->arena = p == MAP_FAILED ? NULL : p;
 	x->arena_size = x->arena ? ARENA_SIZE : 0;
-	x->arena_used = 0;
+	x->arena_used = x->arena ? x->arena_shift : 0;
 	x->arena_pinned = want && p == want;
 }
 
