@@ -205,8 +205,13 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 	        "faster), with the 95%% sign-test interval of the\nmedian pair; a verdict needs "
 	        "the interval beyond %.1f%%\n\n",
 	        base_name, new_name, DPK_CMP_FLOOR_MOVED * 100.0, r->noise * 100.0);
-	fprintf(f, "  %-52s %10s %10s %8s  %-19s %5s  %s\n", "case", "base p50", "new p50", "ratio",
-	        "95% interval", "pairs", "verdict");
+	int w = 4;
+
+	/* The id column as wide as the longest id, up to 80. */
+	for (size_t i = 0; i < r->n; i++)
+		w = (int)fmax(w, fmin(80, (double)strlen(r->c[i].base->id)));
+	fprintf(f, "  %-*s %10s %10s %8s  %-19s %5s  %s\n", w, "case", "base ticks", "new ticks",
+	        "ratio", "95% interval", "pairs", "verdict");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct dpk_ab_case *c = &r->c[i];
 		char iv[40];
@@ -215,7 +220,7 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 			snprintf(iv, sizeof(iv), "[%.4f, %.4f]", c->lo, c->hi);
 		else
 			snprintf(iv, sizeof(iv), "-");
-		fprintf(f, "  %-52.52s %10.2f %10.2f %8.4f  %-19s %5zu  %s%s%s\n", c->base->id,
+		fprintf(f, "  %-*.*s %10.2f %10.2f %8.4f  %-19s %5zu  %s%s%s\n", w, w, c->base->id,
 		        c->base->ticks.p50, c->new->ticks.p50, c->p50, iv, c->pairs, verdict_of(c),
 		        c->floors   ? " (floor)"
 		        : c->cycles ? " (cycles)"
@@ -225,9 +230,9 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 			fprintf(f, "      %s\n", c->note);
 	}
 	for (size_t i = 0; i < r->n_only_base; i++)
-		fprintf(f, "  %-52s only in base: not judged\n", r->only_base[i]);
+		fprintf(f, "  %-*s only in base: not judged\n", w, r->only_base[i]);
 	for (size_t i = 0; i < r->n_only_new; i++)
-		fprintf(f, "  %-52s only in new: not judged\n", r->only_new[i]);
+		fprintf(f, "  %-*s only in new: not judged\n", w, r->only_new[i]);
 	fprintf(f,
 	        "\n%zu cases: %u faster, %u slower, %u within noise, %u without a verdict; "
 	        "geometric mean of the ratios x%.4f\n",
