@@ -211,12 +211,11 @@ void dpk_bench_result_free(struct dpk_bench_result *res)
 /*
  * The arena's offset within its page moves from round to round, as the stack's does from
  * batch to batch (batch.c): the stack then meets the arena at every offset, but the
- * binary's own data (jump tables and constants in .rodata, globals) sits at offsets that
- * move whenever code before it grows or shrinks. A case whose loads from those meet its
- * stores to the arena at a 4 KB alias stalls in one build and not in the next, though
- * its code is the same (docs/method.md, "Arena offset"); with the arena at each of the 64
- * line offsets in turn, a figure is its cost over them, and a change of code elsewhere
- * does not move it.
+ * binary's own data (constants in .rodata, globals) sits at offsets that move from build
+ * to build as the data before them grows or shrinks. Loads and stores whose addresses
+ * agree in their low 12 bits stall each other (4K aliasing); with the arena at each of
+ * the 64 line offsets in turn, a figure is the case's cost over them, not the luck of one
+ * (docs/method.md, "Arena offset").
  */
 size_t dpk_bench_arena_shift_of(unsigned q)
 {
