@@ -30,6 +30,7 @@ set_target_properties(dpkbench_shared PROPERTIES VERSION ${PROJECT_VERSION}
 	SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR}
 	INSTALL_RPATH "$ORIGIN" EXPORT_NAME bench)
 set_target_properties(dpkbench_static PROPERTIES EXPORT_NAME bench_static)
+dpk_export_only(dpkbench_shared ${PROJECT_SOURCE_DIR}/cmake/libdpkbench.map)
 add_library(dpkit::bench ALIAS dpkbench_shared)
 add_library(dpkit::bench_static ALIAS dpkbench_static)
 
