@@ -2,6 +2,10 @@
 /*
  * dpk/common.h - what every dpkit header shares: the version, the cache-line size,
  * a CPU set type that does not need _GNU_SOURCE, and the per-thread error message.
+ *
+ * Build code that includes dpkit's headers with optimisation (-O2): the ring, pool,
+ * packet and lcore fast paths are inline functions compiled into it, and at -O0 each is an
+ * out-of-line call that keeps every value in memory, many times slower.
  */
 #ifndef DPK_COMMON_H
 #define DPK_COMMON_H

@@ -34,6 +34,7 @@
 #define DPK_LCORE_H
 
 #include <dpk/common.h>
+#include <dpk/impl/compat.h>
 #include <dpk/topology.h>
 
 #ifdef __cplusplus
@@ -107,7 +108,7 @@ int dpk_lcore_fini(void);
  * initial-exec model makes the read one load from the thread pointer, also when dpkit is a
  * shared library (it must then be loaded at start-up or have static TLS room to spare,
  * as any library with initial-exec TLS). */
-extern _Thread_local unsigned dpk__lcore_id __attribute__((tls_model("initial-exec")));
+extern DPK__THREAD_LOCAL unsigned dpk__lcore_id __attribute__((tls_model("initial-exec")));
 
 /** The calling thread's lcore id, or DPK_LCORE_ANY if it is not an lcore. Inline: the
  *  pool and packet fast paths call it on every operation. */

@@ -72,6 +72,7 @@
 #include <stdint.h>
 
 #include <dpk/common.h>
+#include <dpk/impl/compat.h>
 #include <dpk/pool.h>
 
 #ifdef __cplusplus

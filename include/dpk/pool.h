@@ -84,6 +84,7 @@
 #include <sys/types.h>
 
 #include <dpk/common.h>
+#include <dpk/impl/compat.h>
 #include <dpk/lcore.h>
 #include <dpk/ring.h>
 

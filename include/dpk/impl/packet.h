@@ -62,7 +62,6 @@
 #endif
 
 #include <errno.h>
-#include <stdatomic.h>
 
 /* ThreadSanitizer does not model fences, and GCC refuses them under -fsanitize=thread. */
 #if defined(__SANITIZE_THREAD__)
@@ -87,15 +86,15 @@ struct dpk_packet {
 	uint32_t data_off; /* own part: offset of its first byte in buf */
 	uint32_t data_len; /* own part: length */
 	uint32_t flow_tag;
-	uint32_t shr_len;      /* shared part: length (0 unless referencing) */
-	_Atomic uint32_t refs; /* see the file comment */
+	uint32_t shr_len;           /* shared part: length (0 unless referencing) */
+	DPK__ATOMIC(uint32_t) refs; /* see the file comment */
 };
 
 /* In pool_tag: refs is not 0, or the packet references another (see the file comment). */
 #define DPK__PACKET_SHARED ((uintptr_t)1)
 
 /* See the file comment. Initial-exec, as dpk__lcore_id: one load from the thread pointer. */
-extern _Thread_local struct dpk_packet_pool *dpk__packet_last_pool
+extern DPK__THREAD_LOCAL struct dpk_packet_pool *dpk__packet_last_pool
         __attribute__((tls_model("initial-exec")));
 
 struct dpk_packet_pool {
@@ -110,7 +109,7 @@ struct dpk_packet_pool {
 	struct dpk_pool_cache *caches[DPK_LCORE_MAX];
 	/* Last, on a line pair as dpk_pool_create() would place it: its ring, caches and
 	 * objects follow. */
-	_Alignas(2 * DPK_CACHE_LINE) struct dpk_pool pool;
+	DPK__ALIGNAS(2 * DPK_CACHE_LINE) struct dpk_pool pool;
 };
 
 /* Out of line: allocs that miss the inline path, with every check of dpk_packet_alloc(). */

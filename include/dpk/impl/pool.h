@@ -8,13 +8,12 @@
 #endif
 
 #include <errno.h>
-#include <stdatomic.h>
 
 /* A LIFO array of free objects in front of the ring. */
 struct dpk_pool_cache {
 	/* Objects held, objs[0 .. len-1], newest on top. Written only by the cache's user;
 	 * atomic (relaxed) so that counts may read it from any thread. */
-	_Atomic uint32_t len;
+	DPK__ATOMIC(uint32_t) len;
 	uint32_t size;         /* refill target S */
 	uint32_t thresh;       /* flush threshold T = S + S / 2 */
 	struct dpk_pool *pool; /* the pool whose objects this cache holds */
@@ -22,13 +21,13 @@ struct dpk_pool_cache {
 	 * One comparison then sends both debug pools and caches passed with the wrong pool
 	 * to the out-of-line code. */
 	struct dpk_pool *fast;
-	struct dpk_pool_cache *next;           /* user caches: next in the pool's list */
-	_Alignas(DPK_CACHE_LINE) void *objs[]; /* room for 2 S pointers */
+	struct dpk_pool_cache *next;               /* user caches: next in the pool's list */
+	DPK__ALIGNAS(DPK_CACHE_LINE) void *objs[]; /* room for 2 S pointers */
 };
 
 struct dpk_pool {
 	/* Read by the inline paths. */
-	_Alignas(DPK_CACHE_LINE) struct dpk_ring *ring; /* the free objects behind the caches */
+	DPK__ALIGNAS(DPK_CACHE_LINE) struct dpk_ring *ring; /* the free objects behind the caches */
 	unsigned char *lcore_caches; /* cache of lcore 0, or NULL without per-lcore caches */
 	size_t cache_stride;         /* bytes from one lcore's cache to the next */
 	uint32_t flags;              /* DPK_POOL_F_* */
@@ -41,12 +40,12 @@ struct dpk_pool {
 	unsigned char *first; /* object 0 */
 	/* Written now and then (user caches come and go, debug counters): off the line the
 	 * inline paths read. */
-	_Alignas(DPK_CACHE_LINE) atomic_flag user_lock; /* guards user_caches */
+	DPK__ALIGNAS(DPK_CACHE_LINE) atomic_flag user_lock; /* guards user_caches */
 	struct dpk_pool_cache *user_caches;
-	_Atomic uint64_t refused_puts; /* debug pools: puts refused */
-	_Atomic uint64_t corrupt_gets; /* debug pools: gets of objects not marked free */
-	_Atomic uint64_t excess_puts;  /* pointers dropped by puts that found the ring full */
-	bool owned;                    /* from dpk_pool_create(): dpk_pool_free() frees it */
+	DPK__ATOMIC(uint64_t) refused_puts; /* debug pools: puts refused */
+	DPK__ATOMIC(uint64_t) corrupt_gets; /* debug pools: gets of objects not marked free */
+	DPK__ATOMIC(uint64_t) excess_puts;  /* pointers dropped by puts that found the ring full */
+	bool owned;                         /* from dpk_pool_create(): dpk_pool_free() frees it */
 };
 
 /* The out-of-line paths: cache misses, cacheless calls of debug pools, checked calls. */
