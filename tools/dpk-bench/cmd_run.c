@@ -66,7 +66,7 @@ static void eta_text(const struct run_out *o, const struct dpk_bench_progress *p
                      size_t len)
 {
 	double done = (double)p->done, spent = now_s() - o->t0, left;
-	char a[16], b[16];
+	char a[32], b[32];
 
 	if (p->rounds) /* a set's rounds, extra rounds at the end */
 		done += set_cases(p->what) *
@@ -83,7 +83,7 @@ static void eta_text(const struct run_out *o, const struct dpk_bench_progress *p
 static void on_progress(void *ctx, const struct dpk_bench_progress *p)
 {
 	const struct run_out *o = ctx;
-	char eta[64];
+	char eta[96];
 
 	if (!o->progress)
 		return;
