@@ -16,6 +16,8 @@
  *   F3  pong's release store of the answer (count + 1); pairs with F4.
  *   F4  ping's acquire load waiting for the answer; pairs with F3. The line carries no
  *       other data; the pairs keep the bracket a hand-off of the kind a pair case makes.
+ *       Ping and pong move from line to line at the same counts (trip_line()), and a count
+ *       is sent on one line only, so each line's pairs are those of a single-line bracket.
  *   W2  the main lcore's relaxed futex wait on woken; pairs with W1 in run.c
  *       (dpk_bench_fail()), relaxed for the reasons given there.
  * The count of roles past the first bracket (floored), the later phases (PHASE_WARM,
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +53,23 @@ struct floor_line {
 	unsigned char pad[128 - sizeof(atomic_uint_fast64_t)];
 };
 
+/*
+ * The lines a bracket takes in turn, a batch of DPK_BENCH_FLOOR_TRIPS round trips on each,
+ * on a page mapped afresh for the round. A line's round trip depends on where its physical
+ * address is homed (which slice of the last-level cache, how far across the die), and a
+ * line the process kept for its whole run would give every round of it the same luck, and
+ * another run another: a floor is the mean over lines in a fresh frame each round.
+ */
+#define FLOOR_LINES 8
+#define FLOOR_PAGE  4096u
+static_assert(2 * FLOOR_LINES * sizeof(struct floor_line) <= FLOOR_PAGE, "one page holds both");
+
+/* The line of bracket trip @p v (an odd count: 2 t + 1 for trip t). */
+static struct floor_line *trip_line(struct floor_line *lines, uint64_t v)
+{
+	return &lines[((v - 1) / 2 / DPK_BENCH_FLOOR_TRIPS) % FLOOR_LINES];
+}
+
 struct slice;
 
 struct slice_role {
@@ -67,11 +87,11 @@ struct slice {
 	bool floors;    /* roles 0 and 1 bracket the round with the floor */
 	bool check_ctx; /* count involuntary switches (not where roles share a CPU) */
 	unsigned nroles;
-	atomic_uint ready;   /* A1 */
-	atomic_int phase;    /* A1 */
-	atomic_uint floored; /* futex word: roles past the first bracket */
-	struct floor_line line[2];
-	double floor[2]; /* ticks per round trip, before and after; 0: none */
+	atomic_uint ready;       /* A1 */
+	atomic_int phase;        /* A1 */
+	atomic_uint floored;     /* futex word: roles past the first bracket */
+	struct floor_line *line; /* FLOOR_LINES per bracket, on a fresh page; NULL: no floors */
+	double floor[2];         /* ticks per round trip, before and after; 0: none */
 	struct slice_role role[DPK_BENCH_ROLES_MAX];
 };
 
@@ -87,9 +107,11 @@ static void spin_wait_relax(unsigned *spins)
 		dpk_pause();
 }
 
-/* One round trip of ping's: send count @p v, wait for its answer. */
-static inline void floor_trip(struct floor_line *l, uint64_t v)
+/* One round trip of ping's on its line of @p lines: send count @p v, wait for its answer. */
+static inline void floor_trip(struct floor_line *lines, uint64_t v)
 {
+	struct floor_line *l = trip_line(lines, v);
+
 	atomic_store_explicit(&l->flag, v, memory_order_release);             /* F1 */
 	while (atomic_load_explicit(&l->flag, memory_order_acquire) != v + 1) /* F4 */
 		dpk_pause();
@@ -132,16 +154,18 @@ static double floor_ping(struct floor_line *l, const struct dpk_bench_runner *r)
 		t[nb++] =
 		        ((double)(dpk_tsc_end() - t0) - r->clock.read_cost) / DPK_BENCH_FLOOR_TRIPS;
 	}
-	atomic_store_explicit(&l->flag, FLOOR_DONE, memory_order_release); /* F1 */
+	/* On the line pong watches for the next count. */
+	atomic_store_explicit(&trip_line(l, v)->flag, FLOOR_DONE, memory_order_release); /* F1 */
 	return nb ? trimmed_mean(t, nb) : 0;
 }
 
-/* Pong's side: answer every count until FLOOR_DONE. */
-static void floor_pong(struct floor_line *l)
+/* Pong's side: answer every count, each on its line of @p lines, until FLOOR_DONE. */
+static void floor_pong(struct floor_line *lines)
 {
 	uint64_t want = 1;
 
 	for (;;) {
+		struct floor_line *l = trip_line(lines, want);
 		uint64_t v = atomic_load_explicit(&l->flag, memory_order_acquire); /* F2 */
 
 		if (v == FLOOR_DONE)
@@ -162,9 +186,9 @@ static void bracket(struct slice_role *sr, unsigned which)
 	if (!sl->floors || sr->role > 1)
 		return;
 	if (sr->role == 0)
-		sl->floor[which] = floor_ping(&sl->line[which], sl->r);
+		sl->floor[which] = floor_ping(&sl->line[which * FLOOR_LINES], sl->r);
 	else
-		floor_pong(&sl->line[which]);
+		floor_pong(&sl->line[which * FLOOR_LINES]);
 }
 
 /* The first round's warm-up: batches start at the smallest size and double while short,
@@ -329,6 +353,19 @@ static bool launch(struct slice *sl, const unsigned *lcores, struct dpk_bench_re
 	return true;
 }
 
+/* A fresh page of floor lines, every flag 0; NULL when none can be mapped (the round then
+ * has no floor). */
+static struct floor_line *floor_page(void)
+{
+	void *p =
+	        mmap(NULL, FLOOR_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct floor_line *l = p == MAP_FAILED ? NULL : p;
+
+	for (unsigned i = 0; l && i < 2 * FLOOR_LINES; i++)
+		atomic_init(&l[i].flag, 0);
+	return l;
+}
+
 /* Drive the phases of a launched slice and join its roles. */
 static void drive(struct slice *sl, const unsigned *lcores, double warm_s, double slice_s)
 {
@@ -373,8 +410,9 @@ bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mc
 	atomic_init(&sl->ready, 0);
 	atomic_init(&sl->phase, PHASE_START);
 	atomic_init(&sl->floored, 0);
-	for (unsigned w = 0; w < 2; w++)
-		atomic_init(&sl->line[w].flag, 0);
+	if (sl->floors)
+		sl->line = floor_page();
+	sl->floors = sl->line != NULL;
 	for (unsigned i = 0; i < mc->nroles; i++)
 		sl->role[i] = (struct slice_role){.sl = sl, .role = i, .mr = &mc->role[i]};
 	x->arena_shift = dpk_bench_arena_shift_of(q);
@@ -387,6 +425,8 @@ bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mc
 		ok = dpk_bench_ctl_teardown(x, res) && res->status == DPK_RESULT_OK;
 	out->floor = sl->floor[0] > sl->floor[1] ? sl->floor[0] : sl->floor[1];
 	mc->slices++;
+	if (sl->line)
+		munmap(sl->line, FLOOR_PAGE);
 	free(sl);
 	free(x);
 	return ok;
