@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The peers' suites, in run order, and the versions of their libraries (peers.h). */
+#include <stddef.h>
+
+#include "peers.h"
+
+#ifdef DPK_DPDK_VERSION
+#define DPDK_IS "DPDK " DPK_DPDK_VERSION
+#else
+#define DPDK_IS "DPDK not built (" DPK_PEER_DPDK_ABSENT ")"
+#endif
+
+const char dpk_bench_peer_versions[] = DPDK_IS;
+
+const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
+        &dpk_suite_dpdk_ring,
+        NULL,
+};
