@@ -11,6 +11,7 @@
 #include "suites.h"
 
 extern const struct dpk_bench_suite dpk_suite_dpdk_ring;
+extern const struct dpk_bench_suite dpk_suite_dpdk_service;
 
 /** The name of a stub suite's one case. */
 #define DPK_PEER_NOT_BUILT "not_built"
