@@ -15,5 +15,6 @@ const char dpk_bench_peer_versions[] = DPDK_IS;
 const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
         &dpk_suite_dpdk_ring,
         &dpk_suite_dpdk_service,
+        &dpk_suite_dpdk_mempool,
         NULL,
 };
