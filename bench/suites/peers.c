@@ -16,5 +16,6 @@ const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
         &dpk_suite_dpdk_ring,
         &dpk_suite_dpdk_service,
         &dpk_suite_dpdk_mempool,
+        &dpk_suite_dpdk_mbuf,
         NULL,
 };

@@ -43,4 +43,5 @@ static uint64_t absent_body(struct dpk_bench_run *run, unsigned role, uint64_t n
 ABSENT(dpk_suite_dpdk_ring, "dpdk_ring", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_service, "dpdk_service", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_mempool, "dpdk_mempool", "DPDK", DPK_PEER_DPDK_ABSENT);
+ABSENT(dpk_suite_dpdk_mbuf, "dpdk_mbuf", "DPDK", DPK_PEER_DPDK_ABSENT);
 #endif
