@@ -13,9 +13,6 @@
 const char dpk_bench_peer_versions[] = DPDK_IS;
 
 const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
-        &dpk_suite_dpdk_ring,
-        &dpk_suite_dpdk_service,
-        &dpk_suite_dpdk_mempool,
-        &dpk_suite_dpdk_mbuf,
-        NULL,
+        &dpk_suite_dpdk_ring, &dpk_suite_dpdk_service,     &dpk_suite_dpdk_mempool,
+        &dpk_suite_dpdk_mbuf, &dpk_suite_dpdk_distributor, NULL,
 };

@@ -14,6 +14,7 @@ extern const struct dpk_bench_suite dpk_suite_dpdk_ring;
 extern const struct dpk_bench_suite dpk_suite_dpdk_service;
 extern const struct dpk_bench_suite dpk_suite_dpdk_mempool;
 extern const struct dpk_bench_suite dpk_suite_dpdk_mbuf;
+extern const struct dpk_bench_suite dpk_suite_dpdk_distributor;
 
 /** The name of a stub suite's one case. */
 #define DPK_PEER_NOT_BUILT "not_built"

@@ -44,4 +44,5 @@ ABSENT(dpk_suite_dpdk_ring, "dpdk_ring", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_service, "dpdk_service", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_mempool, "dpdk_mempool", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_mbuf, "dpdk_mbuf", "DPDK", DPK_PEER_DPDK_ABSENT);
+ABSENT(dpk_suite_dpdk_distributor, "dpdk_distributor", "DPDK", DPK_PEER_DPDK_ABSENT);
 #endif
