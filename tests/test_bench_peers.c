@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The peers' suites (DPDK's blocks) against dpkit's: every case a peer suite
+ * The peers' suites (DPDK's blocks, ck's ring) against dpkit's: every case a peer suite
  * has is the twin of a dpkit case (its name, kind, unit, parameters, group and counted
  * roles), an interleaved plan puts each one-lcore peer case in the group its twin leads,
  * and a suite whose library the build lacks is a stub that says why. Nothing is run.
@@ -133,6 +133,7 @@ static void stubs_say_why_and_versions_name_the_libraries(void)
 		EXPECT_NOT_NULL(s->cases[0].setup);
 	}
 	EXPECT_NOT_NULL(strstr(dpk_bench_peer_versions, "DPDK "));
+	EXPECT_NOT_NULL(strstr(dpk_bench_peer_versions, "ck "));
 	dpk_test_note("peers: %s", dpk_bench_peer_versions);
 }
 

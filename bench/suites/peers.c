@@ -9,10 +9,20 @@
 #else
 #define DPDK_IS "DPDK not built (" DPK_PEER_DPDK_ABSENT ")"
 #endif
+#ifdef DPK_CK_VERSION
+#define CK_IS "ck " DPK_CK_VERSION
+#else
+#define CK_IS "ck not built (" DPK_PEER_CK_ABSENT ")"
+#endif
 
-const char dpk_bench_peer_versions[] = DPDK_IS;
+const char dpk_bench_peer_versions[] = DPDK_IS ", " CK_IS;
 
 const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
-        &dpk_suite_dpdk_ring, &dpk_suite_dpdk_service,     &dpk_suite_dpdk_mempool,
-        &dpk_suite_dpdk_mbuf, &dpk_suite_dpdk_distributor, NULL,
+        &dpk_suite_dpdk_ring,
+        &dpk_suite_dpdk_service,
+        &dpk_suite_dpdk_mempool,
+        &dpk_suite_dpdk_mbuf,
+        &dpk_suite_dpdk_distributor,
+        &dpk_suite_ck_ring,
+        NULL,
 };

@@ -3,7 +3,7 @@
  * The peers' suites this build lacks, as stubs: each has one case, not_built, whose
  * set-up fails saying why, so that `dpk-bench list` names the suite and a run of it ends
  * with the reason instead of "no such suite". The build says which library is missing
- * and why (DPK_PEER_DPDK_ABSENT).
+ * and why (DPK_PEER_DPDK_ABSENT, DPK_PEER_CK_ABSENT).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -45,4 +45,7 @@ ABSENT(dpk_suite_dpdk_service, "dpdk_service", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_mempool, "dpdk_mempool", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_mbuf, "dpdk_mbuf", "DPDK", DPK_PEER_DPDK_ABSENT);
 ABSENT(dpk_suite_dpdk_distributor, "dpdk_distributor", "DPDK", DPK_PEER_DPDK_ABSENT);
+#endif
+#ifdef DPK_PEER_CK_ABSENT
+ABSENT(dpk_suite_ck_ring, "ck_ring", "Concurrency Kit", DPK_PEER_CK_ABSENT);
 #endif
