@@ -12,8 +12,8 @@ extern const struct dpk_bench_suite dpk_suite_distributor;
 extern const struct dpk_bench_suite dpk_suite_pool;
 extern const struct dpk_bench_suite dpk_suite_packet;
 
-/** The peers' suites the build could make (DPDK's rte_ring as dpdk_ring, ...), in run
- *  order, NULL-terminated; empty when no peer library was found. */
+/** The peers' suites (peers.h: DPDK's rte_ring as dpdk_ring, ...), in run order,
+ *  NULL-terminated; those of a library the build did not find are stubs saying so. */
 extern const struct dpk_bench_suite *const dpk_bench_peer_suites[];
 
 #endif /* DPK_BENCH_SUITES_H */

@@ -52,6 +52,26 @@ const struct dpk_cli_command dpk_cli_commands[] = {
                 .run = dpk_cmd_env,
         },
         {
+                .name = "peers",
+                .usage = "peers [PATTERN...] [OPTIONS]",
+                .summary = "dpkit's blocks against DPDK's and ck's, twin by twin, with verdicts",
+                .about = "Run every case of the peers' suites (DPDK's and Concurrency Kit's, "
+                         "those this program was built with) beside its dpkit twin, the case "
+                         "with its name, parameters and group, one-lcore twins interleaved "
+                         "batch by batch, and print a table per block: dpkit's median, the "
+                         "peer's, the ratio peer / dpkit with its 95% interval (paired where "
+                         "interleaved) and a verdict: dpkit faster, dpkit slower or within "
+                         "noise (--noise).\n\n"
+                         "PATTERN selects the pairings whose dpkit or peer case it matches: a "
+                         "suite name or a glob on SUITE/CASE, e.g. ring, dpdk_mempool, "
+                         "'pool/get_put'.",
+                .exit_status = "0 compared, 1 a case failed its invariants (one skipped does "
+                               "not count), 2 bad input",
+                .words = DPK_CLI_PATTERNS,
+                .max = DPK_CLI_WORDS_MAX,
+                .run = dpk_cmd_peers,
+        },
+        {
                 .name = "compare",
                 .usage = "compare BASE.json NEW.json [OPTIONS]",
                 .summary = "before/after verdicts from two --json files (see compare --help)",
@@ -169,32 +189,32 @@ const struct dpk_cli_command dpk_cli_commands[] = {
 
 const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
         /* run */
-        {"--time", NULL, "T", "run serve ab", false,
+        {"--time", NULL, "T", "run serve ab peers", false,
          "measurement time per case, from 1 ms to 60 s (default 0.2s; e.g. 0.5, 500ms, 2s)",
          dpk_cli_set_duration, AT(opt.time_s)},
-        {"--warmup", NULL, "T", "run serve ab", false,
+        {"--warmup", NULL, "T", "run serve ab peers", false,
          "warm-up time per case, from 0 (none) to 10 s (default 30ms)", dpk_cli_set_duration,
          AT(opt.warmup_s)},
-        {"--lcores", NULL, "SPEC", "run env serve ab", false,
+        {"--lcores", NULL, "SPEC", "run env serve ab peers", false,
          "lcores to use, DPDK syntax: 0-3, 0,2, (0-1)@0, 2@(4-5) (default: main on the first "
          "CPU, a worker per CPU, and one more worker on the first CPU for the oversub "
          "placement; the CPUs are those of the process's affinity mask)",
          dpk_cli_set_lcores, 0},
-        {"--placement", NULL, "LIST", "run env serve ab", false,
+        {"--placement", NULL, "LIST", "run env serve ab peers", false,
          "placements to run: single,smt,core,llc,numa,oversub,all", dpk_cli_set_placement, 0},
-        {"--exclude", NULL, "PATTERN", "run list serve ab", true,
+        {"--exclude", NULL, "PATTERN", "run list serve ab peers", true,
          "leave out the cases PATTERN selects (repeatable); one that selects no case is "
          "refused",
          dpk_cli_set_glob, AT(excludes)},
         {"--repeat", NULL, "N", "run", false, "run the whole selection N times (default 1)",
          dpk_cli_set_count, 0},
-        {"--rounds", NULL, "N", "run serve ab", false,
+        {"--rounds", NULL, "N", "run serve ab peers", false,
          "cut each single-lcore case's time into N slices, run in turn with the suite's other "
          "cases (default 40; slices are at least 5 ms, so a short --time gets fewer; 1 = one "
          "block; with --slow-limit above 0, up to N more run while a case lacks samples the "
          "speed witness finds fast)",
          dpk_cli_set_count, 0},
-        {"--slow-limit", NULL, "P", "run serve ab", false,
+        {"--slow-limit", NULL, "P", "run serve ab peers", false,
          "set aside the samples the speed witness finds slow and the rounds whose median is "
          "more than P% above the lower quartile of the case's round medians, weighted by "
          "samples (default 5; 0 = off; judges only with 5 or more rounds of 16 kept samples)",
@@ -215,7 +235,7 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "run single-lcore variants of one question (the same case in ring and dpdk_ring, a "
          "case group) batch by batch in turn, and report each as a paired ratio to the first",
          dpk_cli_set_flag, AT(interleave)},
-        {"--quiet", NULL, NULL, "run", false, "no environment block and no progress line",
+        {"--quiet", NULL, NULL, "run peers", false, "no environment block and no progress line",
          dpk_cli_set_flag, AT(quiet)},
         {"--wide", NULL, NULL, "run", false,
          "the table with every column (min, max) and the rejected samples by reason, past "
@@ -275,6 +295,10 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "where to write it (default, or '-': standard output)", dpk_cli_set_path, AT(output)},
         {"--noise", NULL, "PCT", "convert", false,
          "noise threshold of a comparison of two files (default 2)", dpk_cli_set_pct, AT(noise)},
+        {"--noise", NULL, "PCT", "peers", false,
+         "noise threshold in percent (default 2): a verdict of faster or slower needs the whole "
+         "interval beyond it",
+         dpk_cli_set_pct, AT(noise)},
         /* ab */
         {"--noise", NULL, "PCT", "ab", false,
          "noise threshold in percent (default 1): a verdict of faster or slower needs the whole "

@@ -19,5 +19,6 @@ int dpk_cmd_report(struct dpk_cli *cli);
 int dpk_cmd_convert(struct dpk_cli *cli);
 int dpk_cmd_ab(struct dpk_cli *cli);
 int dpk_cmd_serve(struct dpk_cli *cli);
+int dpk_cmd_peers(struct dpk_cli *cli);
 
 #endif /* DPK_BENCH_COMMANDS_H */

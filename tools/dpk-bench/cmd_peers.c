@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpk-bench peers [PATTERN...]: dpkit's blocks against the peers' (DPDK's, ck's, any
+ * suite the program was given beside dpkit's), twin by twin, with a verdict each.
+ *
+ * A peer case's twin is the dpkit case with its name, kind and group key (parameters
+ * included). PATTERN selects a pairing when it matches either side; without one, every
+ * pairing runs. The plan holds the twins and their peers, interleaved, with each one-lcore
+ * peer case regrouped under its own twin: its paired ratio is then to that twin, not to
+ * the first variant of the twin's group (the service suite's app_iter group has five of
+ * dpkit's). A one-lcore group that could not run interleaved because a member's set-up
+ * said "skipped:" (a DPDK case whose service lcore would share a CPU with its twin's)
+ * runs again, apart, after the plan. Multi-lcore cases are never interleaved.
+ *
+ * The ratio is peer / dpkit, per operation, so above 1 dpkit is faster. Paired (one-lcore,
+ * interleaved): the median of the per-round ratios and its 95% interval. Unpaired (and
+ * "apart" for a one-lcore group run again apart): the ratio of the two figures, with an
+ * interval as wide as the 95% intervals of the medians of the two cases' kept rounds;
+ * none (no verdict) when either has fewer than 6 kept rounds or, for multi-lcore cases,
+ * when the cache-line round trips measured beside the two differ by more than
+ * DPK_BENCH_FLOOR_LIMIT: a pair's figure follows that round trip from run to run. The
+ * verdict is "dpkit faster" when the whole interval lies above 1 + noise, "dpkit slower"
+ * when it lies below 1 - noise, else "within noise" (--noise, default 2%).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "report.h"
+#include "session.h"
+
+#define SKIPPED "setup: skipped:"
+
+/* A peer case and its dpkit twin. */
+struct pairing {
+	const struct dpk_bench_suite *ts, *ps;
+	const struct dpk_bench_case *t, *p;
+};
+
+struct peers {
+	struct dpk_cli *cli;
+	struct pairing *pr;
+	size_t npr;
+	const struct dpk_bench_case **sel; /* the cases a plan takes */
+	size_t nsel;
+	struct dpk_bench_plan plan;
+	struct dpk_bench_result *res; /* one per plan item */
+	bool *apart;                  /* res[i] comes from the run apart */
+	double noise;
+};
+
+static bool is_dpkit(const struct dpk_bench_suite *s)
+{
+	for (unsigned i = 0; dpk_bench_dpkit_suites[i]; i++)
+		if (dpk_bench_dpkit_suites[i] == s)
+			return true;
+	return false;
+}
+
+/* The pairing whose peer is @p c, or NULL. */
+static const struct pairing *pairing_of(const struct peers *pp, const struct dpk_bench_case *c)
+{
+	for (size_t i = 0; i < pp->npr; i++)
+		if (pp->pr[i].p == c)
+			return &pp->pr[i];
+	return NULL;
+}
+
+static bool chosen(const struct dpk_cli *cli, const struct pairing *x)
+{
+	bool in = cli->nwords == 0;
+
+	for (unsigned i = 0; i < cli->nwords && !in; i++)
+		in = dpk_cli_pattern_matches(cli->words[i], x->ts, x->t) ||
+		     dpk_cli_pattern_matches(cli->words[i], x->ps, x->p);
+	return in && !dpk_cli_excluded(cli, x->ts, x->t) && !dpk_cli_excluded(cli, x->ps, x->p);
+}
+
+/* The dpkit twin of case @p c: same name, kind and group key. */
+static bool twin_in(const struct dpk_bench_suite *ts, const struct dpk_bench_case *c,
+                    struct pairing *x)
+{
+	char kc[256], kt[256];
+
+	dpk_bench_group_key(c, kc, sizeof(kc));
+	for (unsigned j = 0; j < ts->ncases; j++) {
+		const struct dpk_bench_case *t = &ts->cases[j];
+
+		if (t->kind == c->kind && strcmp(t->name, c->name) == 0 &&
+		    strcmp(dpk_bench_group_key(t, kt, sizeof(kt)), kc) == 0) {
+			x->ts = ts;
+			x->t = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool sel_add(struct peers *pp, const struct dpk_bench_case *c)
+{
+	for (size_t i = 0; i < pp->nsel; i++)
+		if (pp->sel[i] == c)
+			return true;
+	pp->sel[pp->nsel++] = c;
+	return true;
+}
+
+/* Every chosen pairing of the program's suites, and the cases they take. 0 or -ENOMEM. */
+static int find_pairings(struct peers *pp)
+{
+	const struct dpk_bench_suite *const *ss = pp->cli->suites, *s, *ts;
+	size_t ncases = 0;
+
+	for (unsigned k = 0; (s = ss[k]); k++)
+		ncases += s->ncases;
+	pp->pr = calloc(ncases ? ncases : 1, sizeof(*pp->pr));
+	pp->sel = calloc(2 * ncases + 1, sizeof(*pp->sel));
+	if (!pp->pr || !pp->sel)
+		return -ENOMEM;
+	for (unsigned k = 0; (s = ss[k]); k++) {
+		if (is_dpkit(s))
+			continue;
+		for (unsigned j = 0; j < s->ncases; j++) {
+			struct pairing x = {.ps = s, .p = &s->cases[j]};
+			bool found = false;
+
+			for (unsigned m = 0; !found && (ts = ss[m]); m++)
+				found = is_dpkit(ts) && twin_in(ts, x.p, &x);
+			if (found && chosen(pp->cli, &x)) {
+				pp->pr[pp->npr++] = x;
+				sel_add(pp, x.t);
+				sel_add(pp, x.p);
+			}
+		}
+	}
+	return 0;
+}
+
+static bool select_sel(void *ctx, const struct dpk_bench_suite *s, const struct dpk_bench_case *c)
+{
+	const struct peers *pp = ctx;
+
+	(void)s;
+	for (size_t i = 0; i < pp->nsel; i++)
+		if (pp->sel[i] == c)
+			return true;
+	return false;
+}
+
+/* Each one-lcore peer item under its twin's item; every other item on its own. */
+static void regroup(struct peers *pp, struct dpk_bench_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct pairing *x = pairing_of(pp, plan->item[i].c);
+
+		plan->leader[i] = i;
+		for (size_t j = 0; x && x->p->kind == DPK_BENCH_SINGLE && j < i; j++)
+			if (plan->item[j].c == x->t && plan->item[j].p == plan->item[i].p) {
+				plan->leader[i] = j;
+				break;
+			}
+	}
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+static void on_progress(void *ctx, const struct dpk_bench_progress *p)
+{
+	(void)ctx;
+	if (!p)
+		fprintf(stderr, "\r\033[K");
+	else if (p->rounds)
+		fprintf(stderr, "\r\033[K%s, round %u", p->what, p->round + 1);
+	else
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", p->done + 1, p->total, p->what);
+	fflush(stderr);
+}
+
+/* Run @p plan into @p res (plan->n results). */
+static void run(struct peers *pp, struct dpk_session *s, const struct dpk_bench_plan *plan,
+                struct dpk_bench_result *res)
+{
+	const struct dpk_bench_plan_hooks h = {.progress = on_progress};
+	bool progress = !pp->cli->quiet && isatty(STDERR_FILENO);
+
+	if (dpk_bench_plan_run(&s->runner, plan, 1, res, progress ? &h : NULL))
+		fprintf(stderr, "dpk-bench peers: out of memory\n");
+}
+
+/* Whether the interleaved group led by item @p i was stopped by a member's skip. */
+static bool group_skipped(const struct peers *pp, size_t i)
+{
+	for (size_t j = i; j < pp->plan.n; j++)
+		if (pp->plan.leader[j] == i && pp->res[j].status == DPK_RESULT_FAILED &&
+		    strncmp(pp->res[j].reason, SKIPPED, strlen(SKIPPED)) == 0)
+			return true;
+	return false;
+}
+
+/* Run again, apart (not interleaved), the one-lcore groups a member's skip stopped. */
+static void run_apart(struct peers *pp, struct dpk_session *s)
+{
+	struct dpk_bench_plan again;
+	struct dpk_bench_result *res2;
+
+	pp->nsel = 0;
+	for (size_t i = 0; i < pp->plan.n; i++)
+		if (pp->plan.leader[i] == i && dpk_bench_plan_grouped(&pp->plan, i) &&
+		    group_skipped(pp, i))
+			for (size_t j = i; j < pp->plan.n; j++)
+				if (pp->plan.leader[j] == i)
+					sel_add(pp, pp->plan.item[j].c);
+	if (pp->nsel == 0 ||
+	    dpk_bench_plan_make(&again, &s->runner, pp->cli->suites, select_sel, pp, false))
+		return;
+	res2 = calloc(again.n, sizeof(*res2));
+	if (res2) {
+		run(pp, s, &again, res2);
+		for (size_t k = 0; k < again.n; k++)
+			for (size_t i = 0; i < pp->plan.n; i++)
+				if (pp->plan.item[i].c == again.item[k].c &&
+				    pp->plan.item[i].p == again.item[k].p) {
+					dpk_bench_result_free(&pp->res[i]);
+					pp->res[i] = res2[k];
+					pp->apart[i] = true;
+				}
+	}
+	free(res2);
+	dpk_bench_plan_free(&again);
+}
+
+/* ---- the tables --------------------------------------------------------------------- */
+
+/* A ratio peer / dpkit with its interval (NaN bounds: none). */
+struct ratio {
+	double r, lo, hi;
+	const char *how; /* "paired", "unpaired", "apart"; or why there is no ratio */
+	char note[96];   /* why there is no interval */
+};
+
+/* Whether the cache-line round trips beside @p t's and @p p's rounds differ by more than
+ * DPK_BENCH_FLOOR_LIMIT: then the two ran on hand-offs of another cost (verdicts.md has
+ * pair figures follow the round trip from run to run) and their ratio says nothing. */
+static bool floors_apart(const struct dpk_bench_result *t, const struct dpk_bench_result *p)
+{
+	double a = t->floor_rt, b = p->floor_rt;
+
+	return a > 0 && b > 0 && (a > b ? a / b : b / a) > 1 + DPK_BENCH_FLOOR_LIMIT;
+}
+
+/* The ratio of peer result @p p to twin result @p t; false (and @p q->how the reason)
+ * when either has no figure. */
+static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_result *p, bool apart,
+                     struct ratio *q)
+{
+	const struct dpk_summary *a = &t->round_p50, *b = &p->round_p50;
+
+	q->lo = q->hi = NAN;
+	q->note[0] = '\0';
+	if (t->status != DPK_RESULT_OK || p->status != DPK_RESULT_OK) {
+		const struct dpk_bench_result *bad = p->status != DPK_RESULT_OK ? p : t;
+
+		q->how = bad->reason[0] ? bad->reason : dpk_bench_status_name(bad->status);
+		return false;
+	}
+	q->r = p->ticks.p50 / t->ticks.p50;
+	q->how = apart ? "apart" : "unpaired";
+	if (p->interleaved && !apart && p->ref_case == t->c && p->pair_rounds >= 6) {
+		q->r = p->pair_ratio.p50;
+		q->lo = p->pair_ratio.p50_lo;
+		q->hi = p->pair_ratio.p50_hi;
+		q->how = "paired";
+	} else if (a->n < 6 || b->n < 6) {
+		snprintf(q->note, sizeof(q->note), " (%zu and %zu kept rounds, under 6)", a->n,
+		         b->n);
+	} else if (floors_apart(t, p)) {
+		snprintf(q->note, sizeof(q->note),
+		         " (a cache-line round trip of %.0f ticks beside dpkit's, %.0f beside the "
+		         "peer's)",
+		         t->floor_rt, p->floor_rt);
+	} else {
+		/* The figures' ratio, as wide as the rounds' medians spread each side. */
+		q->lo = q->r * (b->p50_lo / b->p50) / (a->p50_hi / a->p50);
+		q->hi = q->r * (b->p50_hi / b->p50) / (a->p50_lo / a->p50);
+	}
+	return true;
+}
+
+/* A figure in @p buf: two decimals, or four digits when it is large. */
+static const char *figure(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v < 1e5 ? "%.2f" : "%.4g", v);
+	return buf;
+}
+
+enum verdict { V_FASTER, V_SLOWER, V_NOISE, V_NONE, V_COUNT };
+
+static const char *const verdict_name[V_COUNT] = {"dpkit faster", "dpkit slower", "within noise",
+                                                  "no verdict"};
+
+static enum verdict verdict_of(const struct ratio *q, double noise)
+{
+	if (isnan(q->lo) || isnan(q->hi))
+		return V_NONE;
+	if (q->lo > 1 + noise)
+		return V_FASTER;
+	if (q->hi < 1 - noise)
+		return V_SLOWER;
+	return V_NOISE;
+}
+
+/* One peer line of twin item @p i; counts its verdict in @p tally. */
+static void peer_line(const struct peers *pp, size_t i, size_t k, int width, bool first,
+                      unsigned tally[V_COUNT])
+{
+	const struct dpk_bench_result *t = &pp->res[i], *p = &pp->res[k];
+	const struct dpk_bench_item *it = &pp->plan.item[i];
+	char label[160], params[96], fig[32], pfig[32];
+	struct ratio q;
+	bool ok = ratio_of(t, p, pp->apart[k], &q);
+	enum verdict v = ok ? verdict_of(&q, pp->noise) : V_NONE;
+
+	snprintf(label, sizeof(label), "%s %s", it->c->name,
+	         dpk_bench_params_str(it->c, params, sizeof(params)));
+	if (t->status == DPK_RESULT_OK)
+		figure(fig, sizeof(fig), t->ticks.p50);
+	else
+		snprintf(fig, sizeof(fig), "-");
+	if (first)
+		printf("  %-*s %-8s %-13s %9s", width, label, dpk_placement_name(it->p),
+		       dpk_bench_unit_name(it->c->unit), fig);
+	else
+		printf("  %-*s %-8s %-13s %9s", width, "", "", "", "");
+	printf("  %-18s", pp->plan.item[k].s->name);
+	if (!ok) {
+		printf("  %s\n", q.how);
+	} else {
+		char iv[40] = "-";
+
+		if (!isnan(q.lo))
+			snprintf(iv, sizeof(iv), "[%.3f..%.3f]", q.lo, q.hi);
+		printf(" %9s  x%-6.3f %-16s %-9s %s%s\n", figure(pfig, sizeof(pfig), p->ticks.p50),
+		       q.r, iv, q.how, verdict_name[v], q.note);
+	}
+	tally[v]++;
+}
+
+/* The table of one dpkit suite @p ts: its twins in plan order, each with its peers. */
+static void block(const struct peers *pp, const struct dpk_bench_suite *ts)
+{
+	unsigned tally[V_COUNT] = {0};
+	int width = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < pp->plan.n; i++)
+		if (pp->plan.item[i].s == ts)
+			width = dpk_report_case_width(pp->plan.item[i].c, width);
+	for (size_t i = 0; i < pp->plan.n; i++) {
+		const struct dpk_bench_item *it = &pp->plan.item[i];
+		bool first = true;
+
+		if (it->s != ts)
+			continue;
+		for (size_t k = 0; k < pp->plan.n; k++) {
+			const struct pairing *x = pairing_of(pp, pp->plan.item[k].c);
+
+			if (!x || x->t != it->c || pp->plan.item[k].p != it->p)
+				continue;
+			if (!any) {
+				printf("\n%s: dpkit's %s against its peers\n", ts->name, ts->name);
+				printf("  %-*s %-8s %-13s %9s  %-18s %9s  %-7s %-16s %-9s %s\n",
+				       width, "case", "place", "unit", "dpkit", "peer", "figure",
+				       "ratio", "95% interval", "how", "verdict");
+				any = true;
+			}
+			peer_line(pp, i, k, width, first, tally);
+			first = false;
+		}
+	}
+	if (any)
+		printf("  %u dpkit faster, %u dpkit slower, %u within noise, %u no verdict\n",
+		       tally[V_FASTER], tally[V_SLOWER], tally[V_NOISE], tally[V_NONE]);
+}
+
+static void print_tables(const struct peers *pp, const struct dpk_session *s)
+{
+	const struct dpk_bench_suite *ps;
+
+	printf("\npeers: median TSC ticks per unit (%.2f MHz); ratio = peer / dpkit, above 1 "
+	       "dpkit is faster; verdicts beyond +-%.3g%%\n",
+	       (double)s->runner.clock.hz / 1e6, pp->noise * 100);
+	for (unsigned k = 0; (ps = pp->cli->suites[k]); k++)
+		for (size_t i = 0; i < pp->npr; i++)
+			if (pp->pr[i].ps == ps) {
+				printf("  %-18s %s\n", ps->name, ps->desc);
+				break;
+			}
+	for (unsigned k = 0; dpk_bench_dpkit_suites[k]; k++)
+		block(pp, dpk_bench_dpkit_suites[k]);
+}
+
+/* ---- the command -------------------------------------------------------------------- */
+
+static void peers_free(struct peers *pp)
+{
+	for (size_t i = 0; pp->res && i < pp->plan.n; i++)
+		dpk_bench_result_free(&pp->res[i]);
+	free(pp->res);
+	free(pp->apart);
+	free(pp->pr);
+	free(pp->sel);
+	dpk_bench_plan_free(&pp->plan);
+}
+
+/* 1 when a case failed other than by a skip, else 0. */
+static int status_of(const struct peers *pp)
+{
+	for (size_t i = 0; i < pp->plan.n; i++)
+		if (pp->res[i].status == DPK_RESULT_FAILED &&
+		    strncmp(pp->res[i].reason, SKIPPED, strlen(SKIPPED)) != 0)
+			return 1;
+	return 0;
+}
+
+static int peers_run(struct peers *pp, struct dpk_session *s)
+{
+	if (dpk_bench_plan_make(&pp->plan, &s->runner, pp->cli->suites, select_sel, pp, true))
+		return dpk_cli_fail(pp->cli, "the pairings have no case to run on the chosen "
+		                             "placements");
+	regroup(pp, &pp->plan);
+	pp->res = calloc(pp->plan.n, sizeof(*pp->res));
+	pp->apart = calloc(pp->plan.n, sizeof(*pp->apart));
+	if (!pp->res || !pp->apart)
+		return dpk_cli_fail(pp->cli, "out of memory");
+	if (!pp->cli->quiet) {
+		dpk_report_env(stdout, &s->env, &s->runner.clock);
+		dpk_report_placements(stdout, &s->meta);
+		printf("plan\n  %zu case runs in %zu pairings\n", pp->plan.n, pp->npr);
+		fflush(stdout);
+	}
+	run(pp, s, &pp->plan, pp->res);
+	run_apart(pp, s);
+	print_tables(pp, s);
+	return status_of(pp);
+}
+
+int dpk_cmd_peers(struct dpk_cli *cli)
+{
+	struct peers pp = {.cli = cli, .noise = dpk_cli_or(cli->noise, DPK_CLI_NOISE)};
+	struct dpk_session s;
+	char err[512];
+	int rc;
+
+	if (dpk_cli_check_patterns(cli, err, sizeof(err)))
+		return dpk_cli_fail(cli, "%s", err);
+	if ((rc = dpk_session_check_lcores(cli)))
+		return rc;
+	if (find_pairings(&pp)) {
+		peers_free(&pp);
+		return dpk_cli_fail(cli, "out of memory");
+	}
+	if (pp.npr == 0) {
+		peers_free(&pp);
+		return dpk_cli_fail(cli, "no peer case (DPDK's, ck's) with a dpkit twin is "
+		                         "selected: is a peer library built into this program?");
+	}
+	if ((rc = dpk_session_start(cli, &s)) == 0) {
+		rc = peers_run(&pp, &s);
+		dpk_session_stop(&s);
+	}
+	peers_free(&pp);
+	return rc;
+}
