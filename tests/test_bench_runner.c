@@ -551,6 +551,28 @@ static void arenas_are_kept_off_huge_pages(void)
 static uint64_t arena_lines_seen;
 static unsigned arena_setups;
 static bool arena_page_aligned = true;
+static long long arena_offsets[128]; /* the pool offset each round's arena maps, -1: none */
+
+/* The file offset /proc/self/maps gives the mapping of @p addr, when it maps the arena's
+ * pool of frames; -1 otherwise. */
+static long long pool_offset_of(uintptr_t addr)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	long long found = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		unsigned long long off;
+
+		if (sscanf(line, "%lx-%lx %*s %llx", &lo, &hi, &off) == 3 && addr >= lo &&
+		    addr < hi && strstr(line, "dpk-bench-arena"))
+			found = (long long)off;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
 
 static int offsets_setup(struct dpk_bench_run *run)
 {
@@ -561,6 +583,8 @@ static int offsets_setup(struct dpk_bench_run *run)
 		return -ENOMEM;
 	arena_lines_seen |= UINT64_C(1) << ((a % 4096) / 64);
 	arena_page_aligned &= b % 4096 == 0 && b > a;
+	if (arena_setups < 128)
+		arena_offsets[arena_setups] = pool_offset_of(a);
 	arena_setups++;
 	return 0;
 }
@@ -572,8 +596,9 @@ static const struct dpk_bench_case c_offsets = {.name = "offsets",
                                                 .setup = offsets_setup,
                                                 .body = body_spin};
 
-/* Each round starts its allocations at another line of the page, 64 rounds taking all 64;
- * the alignment an allocation asks for still holds. */
+/* Each round starts its allocations at another line of the page, 64 rounds taking all 64,
+ * on other frames: a window onto the pool of frames at another page; the alignment an
+ * allocation asks for still holds. */
 static void arena_offset_moves_round_to_round(void)
 {
 	const struct dpk_bench_case *cases[1] = {&c_offsets};
@@ -594,6 +619,17 @@ static void arena_offset_moves_round_to_round(void)
 	EXPECT_TRUE(arena_setups >= 64);
 	EXPECT_TRUE(arena_lines_seen == UINT64_MAX);
 	EXPECT_TRUE(arena_page_aligned);
+	/* Every round maps its own window of the pool. */
+	unsigned distinct = 0;
+	for (unsigned i = 0; i < arena_setups && i < 128; i++) {
+		bool seen = false;
+
+		EXPECT_TRUE(arena_offsets[i] >= 0);
+		for (unsigned k = 0; k < i; k++)
+			seen |= arena_offsets[k] == arena_offsets[i];
+		distinct += !seen;
+	}
+	EXPECT_TRUE(distinct >= 64);
 	dpk_bench_result_free(&res);
 	stop();
 }

@@ -23,14 +23,15 @@
  *  then the harness's own state. */
 struct dpk_bench_ctl {
 	struct dpk_bench_run run;
-	atomic_bool failed;     /**< an invariant broke */
-	atomic_bool fail_ready; /**< fail_msg is complete */
-	atomic_uint woken;      /**< futex word: 1 once a failure has woken the main lcore */
-	char fail_msg[256];     /**< the first failure's message */
-	unsigned char *arena;   /**< see dpk_bench_alloc() */
-	size_t arena_size, arena_used;
-	size_t arena_shift;   /**< where the first allocation starts in the arena (run.c) */
-	bool arena_pinned;    /**< the arena sits at its fixed address */
+	atomic_bool failed;            /**< an invariant broke */
+	atomic_bool fail_ready;        /**< fail_msg is complete */
+	atomic_uint woken;             /**< futex word: 1 once a failure has woken the main lcore */
+	char fail_msg[256];            /**< the first failure's message */
+	unsigned char *arena;          /**< see dpk_bench_alloc() */
+	size_t arena_size, arena_used; /**< what dpk_bench_alloc() may hand out, and has */
+	unsigned arena_round;          /**< the round the arena is mapped for, set before set-up */
+	bool arena_pooled;             /**< a window onto the pool of frames (arena.c) */
+	bool arena_pinned;             /**< the arena sits at its fixed address */
 	unsigned stack_shift; /**< moves the next timed batch's stack within its page (batch.c) */
 };
 
@@ -53,14 +54,21 @@ void dpk_bench_ctl_stop(struct dpk_bench_ctl *x);
 /** The failure message (the roles must have been joined). */
 const char *dpk_bench_ctl_fail_message(struct dpk_bench_ctl *x);
 
-/** The arena shift of round @p q: a multiple of 64 bytes below 4096, any 64 rounds in a row
- *  taking every one once (run.c). */
+/** Where round @p q's arena starts its allocations within their page: a multiple of 64
+ *  below 4096, any 64 rounds in a row taking each once (arena.c). */
 size_t dpk_bench_arena_shift_of(unsigned q);
 
-/** Map the arena of interleave slot @p slot at its fixed address, its allocations to start
- *  x->arena_shift bytes in (run.c). */
+/** The page of the pool of frames round @p q's arena starts at (arena.c). */
+unsigned dpk_bench_arena_page_of(unsigned q);
+
+/** Map the arena of interleave slot @p slot for round x->arena_round at its fixed address
+ *  (arena.c). */
 void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot);
 void dpk_bench_arena_unmap(struct dpk_bench_ctl *x);
+
+/** The arena's top page, zeroed, for the harness's own lines in the round (the floor
+ *  bracket's); NULL without an arena. */
+void *dpk_bench_arena_harness_page(struct dpk_bench_ctl *x);
 
 /** Set up case @p x->run.c in a fresh arena of slot @p slot; on failure @p res says why
  *  (and the arena is unmapped). */

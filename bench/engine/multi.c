@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,10 +54,11 @@ struct floor_line {
 
 /*
  * The lines a bracket takes in turn, a batch of DPK_BENCH_FLOOR_TRIPS round trips on each,
- * on a page mapped afresh for the round. A line's round trip depends on where its physical
- * address is homed (which slice of the last-level cache, how far across the die), and a
- * line the process kept for its whole run would give every round of it the same luck, and
- * another run another: a floor is the mean over lines in a fresh frame each round.
+ * on the arena's harness page, whose frame moves from round to round as the case's do
+ * (arena.c). A line's round trip depends on where its physical address is homed (which
+ * slice of the last-level cache, how far across the die), and a line the process kept for
+ * its whole run would give every round the same luck, and another run another: a floor is
+ * the mean over lines of the round's frame.
  */
 #define FLOOR_LINES 8
 #define FLOOR_PAGE  4096u
@@ -90,7 +90,7 @@ struct slice {
 	atomic_uint ready;       /* A1 */
 	atomic_int phase;        /* A1 */
 	atomic_uint floored;     /* futex word: roles past the first bracket */
-	struct floor_line *line; /* FLOOR_LINES per bracket, on a fresh page; NULL: no floors */
+	struct floor_line *line; /* FLOOR_LINES per bracket, on the harness page; NULL: none */
 	double floor[2];         /* ticks per round trip, before and after; 0: none */
 	struct slice_role role[DPK_BENCH_ROLES_MAX];
 };
@@ -353,19 +353,6 @@ static bool launch(struct slice *sl, const unsigned *lcores, struct dpk_bench_re
 	return true;
 }
 
-/* A fresh page of floor lines, every flag 0; NULL when none can be mapped (the round then
- * has no floor). */
-static struct floor_line *floor_page(void)
-{
-	void *p =
-	        mmap(NULL, FLOOR_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	struct floor_line *l = p == MAP_FAILED ? NULL : p;
-
-	for (unsigned i = 0; l && i < 2 * FLOOR_LINES; i++)
-		atomic_init(&l[i].flag, 0);
-	return l;
-}
-
 /* Drive the phases of a launched slice and join its roles. */
 static void drive(struct slice *sl, const unsigned *lcores, double warm_s, double slice_s)
 {
@@ -410,13 +397,16 @@ bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mc
 	atomic_init(&sl->ready, 0);
 	atomic_init(&sl->phase, PHASE_START);
 	atomic_init(&sl->floored, 0);
-	if (sl->floors)
-		sl->line = floor_page();
-	sl->floors = sl->line != NULL;
 	for (unsigned i = 0; i < mc->nroles; i++)
 		sl->role[i] = (struct slice_role){.sl = sl, .role = i, .mr = &mc->role[i]};
-	x->arena_shift = dpk_bench_arena_shift_of(q);
+	x->arena_round = q;
 	ok = dpk_bench_ctl_setup(x, 0, res);
+	/* Every flag starts at 0, which no count is. */
+	if (ok && sl->floors)
+		sl->line = dpk_bench_arena_harness_page(x);
+	for (unsigned i = 0; sl->line && i < 2 * FLOOR_LINES; i++)
+		atomic_init(&sl->line[i].flag, 0);
+	sl->floors = sl->line != NULL;
 	if (ok && launch(sl, mc->lcores, res))
 		drive(sl, mc->lcores, warm_s, slice_s);
 	for (unsigned w = 0; r->floor_script && sl->floors && w < 2; w++)
@@ -425,8 +415,6 @@ bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mc
 		ok = dpk_bench_ctl_teardown(x, res) && res->status == DPK_RESULT_OK;
 	out->floor = sl->floor[0] > sl->floor[1] ? sl->floor[0] : sl->floor[1];
 	mc->slices++;
-	if (sl->line)
-		munmap(sl->line, FLOOR_PAGE);
 	free(sl);
 	free(x);
 	return ok;

@@ -94,7 +94,7 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 		return false;
 	}
 	dpk_bench_ctl_init(x, rc->c, DPK_PLACE_SINGLE, 1);
-	x->arena_shift = dpk_bench_arena_shift_of(q);
+	x->arena_round = q;
 	if (!dpk_bench_ctl_setup(x, 0, res)) {
 		free(x);
 		return false;

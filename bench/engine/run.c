@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * run.c - the suite API's calls (<dpk/bench.h>), the harness's side of a running case and
- * the case arena.
+ * run.c - the suite API's calls (<dpk/bench.h>) and the harness's side of a running case
+ * (its arena is arena.c's).
  *
  * Memory orders (labels of this file):
  *   M1  release of fail_ready in dpk_bench_fail(), once fail_msg is written; pairs with M2.
@@ -184,82 +184,6 @@ void dpk_bench_result_free(struct dpk_bench_result *res)
 	free(res->rounds);
 	res->rounds = NULL;
 	res->nrounds = 0;
-}
-
-/* ---- the case arena ---------------------------------------------------------------- */
-
-#define ARENA_BASE ((uintptr_t)0x5d0000000000ull)
-#define ARENA_SIZE ((size_t)64 << 20)
-#define ARENA_SLOT ((uintptr_t)1 << 32)
-
-/* Sanitizer builds keep their own memory layout rules: no fixed address there (the build
- * sets DPK_BENCH_ARENA_FIXED to 0). */
-#ifndef DPK_BENCH_ARENA_FIXED
-#define DPK_BENCH_ARENA_FIXED 1
-#endif
-
-/*
- * The virtual layout is pinned, the physical one is not: which frames hold a case's lines
- * still decides which of them meet in the physically indexed caches, where a neighbour's
- * traffic evicts some lines and not others. A case run in rounds maps a fresh arena for
- * every slice, and in 4 KB pages each slice's lines land in frames of their own, so a
- * run's figure averages over many physical layouts. A transparent huge page would give a
- * slice one 2 MB frame, most often the one the slice before it freed, and a whole run
- * would keep one layout; so the arena is advised off them (a kernel without transparent
- * huge pages refuses the advice, which is then moot).
- */
-/*
- * The arena's offset within its page moves from round to round, as the stack's does from
- * batch to batch (batch.c): the stack then meets the arena at every offset, but the
- * binary's own data (constants in .rodata, globals) sits at offsets that move from build
- * to build as the data before them grows or shrinks. Loads and stores whose addresses
- * agree in their low 12 bits stall each other (4K aliasing); with the arena at each of
- * the 64 line offsets in turn, a figure is the case's cost over them, not the luck of one
- * (docs/method.md, "Arena offset").
- */
-size_t dpk_bench_arena_shift_of(unsigned q)
-{
-	return (size_t)((q * 23u) % 64u) * 64u;
-}
-
-void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot)
-{
-	void *want = DPK_BENCH_ARENA_FIXED ? (void *)(ARENA_BASE + slot * ARENA_SLOT) : NULL;
-	void *p = mmap(want, ARENA_SIZE, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | (want ? MAP_FIXED_NOREPLACE : 0), -1, 0);
-
-	if (p == MAP_FAILED)
-		p = mmap(NULL, ARENA_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		         0);
-	if (p != MAP_FAILED)
-		(void)madvise(p, ARENA_SIZE, MADV_NOHUGEPAGE);
-	x->arena = p == MAP_FAILED ? NULL : p;
-	x->arena_size = x->arena ? ARENA_SIZE : 0;
-	x->arena_used = x->arena ? x->arena_shift : 0;
-	x->arena_pinned = want && p == want;
-}
-
-void dpk_bench_arena_unmap(struct dpk_bench_ctl *x)
-{
-	if (x->arena)
-		munmap(x->arena, x->arena_size);
-	x->arena = NULL;
-}
-
-void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align)
-{
-	struct dpk_bench_ctl *x = dpk_bench_ctl_of(run);
-	size_t off;
-
-	if (align < 64)
-		align = 64;
-	if (!x->arena || (align & (align - 1)))
-		return NULL;
-	off = (x->arena_used + align - 1) & ~(align - 1);
-	if (off > x->arena_size || size > x->arena_size - off)
-		return NULL;
-	x->arena_used = off + size;
-	return x->arena + off; /* fresh anonymous pages are zero */
 }
 
 bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, unsigned slot, struct dpk_bench_result *res)
