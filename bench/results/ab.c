@@ -49,6 +49,19 @@ static bool floors_apart(const struct dpk_res_entry *a, const struct dpk_res_ent
 	return x > 0 && y > 0 && fmax(x, y) > fmin(x, y) * (1.0 + DPK_CMP_FLOOR_MOVED);
 }
 
+/* Widen @p c's interval by the between-program term for its unit (ab.h). */
+static void widen(struct dpk_ab_case *c, const struct dpk_ab_options *o)
+{
+	const double sigma = o->process_sigma >= 0 ? o->process_sigma
+	                     : c->cycles           ? DPK_AB_PROCESS_SIGMA_CYCLES
+	                                           : DPK_AB_PROCESS_SIGMA_TICKS;
+	const double s = 1.96 * sigma, l = log(c->p50);
+	const double hl = l - log(c->lo), hh = log(c->hi) - l;
+
+	c->lo = exp(l - sqrt(hl * hl + s * s));
+	c->hi = exp(l + sqrt(hh * hh + s * s));
+}
+
 /* Pair the rounds of @p c and judge them by @p o. Returns 0 or -ENOMEM. */
 static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 {
@@ -83,15 +96,21 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 		c->p50 = dpk_stats_median(sorted, c->pairs);
 	c->has_verdict =
 	        c->pairs >= DPK_AB_MIN_PAIRS && dpk_stats_median_ci_ranks(c->pairs, &lo, &hi);
-	if (c->has_verdict) {
+	if (c->has_verdict && (a->nregimes > 1 || b->nregimes > 1)) {
+		c->has_verdict = false;
+		snprintf(c->note, sizeof(c->note),
+		         "the rounds fell into regimes apart (base %u, new %u): no verdict",
+		         a->nregimes > 1 ? a->nregimes : 1, b->nregimes > 1 ? b->nregimes : 1);
+	} else if (c->has_verdict) {
 		c->lo = sorted[lo];
 		c->hi = sorted[hi];
+		widen(c, o);
 		if (c->hi < 1.0 - o->noise)
 			c->verdict = DPK_CMP_FASTER;
 		else if (c->lo > 1.0 + o->noise)
 			c->verdict = DPK_CMP_SLOWER;
 		c->gate_failed = o->fail_above >= 0 && c->lo > 1.0 + o->fail_above;
-	} else {
+	} else if (!c->note[0]) {
 		snprintf(c->note, sizeof(c->note), "%zu paired rounds kept of %zu; %d are needed",
 		         c->pairs, n, DPK_AB_MIN_PAIRS);
 	}
@@ -167,6 +186,7 @@ int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new
 	memset(out, 0, sizeof(*out));
 	out->noise = o->noise;
 	out->fail_above = o->fail_above;
+	out->process_sigma = o->process_sigma;
 	rc = match(base, new, o, out);
 	if (rc) {
 		snprintf(err, errlen, "out of memory");
@@ -239,6 +259,15 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 	        r->n, r->faster, r->slower, r->within, r->none, r->geomean);
 	fprintf(f, "verdicts rest on rounds of both builds run in turn, in a random order per "
 	           "pair, on the same lcores in one session: drift and slow phases fall on both\n");
+	if (r->process_sigma >= 0)
+		fprintf(f, "intervals widened by a between-program sigma of %.1f%% (--run-sigma)\n",
+		        r->process_sigma * 100.0);
+	else
+		fprintf(f,
+		        "intervals widened by a between-program sigma of %.1f%% in core cycles, "
+		        "%.1f%% in ticks (two runs of one build differ by that much; "
+		        "--run-sigma)\n",
+		        DPK_AB_PROCESS_SIGMA_CYCLES * 100.0, DPK_AB_PROCESS_SIGMA_TICKS * 100.0);
 	if (r->fail_above >= 0)
 		fprintf(f, "gate: %s, %u case%s slower by more than %.1f%%\n",
 		        r->gate_failures ? "FAILED" : "passed", r->gate_failures,
@@ -286,6 +315,8 @@ int dpk_ab_write_json(FILE *f, const struct dpk_results *base, const struct dpk_
 	dpk_json_string(&j, "new", new->path);
 	dpk_json_double(&j, "noise", r->noise);
 	dpk_json_double(&j, "fail_above", r->fail_above);
+	if (r->process_sigma >= 0)
+		dpk_json_double(&j, "process_sigma", r->process_sigma);
 	dpk_json_int(&j, "exit_status", exit_status);
 	dpk_json_array_begin(&j, "cases");
 	for (size_t i = 0; i < r->n; i++)

@@ -15,8 +15,17 @@
  * statistics of the binomial, dpk_stats_median_ci_ranks()), which needs no assumption on
  * the ratios' distribution.
  *
+ * Pairing cannot remove what stays the same within a program's run and differs between
+ * two (where its heap and its stack's frames fell, say): two runs of one build, paired,
+ * differ by a ratio whose log has a standard deviation of about DPK_AB_PROCESS_SIGMA_*
+ * (docs/verdicts.md, "ab, A/A"). The interval is widened by that term, in log space, each
+ * half-width h becoming sqrt(h^2 + (1.96 sigma)^2), as compare's is for two runs.
+ *
  * Verdict: slower when the whole interval is above 1 + noise, faster when it is below
- * 1 - noise, within noise otherwise; no verdict with fewer than DPK_AB_MIN_PAIRS pairs.
+ * 1 - noise, within noise otherwise; no verdict with fewer than DPK_AB_MIN_PAIRS pairs,
+ * nor where either build's rounds fell into regimes apart (a pair case that settles into
+ * one of several states for a round: a ratio of two such rounds says which states they
+ * drew, not which build is faster).
  * The gate fails on a case whose interval's lower bound is above 1 + fail_above.
  */
 #ifndef DPK_BENCH_AB_H
@@ -36,6 +45,9 @@
 #define DPK_AB_MIN_PAIRS 6
 /** The default noise threshold. */
 #define DPK_AB_NOISE 0.01
+/** The between-program sigma by unit: core cycles, and ticks (over the floor or not). */
+#define DPK_AB_PROCESS_SIGMA_CYCLES 0.005
+#define DPK_AB_PROCESS_SIGMA_TICKS  0.044
 
 /** A case both builds ran. */
 struct dpk_ab_case {
@@ -55,6 +67,7 @@ struct dpk_ab_case {
 struct dpk_ab_options {
 	double noise;                /**< e.g. 0.01 */
 	double fail_above;           /**< gate; negative: none */
+	double process_sigma;        /**< between-program term; negative: by unit */
 	const char *const *patterns; /**< globs selecting cases; none: all */
 	unsigned npatterns;
 };
@@ -68,6 +81,7 @@ struct dpk_ab_report {
 	unsigned gate_failures;
 	double geomean; /**< of the judged cases' ratios; NaN when none */
 	double noise, fail_above;
+	double process_sigma; /**< as given; negative: by unit */
 };
 
 /**

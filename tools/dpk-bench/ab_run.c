@@ -465,7 +465,8 @@ static int judge(struct ab *ab)
 	const struct dpk_ab_args *a = ab->a;
 	struct dpk_results rb, rn;
 	struct dpk_ab_report rep;
-	struct dpk_ab_options o = {.noise = a->noise, .fail_above = a->fail_above};
+	struct dpk_ab_options o = {
+	        .noise = a->noise, .fail_above = a->fail_above, .process_sigma = a->process_sigma};
 	char err[512];
 	int status = 2;
 

@@ -13,6 +13,7 @@ struct dpk_ab_args {
 	const char *const *child_args; /**< patterns and run options for both, as given */
 	unsigned nchild_args;
 	double noise, fail_above; /**< as ab.h; fail_above negative: no gate */
+	double process_sigma;     /**< as ab.h; negative: by unit */
 	struct dpk_output *json;  /**< where the ab JSON goes (path NULL: nowhere), checked */
 	struct dpk_output *html;  /**< where the HTML page goes (path NULL: nowhere), checked */
 	unsigned long seed;       /**< the order of each pair of rounds; 0: from the clock */

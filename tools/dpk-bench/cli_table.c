@@ -313,6 +313,11 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          dpk_cli_set_path, AT(json)},
         {"--html", NULL, "FILE", "ab", false, "also write an HTML page of the pairing",
          dpk_cli_set_path, AT(html)},
+        {"--run-sigma", NULL, "PCT", "ab", false,
+         "what differs between two runs of one build even paired, as the standard deviation "
+         "of the log of an A/A ratio, added to each interval (default 0.5 in core cycles, 4.4 "
+         "in ticks; 0 = none)",
+         dpk_cli_set_pct, AT(run_sigma)},
         {"--seed", NULL, "N", "ab", false,
          "the seed of the order of each pair of rounds (default: from the clock)", dpk_cli_set_seed,
          0},

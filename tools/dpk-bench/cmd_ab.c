@@ -35,6 +35,7 @@ int dpk_cmd_ab(struct dpk_cli *cli)
 	        .child_args = args,
 	        .noise = dpk_cli_or(cli->noise, DPK_AB_NOISE),
 	        .fail_above = cli->fail_above,
+	        .process_sigma = cli->run_sigma,
 	        .json = &json,
 	        .html = &html,
 	        .seed = cli->seed,

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dpk-bench ab's verdicts on made-up rounds: the pairing, the pairs dropped for a floor
+ * that moved, the sign-test interval and its widening by the between-program term, the
+ * thresholds, the gate, and no verdict on too few pairs. Nothing runs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab.h"
+#include "dpk_test.h"
+#include "stats.h"
+
+#define ROUNDS 40
+
+/* Two entries of one case: base rounds at 100 cycles, new ones at 100 * @p ratio, each
+ * round moved by a pattern of +-0.4% that both sides share, as pairing expects. */
+struct pair {
+	double bp50[ROUNDS], np50[ROUNDS], bcyc[ROUNDS], ncyc[ROUNDS], bfl[ROUNDS], nfl[ROUNDS];
+	struct dpk_res_entry base, new;
+	struct dpk_results rb, rn;
+};
+
+static void make_pair(struct pair *p, double ratio, bool floors)
+{
+	memset(p, 0, sizeof(*p));
+	for (unsigned q = 0; q < ROUNDS; q++) {
+		const double drift = 1.0 + 0.001 * (double)((int)((q * 7) % 9) - 4);
+		const double wobble = 1.0 + 0.0005 * (double)((int)((q * 5) % 3) - 1);
+
+		p->bcyc[q] = p->bp50[q] = 100.0 * drift;
+		p->ncyc[q] = p->np50[q] = 100.0 * drift * ratio * wobble;
+		p->bfl[q] = p->nfl[q] = 200.0;
+	}
+	for (unsigned k = 0; k < 2; k++) {
+		struct dpk_res_entry *e = k ? &p->new : &p->base;
+
+		snprintf(e->id, sizeof(e->id), "t/case/placement:single");
+		e->suite = "t";
+		e->name = "case";
+		e->placement = "single";
+		e->unit = "per call";
+		e->ok = true;
+		e->round_p50 = k ? p->np50 : p->bp50;
+		e->round_cycles = floors ? NULL : k ? p->ncyc : p->bcyc;
+		e->round_floor = floors ? (k ? p->nfl : p->bfl) : NULL;
+		e->rounds_run = ROUNDS;
+		e->nrounds = ROUNDS;
+		e->ticks.p50 = k ? 100.0 * ratio : 100.0;
+	}
+	p->rb = (struct dpk_results){.path = "base.json", .e = &p->base, .n = 1};
+	p->rn = (struct dpk_results){.path = "new.json", .e = &p->new, .n = 1};
+}
+
+static struct dpk_ab_report judged(struct pair *p, double sigma, double gate)
+{
+	const struct dpk_ab_options o = {
+	        .noise = DPK_AB_NOISE, .fail_above = gate, .process_sigma = sigma};
+	struct dpk_ab_report r;
+	char err[128];
+
+	if (dpk_ab_compare(&p->rb, &p->rn, &o, &r, err, sizeof(err)) != 0)
+		memset(&r, 0, sizeof(r));
+	return r;
+}
+
+/* The figure is the median paired ratio; the shared drift cancels in each pair, so the
+ * unwidened interval hugs it, and the widened one is sqrt(h^2 + (1.96 sigma)^2) wide on
+ * each side in log space. */
+static void pairs_cancel_drift_and_the_interval_widens(void)
+{
+	struct pair p;
+	struct dpk_ab_report r0, r1;
+
+	make_pair(&p, 1.02, false);
+	r0 = judged(&p, 0.0, -1);
+	ASSERT_EQ_U(1, r0.n);
+	ASSERT_TRUE(r0.c[0].has_verdict && r0.c[0].cycles && !r0.c[0].floors);
+	EXPECT_EQ_U(ROUNDS, r0.c[0].pairs);
+	EXPECT_TRUE(fabs(r0.c[0].p50 - 1.02) < 1e-9);
+	EXPECT_TRUE(r0.c[0].lo >= 1.02 * 0.9995 - 1e-9 && r0.c[0].hi <= 1.02 * 1.0005 + 1e-9);
+	EXPECT_EQ(DPK_CMP_SLOWER, r0.c[0].verdict);
+	r1 = judged(&p, 0.005, -1);
+	ASSERT_EQ_U(1, r1.n);
+	const double l = log(r1.c[0].p50), hl0 = l - log(r0.c[0].lo), s = 1.96 * 0.005;
+	EXPECT_TRUE(fabs((l - log(r1.c[0].lo)) - sqrt(hl0 * hl0 + s * s)) < 1e-12);
+	EXPECT_TRUE(r1.c[0].lo < r0.c[0].lo && r1.c[0].hi > r0.c[0].hi);
+	/* 2% over: still slower once widened by 0.5%; 1.5% over is not. */
+	EXPECT_EQ(DPK_CMP_SLOWER, r1.c[0].verdict);
+	dpk_ab_report_free(&r0);
+	dpk_ab_report_free(&r1);
+	make_pair(&p, 1.015, false);
+	r1 = judged(&p, -1, -1); /* the default term, in cycles */
+	ASSERT_EQ_U(1, r1.n);
+	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, r1.c[0].verdict);
+	EXPECT_TRUE(r1.c[0].lo < 1.01);
+	dpk_ab_report_free(&r1);
+	make_pair(&p, 0.97, false);
+	r1 = judged(&p, -1, -1);
+	ASSERT_EQ_U(1, r1.n);
+	EXPECT_EQ(DPK_CMP_FASTER, r1.c[0].verdict);
+	EXPECT_EQ_U(1, r1.faster);
+	dpk_ab_report_free(&r1);
+}
+
+/* A pair of a multi-lcore case whose two floors are over DPK_CMP_FLOOR_MOVED apart is
+ * dropped, and with too few pairs left there is no verdict. */
+static void pairs_apart_in_floor_are_dropped(void)
+{
+	struct pair p;
+	struct dpk_ab_report r;
+
+	make_pair(&p, 1.05, true);
+	for (unsigned q = 0; q < ROUNDS; q += 2)
+		p.nfl[q] = 200.0 * (1.0 + DPK_CMP_FLOOR_MOVED) * 1.01;
+	r = judged(&p, 0.0, -1);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_TRUE(r.c[0].floors && !r.c[0].cycles);
+	EXPECT_EQ_U(ROUNDS / 2, r.c[0].pairs);
+	EXPECT_TRUE(isnan(r.c[0].ratio[0]) && isfinite(r.c[0].ratio[1]));
+	EXPECT_EQ(DPK_CMP_SLOWER, r.c[0].verdict);
+	dpk_ab_report_free(&r);
+	for (unsigned q = 0; q < ROUNDS; q++)
+		if (q % 8)
+			p.nfl[q] = 200.0 * (1.0 + DPK_CMP_FLOOR_MOVED) * 1.01;
+	r = judged(&p, 0.0, -1);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_TRUE(r.c[0].pairs < DPK_AB_MIN_PAIRS);
+	EXPECT_FALSE(r.c[0].has_verdict);
+	EXPECT_EQ_U(1, r.none);
+	EXPECT_TRUE(strstr(r.c[0].note, "are needed") != NULL);
+	dpk_ab_report_free(&r);
+}
+
+/* Rounds in regimes apart on either side leave the case without a verdict. */
+static void regimes_withhold_the_verdict(void)
+{
+	struct pair p;
+	struct dpk_ab_report r;
+
+	make_pair(&p, 1.5, true);
+	p.new.nregimes = 2;
+	r = judged(&p, -1, -1);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_FALSE(r.c[0].has_verdict);
+	EXPECT_EQ_U(1, r.none);
+	EXPECT_TRUE(strstr(r.c[0].note, "regimes apart (base 1, new 2)") != NULL);
+	dpk_ab_report_free(&r);
+}
+
+/* The gate fails on an interval wholly above 1 + fail_above, and only then. */
+static void the_gate_needs_the_whole_interval(void)
+{
+	struct pair p;
+	struct dpk_ab_report r;
+
+	make_pair(&p, 1.10, false);
+	r = judged(&p, -1, 0.05);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_TRUE(r.c[0].gate_failed);
+	EXPECT_EQ_U(1, r.gate_failures);
+	dpk_ab_report_free(&r);
+	make_pair(&p, 1.055, false);
+	r = judged(&p, -1, 0.05);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_FALSE(r.c[0].gate_failed); /* 5.5% with an interval reaching under 5% */
+	EXPECT_EQ(DPK_CMP_SLOWER, r.c[0].verdict);
+	dpk_ab_report_free(&r);
+}
+
+static const struct dpk_test_case cases[] = {
+        DPK_TEST(pairs_cancel_drift_and_the_interval_widens),
+        DPK_TEST(pairs_apart_in_floor_are_dropped),
+        DPK_TEST(the_gate_needs_the_whole_interval),
+        DPK_TEST(regimes_withhold_the_verdict),
+};
+
+DPK_TEST_MAIN(cases)
