@@ -9,9 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <errno.h>
+
+#include <dpk/bench.h>
+
 #include "dpk_test.h"
 #include "engine.h"
 #include "peers.h"
+#include "session.h"
 
 static bool is_stub(const struct dpk_bench_suite *s)
 {
@@ -137,6 +142,32 @@ static void stubs_say_why_and_versions_name_the_libraries(void)
 	dpk_test_note("peers: %s", dpk_bench_peer_versions);
 }
 
+/* dpk_bench_library() takes a name and a version each, refuses what it cannot hold and
+ * joins what it took, in order, for the environment block. */
+static void libraries_are_noted_for_the_environment(void)
+{
+	char buf[DPK_BENCH_LIBRARIES_MAX * 128], longer[80];
+	unsigned noted = 0;
+
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = 0;
+	EXPECT_EQ(-EINVAL, dpk_bench_library(NULL, "1"));
+	EXPECT_EQ(-EINVAL, dpk_bench_library("lib", ""));
+	EXPECT_EQ(-EINVAL, dpk_bench_library(longer, "1"));
+	dpk_bench_libraries(buf, sizeof(buf));
+	EXPECT_STREQ("", buf);
+	EXPECT_EQ(0, dpk_bench_library("DPDK", dpk_bench_peer_dpdk));
+	EXPECT_EQ(0, dpk_bench_library("ck", dpk_bench_peer_ck));
+	dpk_bench_libraries(buf, sizeof(buf));
+	EXPECT_EQ(0, strncmp(buf, "DPDK ", 5));
+	EXPECT_NOT_NULL(strstr(buf, ", ck "));
+	EXPECT_STREQ(dpk_bench_peer_versions, buf);
+	for (noted = 2; dpk_bench_library("mine", "0.1") == 0; noted++)
+		;
+	EXPECT_EQ_U(DPK_BENCH_LIBRARIES_MAX, noted);
+	EXPECT_EQ(-ENOSPC, dpk_bench_library("one", "more"));
+}
+
 static void peer_suites_pass_the_harness_checks(void)
 {
 	char err[256] = "";
@@ -151,6 +182,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(interleaved_plan_pairs_peers_with_twins),
         DPK_TEST(stubs_say_why_and_versions_name_the_libraries),
         DPK_TEST(peer_suites_pass_the_harness_checks),
+        DPK_TEST(libraries_are_noted_for_the_environment),
 };
 
 DPK_TEST_MAIN(cases)

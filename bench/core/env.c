@@ -304,7 +304,7 @@ static void read_cpuinfo(struct ctx *c)
 }
 
 /* Items dpk_env_collect() writes; out->count starts at 0, so add_item() cannot overflow. */
-#define ITEMS 18
+#define ITEMS 19
 static_assert(ITEMS <= DPK_ENV_ITEMS_MAX, "struct dpk_env holds every item");
 
 static struct dpk_env_item *add_item(struct dpk_env *env, const char *key, const char *label)
@@ -866,6 +866,8 @@ void dpk_env_collect(const struct dpk_env_input *in, struct dpk_env *out)
 	given(add_item(out, "cflags", "Compiler flags"), c->in->cflags);
 	item_build_type(c, add_item(out, "build_type", "Build type"));
 	item_dpkit(c, add_item(out, "dpkit", "dpkit version"));
+	if (c->in->libraries && c->in->libraries[0])
+		given(add_item(out, "libraries", "Libraries timed"), c->in->libraries);
 	item_invariant_tsc(c, add_item(out, "invariant_tsc", "Invariant TSC"));
 	item_tsc_hz(c, add_item(out, "tsc_hz", "TSC frequency"));
 	item_clocksource(c, add_item(out, "clocksource", "Kernel clocksource"));

@@ -40,6 +40,8 @@ struct dpk_env_input {
 	const char *build_type;        /**< "Release", ... */
 	const char *version;           /**< dpkit version */
 	const char *git_rev;           /**< git revision or "unknown" */
+	const char *libraries;         /**< what the cases time besides dpkit ("DPDK 22.11.11,
+	                                    ck 0.7.1"); NULL or "": no item */
 	uint64_t tsc_hz;               /**< counter frequency */
 	const char *tsc_source;        /**< "cpuid", "calibrated", ... */
 	double tsc_hz_check;           /**< the rate a separate measurement found; 0: none */

@@ -34,6 +34,9 @@ void dpk_cmp_env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
                           const struct dpk_results *b)
 {
 	env_differs(r, a, b, "cpu_model", "CPU model");
+	/* A file from before the item has none, which is no difference to warn of. */
+	if (dpk_results_env(a, "libraries") && dpk_results_env(b, "libraries"))
+		env_differs(r, a, b, "libraries", "libraries timed");
 	/* Figures in cycles do not depend on the counter's rate. */
 	if (!r->cycles && isfinite(a->tsc_hz) && isfinite(b->tsc_hz) && a->tsc_hz > 0 &&
 	    fabs(b->tsc_hz / a->tsc_hz - 1.0) > 0.001)

@@ -5,17 +5,19 @@
 #include "peers.h"
 
 #ifdef DPK_DPDK_VERSION
-#define DPDK_IS "DPDK " DPK_DPDK_VERSION
+#define DPDK_V DPK_DPDK_VERSION
 #else
-#define DPDK_IS "DPDK not built (" DPK_PEER_DPDK_ABSENT ")"
+#define DPDK_V "not built (" DPK_PEER_DPDK_ABSENT ")"
 #endif
 #ifdef DPK_CK_VERSION
-#define CK_IS "ck " DPK_CK_VERSION
+#define CK_V DPK_CK_VERSION
 #else
-#define CK_IS "ck not built (" DPK_PEER_CK_ABSENT ")"
+#define CK_V "not built (" DPK_PEER_CK_ABSENT ")"
 #endif
 
-const char dpk_bench_peer_versions[] = DPDK_IS ", " CK_IS;
+const char dpk_bench_peer_versions[] = "DPDK " DPDK_V ", ck " CK_V;
+const char dpk_bench_peer_dpdk[] = DPDK_V;
+const char dpk_bench_peer_ck[] = CK_V;
 
 const struct dpk_bench_suite *const dpk_bench_peer_suites[] = {
         &dpk_suite_dpdk_ring,

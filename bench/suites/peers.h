@@ -27,4 +27,8 @@ extern const struct dpk_bench_suite dpk_suite_ck_ring;
  */
 extern const char dpk_bench_peer_versions[];
 
+/** DPDK's and ck's parts of it, without the name: "22.11.11", "not built (why)". */
+extern const char dpk_bench_peer_dpdk[];
+extern const char dpk_bench_peer_ck[];
+
 #endif /* DPK_BENCH_PEERS_H */

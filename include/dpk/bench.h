@@ -218,6 +218,19 @@ void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align);
 /** Keep the compiler from optimising a value away. */
 #define DPK_BENCH_KEEP(x) __asm__ volatile("" : "+r"(x)::"memory")
 
+/** Most libraries dpk_bench_library() takes. */
+#define DPK_BENCH_LIBRARIES_MAX 8
+
+/**
+ * Name a library the program's cases time and its version, for the environment block and
+ * the results (the "libraries" item: "DPDK 22.11.11, ck 0.7.1"), where compare warns when
+ * two files differ in it. Call it before dpk_bench_main(), from one thread.
+ * @retval 0 noted
+ * @retval -EINVAL @p name or @p version NULL or empty, or either past 63 characters
+ * @retval -ENOSPC DPK_BENCH_LIBRARIES_MAX already noted
+ */
+int dpk_bench_library(const char *name, const char *version);
+
 /**
  * The dpk-bench command line over the suites given: run, list, env, compare, spread,
  * report, ab, convert, with their options (`--help`). Each argument after @p argv is a

@@ -138,6 +138,25 @@ def _():
         assert what in out, (what, out)
 
 
+@case("libraries timed: a difference warns, a file without the item does not")
+def _():
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for name, libs in (("base.json", "DPDK 22.11.11, ck 0.7.1"),
+                           ("new.json", "DPDK 23.11.0, ck 0.7.1")):
+            doc = json.load(open(f(name)))
+            doc["environment"].append({"key": "libraries", "label": "Libraries timed",
+                                       "value": libs, "verdict": "info", "detail": ""})
+            paths.append(os.path.join(d, name))
+            json.dump(doc, open(paths[-1], "w"))
+        rc, out, err = run("compare", *paths)
+        assert rc == 0, err
+        assert 'different libraries timed: base "DPDK 22.11.11, ck 0.7.1", new "DPDK 23.11.0' \
+            in err, err
+        rc, out, err = run("compare", paths[0], f("new.json"))
+        assert rc == 0 and "libraries" not in err, err
+
+
 @case("output is reproducible (fixed bootstrap seed)")
 def _():
     a = run("compare", f("base.json"), f("new.json"))[1]

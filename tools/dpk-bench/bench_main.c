@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dpk_bench_main(): the dpk-bench command line over a program's suites, a dispatcher. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "report.h"
+#include "session.h"
 
 #ifndef DPK_BUILD_TYPE
 #define DPK_BUILD_TYPE "unknown"
@@ -38,6 +40,29 @@ static const struct dpk_bench_suite **gather(va_list ap)
 	else
 		all[n] = NULL;
 	return all;
+}
+
+/* The libraries dpk_bench_library() noted, "NAME VERSION" each. */
+static char libraries[DPK_BENCH_LIBRARIES_MAX][128];
+static unsigned nlibraries;
+
+int dpk_bench_library(const char *name, const char *version)
+{
+	if (!name || !version || !*name || !*version || strlen(name) > 63 || strlen(version) > 63)
+		return -EINVAL;
+	if (nlibraries == DPK_BENCH_LIBRARIES_MAX)
+		return -ENOSPC;
+	snprintf(libraries[nlibraries++], sizeof(libraries[0]), "%s %s", name, version);
+	return 0;
+}
+
+void dpk_bench_libraries(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < nlibraries && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", libraries[i]);
 }
 
 /* "dpk-bench help [COMMAND]". */

@@ -36,7 +36,11 @@ int dpk_session_check_lcores(const struct dpk_cli *cli)
 static void collect_env(const struct dpk_bench_clock *k, const struct dpk_cpuset *cpus,
                         struct dpk_env *env)
 {
+	char libs[DPK_BENCH_LIBRARIES_MAX * 128];
+
+	dpk_bench_libraries(libs, sizeof(libs));
 	struct dpk_env_input in = {
+	        .libraries = libs,
 	        .cpus = cpus,
 	        .compiler = COMPILER,
 	        .cflags = DPK_BUILD_CFLAGS,

@@ -23,6 +23,10 @@ struct dpk_session {
  */
 int dpk_session_check_lcores(const struct dpk_cli *cli);
 
+/** The libraries the program noted with dpk_bench_library(), "DPDK 22.11.11, ck 0.7.1";
+ *  "" when none (bench_main.c). */
+void dpk_bench_libraries(char *buf, size_t len);
+
 /**
  * Start the lcores of @p cli's options, check the clock, collect the environment and fill
  * the record, with the placements the lcores cannot offer.
