@@ -196,31 +196,37 @@ def main():
                 continue
             rd = r["rounds"]
             n = len(rd["p50"])
-            assert n >= 1 and len(rd["kept"]) == n, where
-            assert all((p is None) == (k == 0) for p, k in zip(rd["p50"], rd["kept"])), where
+            assert n >= 1 and len(rd["kept"]) == n, f"{where}: {n} rounds, kept {rd['kept']}"
+            assert all((p is None) == (k == 0) for p, k in zip(rd["p50"], rd["kept"])), \
+                f"{where}: round medians {rd['p50']}, kept {rd['kept']}"
             two_cpus = r["placement"] in ("smt", "core", "llc", "numa")
             # On two CPUs a floor, unless no round's bracket timed one (a host that held a
             # vCPU through every bracket), which the result then says.
             untimed = r.get("floor_untimed", False)
-            assert not untimed or (two_cpus and "floor" not in r), where
+            assert not untimed or ((two_cpus or r["placement"] == "all") and "floor" not in r), \
+                f"{where}: floor_untimed beside a floor, or where none is taken"
             assert ("floor" in r) == ((two_cpus and not untimed) or
                                       ("floor" in r and r["placement"] == "all")), \
                 f"{where}: floor {'missing' if two_cpus else 'unexpected'}"
             if "floor" not in r:
-                assert "set_aside" not in rd and r["rejected"]["floor"] == 0, where
+                assert "set_aside" not in rd and r["rejected"]["floor"] == 0, \
+                    f"{where}: set aside without a floor"
                 if r["placement"] == "single":
-                    assert sum(rd["kept"]) == r["kept"], where
+                    assert sum(rd["kept"]) == r["kept"], f"{where}: kept over the rounds"
                 continue
             f = r["floor"]
-            assert len(rd["floor"]) == n and len(rd["set_aside"]) == n, where
+            assert len(rd["floor"]) == n and len(rd["set_aside"]) == n, f"{where}: lengths"
             limit = f["reference_ticks"] * (1 + f["limit"])
-            assert rd["set_aside"] == [fl > limit for fl in rd["floor"]], where
-            assert f["set_aside_rounds"] == sum(rd["set_aside"]), where
+            assert rd["set_aside"] == [fl > limit for fl in rd["floor"]], \
+                f"{where}: set aside {rd['set_aside']}, floors {rd['floor']}, limit {limit}"
+            assert f["set_aside_rounds"] == sum(rd["set_aside"]), f"{where}: aside count"
             positive = [fl for fl in rd["floor"] if fl > 0]
-            assert min(positive) == f["min_ticks"] and max(positive) == f["max_ticks"], where
+            assert min(positive) == f["min_ticks"] and max(positive) == f["max_ticks"], \
+                f"{where}: floors {rd['floor']}, min {f['min_ticks']}, max {f['max_ticks']}"
             aside = sum(k for k, a in zip(rd["kept"], rd["set_aside"]) if a)
-            assert r["rejected"]["floor"] == aside, where
-            assert r["kept"] == sum(rd["kept"]) - aside, where
+            assert r["rejected"]["floor"] == aside, f"{where}: rejected for the floor"
+            assert r["kept"] == sum(rd["kept"]) - aside, \
+                f"{where}: kept {r['kept']}, rounds {rd['kept']}, aside {aside}"
     t("rounds, and pair results against their own floor", rounds_and_floors)
 
     def suites_ok():
