@@ -32,9 +32,10 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 
 /*
  * The mean of the middle half of @p v (sorted in place). A chain timing comes in the
- * counter's steps (24 ticks on the development VM, 4% of a chain), so two chains' medians
- * can differ by a step either way; the mean of many timings taken at every phase of the
- * step resolves finer, and leaving out each quarter at the ends keeps interrupts out.
+ * counter's steps, which can be a few percent of a chain, so two chains' medians can differ
+ * by a step either way; the mean of many timings taken at every phase of the step resolves
+ * finer, and leaving out each quarter at the ends keeps interrupts out (docs/method.md,
+ * "Core cycles").
  */
 static double middle_mean(double *v, size_t n)
 {
@@ -64,11 +65,10 @@ void dpk_bench_counter_resolution(const uint64_t *reads, size_t n, uint64_t *gcd
 		floor_change = (uint64_t)dpk_stats_select(probe, np, np / 2) / 4;
 
 	/* A counter that moves in steps but must never read the same twice (AMD's, and a KVM
-	 * guest's on it: steps of 26 ticks, 2.6 GHz counted at 100 MHz) returns one more than
-	 * the last read when a read falls in the same step; on the development VM of 2026-12-01
-	 * about one change in twenty was such a 1. Such a read is a bump, not a step: skipped,
-	 * and the next change taken from the last read that was on a step. A change under a
-	 * quarter of the median is a bump. */
+	 * guest's on it) returns one more than the last read when a read falls in the same
+	 * step. Such a read is a bump, not a step: skipped, and the next change taken from the
+	 * last read that was on a step. A change under a quarter of the median is a bump
+	 * (docs/method.md, "Counter resolution"). */
 	last = n ? reads[0] : 0;
 	for (size_t i = 1; i < n; i++) {
 		uint64_t d = reads[i] - last;
@@ -92,10 +92,9 @@ void dpk_bench_counter_resolution(const uint64_t *reads, size_t n, uint64_t *gcd
 void dpk_bench_clock_targets(struct dpk_bench_clock *k)
 {
 	const double ns_per_tick = 1e9 / (double)k->hz;
-	/* The counter's resolution: a counter scaled from a coarser one (a KVM guest's: changes
-	 * of 24 and 25 ticks on the development VM of 2026-11-30) has changes whose GCD is 1 while
-	 * none is under the smallest, and where a read takes longer than a step, two reads resolve
-	 * no finer. */
+	/* The counter's resolution: a counter scaled from a coarser one (a KVM guest's) has
+	 * changes whose GCD is 1 while none is under the smallest, and where a read takes longer
+	 * than a step, two reads resolve no finer (docs/method.md, "Counter resolution"). */
 	const double step = (double)(k->min_delta > k->granularity ? k->min_delta : k->granularity);
 
 	k->target_single = TARGET_FACTOR * (k->read_cost > step ? k->read_cost : step);

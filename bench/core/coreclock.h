@@ -2,12 +2,10 @@
 /*
  * coreclock.h - the core clock against the counter, read without performance counters.
  *
- * The counter the harness reads (the TSC) runs at a fixed rate; the core does not. On the
- * development VM a chain of dependent multiplies ran 2-3% slower in some stretches than
- * in others, for tens of seconds at a time, and every ring case moved with it: over twelve
- * back-to-back ring runs the chain's pace and the run's median slowdown correlated at 0.97.
- * A guest there has no PMU, and so no cycle counter. A chain whose length in core cycles
- * is known gives the ratio instead: DPK_CORECLOCK_MULS dependent 64-bit multiplies take
+ * The counter the harness reads (the TSC) runs at a fixed rate; the core does not, and a
+ * host that moves its clock moves every case with it (docs/method.md, "Core cycles"). A
+ * guest without a PMU has no cycle counter. A chain whose length in core cycles is known
+ * gives the ratio instead: DPK_CORECLOCK_MULS dependent 64-bit multiplies take
  * DPK_CORECLOCK_MULS x DPK_CORECLOCK_MUL_CYCLES core cycles, whatever the clock, on the
  * x86-64 cores of the last decade (3 cycles each: Intel since Nehalem, AMD since Zen). The
  * harness times one chain after every batch of a single-lcore case run in rounds

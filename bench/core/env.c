@@ -768,9 +768,8 @@ static void item_load(struct ctx *c, struct dpk_env_item *it)
  * Speculative store bypass. With its mitigation on for this thread (a prctl, a seccomp
  * filter on kernels whose default ties the two, or spec_store_bypass_disable=on), the core
  * runs no load ahead of an earlier store whose address it does not know yet, and code that
- * stores and loads in quick succession pays for it: forced on with the prctl on the
- * development VM, the 40 one-lcore ring cases came out x0.98 to x3.18 (median x1.58) of
- * runs without. Figures taken so are true of processes run so, not of the usual one.
+ * stores and loads in quick succession, as a ring does, pays for it (docs/method.md, "Store
+ * bypass"). Figures taken so are true of processes run so, not of the usual one.
  */
 static void item_ssb(struct ctx *c, struct dpk_env_item *it)
 {

@@ -107,15 +107,12 @@ size_t dpk_stats_give_switches(struct dpk_sample *const *sets, unsigned k, size_
  * the counts say how much was set aside.
  *
  * The reference is not the fastest round: that is the extreme of many noisy medians, one
- * lucky round. On the development VM a 16-byte single-element ring case's round medians
- * ranged over 10-14 ticks with the witness reading fast, and five runs judged against their
- * fastest rounds disagreed by up to 22%. Each round also draws its own physical memory
- * layout, which moves a round's median by a few percent (at full speed, 1st to 99th
- * percentile -3% to +4% of the case's median round for rounds of 256 samples or more).
- * Weighting by samples keeps a few short rounds that drew a fast layout from setting the
- * reference when a busy run leaves a case few full rounds, and with fewer than
- * DPK_SLOW_MIN_ROUNDS steady rounds the rule cannot tell a slow phase from a slow layout,
- * so it sets nothing aside.
+ * lucky round, and runs judged against it disagree far more than runs judged against a
+ * quartile. Each round also draws its own physical memory layout, which moves a round's
+ * median by a few percent. Weighting by samples keeps a few short rounds that drew a fast
+ * layout from setting the reference when a busy run leaves a case few full rounds, and with
+ * fewer than DPK_SLOW_MIN_ROUNDS steady rounds the rule cannot tell a slow phase from a
+ * slow layout, so it sets nothing aside (docs/method.md, "Slow rounds").
  *
  * Does nothing when @p limit <= 0 or when fewer than DPK_SLOW_MIN_ROUNDS rounds are
  * steady. Adds to @p counts (may be NULL), moving the marked samples from counts[0].
@@ -186,9 +183,9 @@ double dpk_stats_select(double *v, size_t n, size_t k);
 size_t dpk_stats_kept_ticks(const struct dpk_sample *s, size_t n, double *out);
 
 /** Clock timings over this many times the median of a case's timings are left out of the
- * paces (an interrupt or a preemption inside the chain: such a timing reads 4 to 1000 times
- * the median on the development VM, where the rest lie within 4% of it). The median is the
- * case's, not the round's: a round may keep a single sample. */
+ * paces: an interrupt or a preemption inside the chain reads several times the median,
+ * while the other timings lie within a few percent of it (docs/method.md, "Core cycles").
+ * The median is the case's, not the round's: a round may keep a single sample. */
 #define DPK_CORECLOCK_TRIM 1.25
 
 /**

@@ -9,10 +9,10 @@
  * slot store and load in place even if it could.
  *
  * The witness must run at one speed in every build, and where a short loop and its calls
- * fall against the 64-byte fetch lines sets that speed (bench.h, "Code layout"): the
- * fastest reading was 11.1-12.3 ticks a pair in one build and 13.0-13.4 in the next, whose
- * only change was in code the witness never runs, which had moved its three functions
- * 16 bytes against those lines. So each starts on a 64-byte boundary.
+ * fall against the 64-byte fetch lines sets that speed (bench.h, "Code layout"): a change
+ * to code the witness never runs can move its functions against those lines, and its
+ * readings with them. So each starts on a 64-byte boundary (docs/method.md, "The speed
+ * witness").
  */
 #include <math.h>
 #include <stdint.h>

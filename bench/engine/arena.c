@@ -15,10 +15,10 @@
  *    between two cores, depends on where its physical address is homed (which slice of the
  *    last-level cache, how far across the die), and the kernel hands a process back the
  *    frames it just freed: an arena mapped afresh each round kept the same frames for a
- *    whole run, and two runs of one build differed by 10-30% in a cache-line round trip
- *    (docs/verdicts.md). So the arena is a window onto a pool of frames the process holds,
- *    moved by some pages each round. Pool pages carry what the rounds before left in
- *    them: dpk_bench_alloc() zeroes what it hands out.
+ *    whole run, and two runs of one build then differed in a cache-line round trip far
+ *    more than its rounds did (docs/method.md, "Memory layout"). So the arena is a window
+ *    onto a pool of frames the process holds, moved by some pages each round. Pool pages
+ *    carry what the rounds before left in them: dpk_bench_alloc() zeroes what it hands out.
  * The arena is kept off transparent huge pages, which would give a round one 2 MB frame.
  */
 #define _GNU_SOURCE

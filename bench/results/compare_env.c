@@ -48,7 +48,8 @@ void dpk_cmp_env_warnings(struct dpk_cmp_report *r, const struct dpk_results *a,
 	else if (!r->cycles && isfinite(a->tsc_hz) != isfinite(b->tsc_hz))
 		dpk_cmp_warn(r, "TSC frequency is known in only one file");
 	/* Figures in cycles rest on a multiply of 3 cycles in both files; the clock check lets
-	 * 10% either way pass, and on one machine it read 2.81-3.05. */
+	 * 10% either way pass, and load moves its reading by a few percent (docs/method.md,
+	 * "Core cycles"). */
 	if (r->cycles && isfinite(a->mul_cycles) && isfinite(b->mul_cycles) &&
 	    fabs(b->mul_cycles / a->mul_cycles - 1.0) > DPK_CMP_MUL_CYCLES_DIFFER)
 		dpk_cmp_warn(

@@ -3,8 +3,9 @@
  * The distributor suite.
  *
  * Cache-line switch (DPDK distributor_perf's first test): one cache line bounced between
- * two lcores, one round trip per operation, per pair placement, written four ways so the
- * question of DPDK's 2019 thread ("__sync versus __atomic") is answered on this machine:
+ * two lcores, one round trip per operation, per pair placement, written four ways so each
+ * run puts the question of DPDK's 2019 thread ("__sync versus __atomic") to the machine at
+ * hand (what it answered on the development guests: docs/measured-2026-11-30.md):
  *   clswitch_relaxed   C11 relaxed loads and stores
  *   clswitch_acqrel    C11 acquire loads, release stores
  *   clswitch_seqcst    C11 seq_cst loads and stores (a seq_cst store is a locked

@@ -208,10 +208,10 @@ long dpk_bench_param(const struct dpk_bench_case *c, const char *name, long dflt
  * Memory for a case's state, from an arena the harness maps for each round at a fixed
  * virtual address (the same in every run of the same case) and unmaps after teardown;
  * never free it. Addresses decide which cache sets and way-predictor tags lines share,
- * and a heap that lands differently in each run can move a figure by 2x between otherwise
- * identical runs (docs/method.md, "Memory layout"). Allocations are @p align-aligned (a
- * power of two, at least 64) and zeroed. NULL when the arena is full or @p align is not a
- * power of two.
+ * and a heap that lands differently in each run can move a figure far beyond the noise
+ * between otherwise identical runs (docs/method.md, "Memory layout"). Allocations are
+ * @p align-aligned (a power of two, at least 64) and zeroed. NULL when the arena is full or
+ * @p align is not a power of two.
  */
 void *dpk_bench_alloc(struct dpk_bench_run *run, size_t size, size_t align);
 
