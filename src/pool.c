@@ -21,8 +21,9 @@
  * other's way entry on every access, an L1 miss each time. With the default packet pool
  * (2112-byte objects, caches of 256 spaced 0x1080 apart) that distance separated lcore
  * i's cache header from object 256 + 2 i; object 256 is the one on top of lcore 0's cache
- * after its first refill, and a loop of single gets and puts that touched it ran about 8
- * times slower in a third of the runs, depending on where ASLR put the pool.
+ * after its first refill, so a loop of single gets and puts that touched it ran several
+ * times slower whenever ASLR put the pool where the hashes met (docs/measured-2026-11-30.md,
+ * "The pool's layout and the L1 way predictor").
  *
  * Memory orders, paired: L1 (acquire of the user-cache list lock in user_lock()) pairs
  * with U1 (its release in user_unlock()): the list as its last holder left it. Every other

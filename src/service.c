@@ -279,8 +279,8 @@ static inline void counter_add(_Atomic uint64_t *c, uint64_t v, bool shared)
  *
  * An untimed call is counted before its callback runs, with the value it compared and so
  * with one load of untimed per call. Counting it afterwards took a second load after the
- * callback, which the store of the previous call had to forward to, and cost MT-safe calls
- * about 8% of a call without statistics more on the reference machine. A call nested in the
+ * callback, which the store of the previous call had to forward to (docs/measured-2026-11-30.md,
+ * "How the call path was shaped"). A call nested in the
  * callback (a callback that runs a service on its own thread) then finds this one counted
  * and counts itself on top. Every other counter update is a load and a store made after the
  * callback returned, so nested calls are counted exactly.
@@ -431,14 +431,14 @@ enum run_mode {
  * The handlers of run_iter(), one per statistics mode and locking; run_iter() ends in a jump
  * to one of them, so that each is straight-line code with its own epilogue. Testing the
  * statistics flags inline instead cost an untimed sampled call two taken branches (into an
- * out-of-line block and back to the shared epilogue), which on the reference machine cost
- * more than the counting itself. A call without statistics jumps to its handler directly,
- * after one more test of the flags; a call with statistics through a pointer picked when the
- * mode changed (s->run). Calls without statistics do not take the pointer: on the reference
- * machine an indirect jump that sees several targets, as on a thread that runs both MT-safe
- * and MT-unsafe services, cost them about 1.5 ticks a call. Each handler starts on a cache
- * line, like the entry point, so that where its few fetch blocks fall does not depend on the
- * code the linker put before it.
+ * out-of-line block and back to the shared epilogue), which can cost more than the counting
+ * itself. A call without statistics jumps to its handler directly, after one more test of
+ * the flags; a call with statistics through a pointer picked when the mode changed
+ * (s->run). Calls without statistics do not take the pointer: an indirect jump that sees
+ * several targets, as on a thread that runs both MT-safe and MT-unsafe services, costs them
+ * more than the test it saves. Each handler starts on a cache line, like the entry point, so
+ * that where its few fetch blocks fall does not depend on the code the linker put before it
+ * (docs/measured-2026-11-30.md, "How the call path was shaped").
  */
 static always_inline int run_handler(struct slot *t, struct service *s, uint64_t prev,
                                      enum run_mode mode, bool locked)
@@ -451,8 +451,7 @@ static always_inline int run_handler(struct slot *t, struct service *s, uint64_t
 		s->callback(s->userdata);
 		/* Keep s live across the call: with three callee-saved registers to save, the
 		 * handler needs no stack adjustment to align the call (an explicit sub and add
-		 * of the stack pointer), which cost calls without statistics half a tick on the
-		 * reference machine. */
+		 * of the stack pointer), a measurable cost on a call this short. */
 		__asm__("" : : "r"(s));
 	} else if (mode == RUN_SAMPLED)
 		call_sampled(t, s, locked ? &s->lock : NULL);
@@ -615,7 +614,8 @@ static int __attribute__((noinline)) run_iter_slow(uint32_t id, bool serialize)
 /*
  * The hot entry point starts on a cache line: its paths are a few dozen bytes apart, and
  * where the line and fetch-block boundaries fall among them otherwise depends on whatever
- * code the linker put before it (it moved the cost of a sampled call by a tenth).
+ * code the linker put before it, which then moves the cost of a sampled call from build to
+ * build.
  */
 __attribute__((aligned(DPK_CACHE_LINE))) int
 dpk_service_run_iter_on_app_lcore(uint32_t id, bool serialize_mt_unsafe)

@@ -49,21 +49,12 @@
  * N > 1, an untimed call adds a compare and a store before its callback, a test of the
  * result after it and one jump, and one call in N adds two TSC reads and the bookkeeping of
  * a timed call; the overhead per call is about (untimed cost) + (TSC pair + bookkeeping) / N.
- * The TSC pair, not the counting, sets how small N may be. On the reference machine (two
- * vCPUs of an AMD EPYC KVM guest; dpk-bench run service --interleave, medians of 10-15
- * runs; a callback that does nothing, MT-safe / MT-unsafe) a call without statistics costs
- * 14-23 TSC ticks and a TSC pair 58-60, and statistics cost:
- *
- *   N = 1      x3.8-4.2 / x3.2-3.3 of a call without statistics
- *   N = 16     x1.38-1.40 / x1.20-1.23: the timed calls alone average 60 / 16 = 3.7 ticks,
- *              a fifth of the call, so the MT-safe call stays well above a quarter
- *   N = 64     x1.22 / x1.10-1.13: under a quarter
- *   N = 128    x1.18-1.19 / x1.07-1.10: under a quarter with some margin (single runs of
- *              the MT-safe case still reach x1.23-1.29); DPK_SERVICE_STATS_SAMPLE_CHEAP
- *
- * A callback that does real work hides the difference: with 64 dependent additions N = 16
- * costs x1.06 and N = 128 x1.02. Sampling is not the default, since it turns cycles into an
- * estimate.
+ * The TSC pair, not the counting, sets how small N may be: where a pair of TSC reads costs a
+ * few times a call that does nothing, every call timed costs several times such a call, and
+ * N must be large before the pair averages out under a quarter of it. A callback
+ * that does real work hides the difference. Sampling is not the default, since it turns
+ * cycles into an estimate. Measured costs per N: docs/measured-2026-11-30.md, "What
+ * statistics cost a call".
  *
  * Every call made while stats are on is counted exactly once, whichever thread made it:
  * each service lcore and each thread that calls dpk_service_run_iter_on_app_lcore() has
@@ -144,9 +135,9 @@ extern "C" {
 
 /**
  * A cycle sample period for dpk_service_stats_sample_set() that keeps statistics under a
- * quarter of the cost of a call without them, even for a callback that does nothing, on
- * the reference machine (see "What statistics cost a call" above): two TSC reads in one
- * call out of 128 average under half a tick.
+ * quarter of the cost of a call without them, even for a callback that does nothing, where
+ * a TSC pair costs a few such calls (see "What statistics cost a call" above; the
+ * measurements are in docs/measured-2026-11-30.md).
  */
 #define DPK_SERVICE_STATS_SAMPLE_CHEAP 128
 
