@@ -28,6 +28,63 @@
  * is switched in), so A only needs a compiler barrier before B. In BARRIER_SEQ_CST mode A is
  * a seq_cst store: A, B, D and E are then all seq_cst and the single total order forbids
  * both loads missing both stores.
+ *
+ * Memory orders, one label per pair. Every acquire, release and seq_cst operation names
+ * its label at the site, but for the two clears at the end, which order nothing:
+ *   A1  mark_enter(): the runner's mark (A above); a relaxed store and a compiler barrier in
+ *       BARRIER_MEMBARRIER mode, where the quiescer's membarrier is the barrier in the CPU,
+ *       a seq_cst store otherwise (A1'). Pairs with E1.
+ *   B1  run_iter()'s seq_cst load of the flags (B above). Pairs with D1 through the two full
+ *       barriers; as an acquire it also pairs with P1-P3, so a runner that sees a flag set
+ *       sees what was stored before it.
+ *   B2  the same in run_iter_shared(), after A2.
+ *   B3  the same in loop_run_one(), with its seq_cst load of the lcore's map, which pairs
+ *       with D2.
+ *   C1  unmark(): the runner's release of its mark (C above; C3 in loop_run_one()). Pairs
+ *       with E1: a quiescer that sees the mark gone sees the callback's effects.
+ *   A2  run_iter_shared()'s seq_cst increment of shared_active[]: a read-modify-write,
+ *       ordered before B2 in either barrier mode. Pairs with E2.
+ *   C2  run_iter_shared()'s release decrement of shared_active[]. Pairs with E2.
+ *   D1  the quiescer's seq_cst clear of a service's flags (drain_begin()) or of a run state
+ *       (flag_set()) (D above). Pairs with B1-B3 through heavy_barrier() before E.
+ *   D2  the seq_cst clear of map bits: by a quiescer (drain_begin(), unmapping in
+ *       dpk_service_map_lcore_set()), pairing with B3 through heavy_barrier() before E; and
+ *       by the lcore calls that clear the map of an lcore whose loop does not run, where
+ *       dpk_lcore_launch() orders the store before the loop's first load.
+ *   E1  any_inside()'s seq_cst loads of every slot's mark, after heavy_barrier() (E above).
+ *       Pairs with A1 and C1/C3.
+ *   E2  the same for shared_active[]. Pairs with A2 and C2.
+ *   Q1  dpk_service_may_be_active()'s seq_cst loads of the flags and of a running loop's
+ *       map, before its E: a runnable service mapped to a loop that has not returned may
+ *       still be entered. Pairs with D1 and D2.
+ *   P1  dpk_service_register()'s seq_cst store of the flags: publishes the fields stored
+ *       before it (callback, user data, handlers, sample period, the slots' sampling
+ *       state). Pairs with B1-B3 and G1.
+ *   P2  flag_set() setting a flag (a run state, F_STATS): publishes as P1.
+ *   P3  dpk_service_stats_sample_set() setting F_SAMPLED after the period: a runner that
+ *       sees F_SAMPLED (B1-B3) sees the period.
+ *   G1  the queries' acquire loads of the flags (dpk_service_probe_capability(),
+ *       dpk_service_runstate_get()). Pairs with P1 and P2; only the flags' value is used.
+ *   L1  svc_trylock()'s acquire exchange of an MT-unsafe service's lock. Pairs with U1.
+ *   U1  svc_unlock()'s release store of the lock. Pairs with L1: the next holder sees what
+ *       the last one wrote.
+ *   T1  a thread slot given back: the release store of claimed (release_thread_slot(), and
+ *       claim_thread_slot() when it cannot keep the slot). Pairs with T2.
+ *   T2  claim_thread_slot()'s acquire CAS of claimed. Pairs with T1: the new owner sees the
+ *       counters the previous one wrote before it adds to them.
+ *   W1  service_lcore_loop()'s release store of loop_active = 0 as the loop returns. Pairs
+ *       with W2.
+ *   W2  dpk_service_lcore_may_be_active()'s acquire load of loop_active. Pairs with W1:
+ *       after false, the loop's effects are visible.
+ * Clearing F_STATS or F_SAMPLED is seq_cst like every write of the flags and orders
+ * nothing: a runner that misses the clear counts one more call in the mode it saw. Every
+ * other atomic is relaxed: counters have one writer each (read-modify-writes in
+ * shared_slot) and are read as a snapshot; the sampling marks are the slot owner's own
+ * (registration clears them before P1); the handler pointers are separate loads from the
+ * flags (set_handlers() says how a call racing a change is counted); a loop's start (run,
+ * loop_active) is ordered by dpk_lcore_launch() and its stop request by dpk_lcore_wait();
+ * the barrier mode is set before any service is registered; the registered count is a
+ * snapshot.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -186,7 +243,7 @@ static void release_thread_slot(void *p)
 	struct slot *t = p;
 
 	tls_slot = NULL;
-	/* R1: pairs with S1 in claim_thread_slot(): the next owner continues from our counts. */
+	/* T1: pairs with T2 in claim_thread_slot(): the next owner continues from our counts. */
 	atomic_store_explicit(&t->claimed, 0, memory_order_release);
 }
 
@@ -521,8 +578,7 @@ static always_inline int run_iter(struct slot *t, uint32_t id, bool serialize)
 
 	mark_enter(t, prev | (UINT64_C(1) << id));
 	/* B1: pairs with D1 (run states, unregister) through A1/E1; its acquire side also
-	 * pairs with the flags store in dpk_service_register(): callback, userdata and the
-	 * handlers are set. */
+	 * pairs with P1-P3: callback, userdata and the handlers are set. */
 	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
 	if (unlikely((f & F_RUNNABLE) != F_RUNNABLE)) {
 		unmark(t, prev);
@@ -585,13 +641,14 @@ static struct slot *claim_thread_slot(void)
 
 		if (atomic_load_explicit(&t->claimed, memory_order_relaxed))
 			continue;
-		/* S1: pairs with R1 in release_thread_slot(): the counters the previous owner
+		/* T2: pairs with T1 in release_thread_slot(): the counters the previous owner
 		 * wrote are visible before we add to them. */
 		if (!atomic_compare_exchange_strong_explicit(
 		            &t->claimed, &free_, 1, memory_order_acquire, memory_order_relaxed))
 			continue;
 		if (pthread_setspecific(slot_key, t) != 0) {
-			/* Without the destructor the slot would never come back. */
+			/* Without the destructor the slot would never come back. T1, as in
+			 * release_thread_slot(): pairs with the next claimer's T2. */
 			atomic_store_explicit(&t->claimed, 0, memory_order_release);
 			break;
 		}
@@ -676,7 +733,7 @@ static int service_lcore_loop(void *arg)
 		own_add(&t->loops, 1);
 	}
 	tls_loop_slot = NULL;
-	/* S1: pairs with S2 in dpk_service_lcore_may_be_active(). */
+	/* W1: pairs with W2 in dpk_service_lcore_may_be_active(). */
 	atomic_store_explicit(&lc->loop_active, 0, memory_order_release);
 	return 0;
 }
@@ -691,12 +748,14 @@ static bool any_inside(uint64_t bits, uint32_t id)
 		if (atomic_load_explicit(&lcore_slots[i].active, memory_order_seq_cst) & bits)
 			return true;
 	for (unsigned i = 0; i < DPK_SERVICE_THREAD_SLOTS; i++)
+		/* E1, for the thread slots. */
 		if (atomic_load_explicit(&thread_slots[i].active, memory_order_seq_cst) & bits)
 			return true;
 	if (id < DPK_SERVICE_MAX)
 		/* E2: pairs with A2 and C2. */
 		return atomic_load_explicit(&shared_active[id], memory_order_seq_cst) != 0;
 	for (unsigned i = 0; i < DPK_SERVICE_MAX; i++)
+		/* E2, for every service of @p bits. */
 		if (((bits >> i) & 1) &&
 		    atomic_load_explicit(&shared_active[i], memory_order_seq_cst) != 0)
 			return true;
@@ -731,11 +790,13 @@ bool dpk_service_may_be_active(uint32_t id)
 		return false;
 	service_init();
 	bit = UINT64_C(1) << id;
+	/* Q1: pairs with D1; the run state as the quiescer left it. */
 	f = atomic_load_explicit(&services[id].flags, memory_order_seq_cst);
 	if ((f & F_RUNNABLE) == F_RUNNABLE)
 		for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-			/* A loop that has not returned may still start the service; S2's
-			 * acquire is not needed here, only the value. */
+			/* A loop that has not returned may still start the service; W2's
+			 * acquire is not needed here, only the value. Q1 for the map: pairs
+			 * with D2. */
 			if (atomic_load_explicit(&lcores[l].loop_active, memory_order_relaxed) &&
 			    (atomic_load_explicit(&lcores[l].mapped, memory_order_seq_cst) & bit))
 				return true;
@@ -878,7 +939,7 @@ int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
 		sampling_clear(&thread_slots[t].svc[i]);
 	s->state = SVC_REGISTERED;
 	atomic_fetch_add_explicit(&n_registered, 1, memory_order_relaxed);
-	/* P1: publishes the fields above; pairs with B1/B2/B3 in the runners. */
+	/* P1: publishes the fields above; pairs with B1/B2/B3 in the runners and G1. */
 	atomic_store_explicit(
 	        &s->flags,
 	        F_REGISTERED | ((spec->capabilities & DPK_SERVICE_CAP_MT_SAFE) ? F_MT_SAFE : 0),
@@ -976,6 +1037,7 @@ bool dpk_service_probe_capability(uint32_t id, uint32_t cap)
 
 	if (id >= DPK_SERVICE_MAX)
 		return false;
+	/* G1: pairs with P1. */
 	f = atomic_load_explicit(&services[id].flags, memory_order_acquire);
 	if (!(f & F_REGISTERED))
 		return false;
@@ -994,7 +1056,7 @@ static int flag_set(uint32_t id, uint32_t flag, bool on)
 	s = registered(id);
 	if (s) {
 		/* D1 when clearing a run state: pairs with B1/B2/B3 through the barrier before
-		 * E; when setting, P2: publishes like P1. */
+		 * E; when setting, P2: publishes like P1. Clearing F_STATS orders nothing. */
 		if (on)
 			atomic_fetch_or_explicit(&s->flags, flag, memory_order_seq_cst);
 		else
@@ -1021,6 +1083,7 @@ int dpk_service_runstate_get(uint32_t id)
 
 	if (id >= DPK_SERVICE_MAX)
 		return -EINVAL;
+	/* G1: pairs with P1 and P2. */
 	f = atomic_load_explicit(&services[id].flags, memory_order_acquire);
 	if (!(f & F_REGISTERED))
 		return -EINVAL;
@@ -1043,9 +1106,11 @@ int dpk_service_stats_sample_set(uint32_t id, uint32_t n)
 	if (s) {
 		atomic_store_explicit(&s->sample, n, memory_order_relaxed);
 		if (n > 1) {
-			/* P3: a runner that sees F_SAMPLED sees the period stored above. */
+			/* P3: pairs with B1/B2/B3: a runner that sees F_SAMPLED sees the period
+			 * stored above. */
 			atomic_fetch_or_explicit(&s->flags, F_SAMPLED, memory_order_seq_cst);
 		} else {
+			/* No label: a clear of F_SAMPLED orders nothing (see the top). */
 			atomic_fetch_and_explicit(&s->flags, ~F_SAMPLED, memory_order_seq_cst);
 		}
 		set_handlers(s, atomic_load_explicit(&s->flags, memory_order_relaxed));
@@ -1147,6 +1212,8 @@ int dpk_service_lcore_add(unsigned lcore)
 	if (lcores[lcore].role != LC_NONE) {
 		rc = -EALREADY;
 	} else {
+		/* D2: no loop runs on this lcore yet; dpk_lcore_launch() orders the store
+		 * before its first load. */
 		atomic_store_explicit(&lcores[lcore].mapped, 0, memory_order_seq_cst);
 		lcores[lcore].role = LC_STOPPED;
 		lcore_reset_base(lcore);
@@ -1165,6 +1232,8 @@ int dpk_service_lcore_remove(unsigned lcore)
 	else if (lcores[lcore].role != LC_STOPPED)
 		rc = -EBUSY;
 	else {
+		/* D2: the lcore is stopped, its loop returned (W1); a later start orders the
+		 * store through dpk_lcore_launch(). */
 		atomic_store_explicit(&lcores[lcore].mapped, 0, memory_order_seq_cst);
 		lcores[lcore].role = LC_NONE;
 	}
@@ -1282,6 +1351,7 @@ int dpk_service_lcore_reset_all(void)
 	pthread_mutex_lock(&ctl_lock);
 	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
 		if (lcores[l].role != LC_NONE) {
+			/* D2: every loop has returned (dpk_lcore_wait() above). */
 			atomic_store_explicit(&lcores[l].mapped, 0, memory_order_seq_cst);
 			lcores[l].role = LC_NONE;
 		}
@@ -1358,7 +1428,7 @@ int dpk_service_lcore_services(unsigned lcore, uint32_t *ids, unsigned n)
 
 bool dpk_service_lcore_may_be_active(unsigned lcore)
 {
-	/* S2: pairs with S1 in service_lcore_loop(): after false, the loop's effects are
+	/* W2: pairs with W1 in service_lcore_loop(): after false, the loop's effects are
 	 * visible. */
 	return lcore < DPK_LCORE_MAX &&
 	       atomic_load_explicit(&lcores[lcore].loop_active, memory_order_acquire);
@@ -1374,7 +1444,8 @@ int dpk_service_map_lcore_set(uint32_t id, unsigned lcore, bool on)
 		rc = -EINVAL;
 	} else {
 		bit = UINT64_C(1) << id;
-		/* D2 when clearing: pairs with B3 through the barrier before E. */
+		/* D2 when clearing: pairs with B3 through the barrier before E. Setting a bit
+		 * needs no order of its own: the loop checks the flags (B3) before it runs. */
 		if (on)
 			atomic_fetch_or_explicit(&lcores[lcore].mapped, bit, memory_order_seq_cst);
 		else
