@@ -8,6 +8,7 @@
 #define DPK_BENCH_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -48,11 +49,17 @@ void dpk_json_bool(struct dpk_json *j, const char *key, bool value);
 void dpk_json_null(struct dpk_json *j, const char *key);
 /* An array of @p n numbers on one line, pretty or not, each to @p digits significant
  * digits (1 to 17; non-finite ones as null): long series stay a line each, and short. */
-void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size_t n,
-                      int digits);
+void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size_t n, int digits);
 
 /* Finish: newline after the top-level value, flush; 0 on success, -EIO if anything failed
  * (a write error, misuse, containers left open, or no value written). */
 int dpk_json_finish(struct dpk_json *j);
+
+/* The UTF-8 sequence at @p s, of the @p n bytes there: its length (1 to 4) when it is
+ * well-formed (RFC 3629: no overlong form, surrogate or code point past U+10FFFF), else 0.
+ * *skip is the bytes to step over either way: the sequence, or the longest prefix of one
+ * that an ill-formed sequence starts with (at least one byte), which a decoder replaces by
+ * one U+FFFD; 0 only when @p n is 0. */
+size_t dpk_utf8_seq(const char *s, size_t n, size_t *skip);
 
 #endif /* DPK_BENCH_JSON_H */
