@@ -9,6 +9,7 @@
 
 #include "coreclock.h"
 #include "html.h"
+#include "json.h"
 #include "stats.h"
 
 #define SVG_W     1000
@@ -74,28 +75,33 @@ static const char script[] =
 
 /* ---- small helpers -------------------------------------------------------------- */
 
+/*
+ * @p s as HTML text or an attribute value: markup characters as references, and each
+ * ill-formed UTF-8 sequence or control character (C0, DEL, C1; HTML forbids them) as one
+ * U+FFFD, so the page is valid UTF-8 whatever the string (a --title from the command line
+ * included).
+ */
 static void esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
+	static const char *const refs[] = {['&'] = "&amp;",
+	                                   ['<'] = "&lt;",
+	                                   ['>'] = "&gt;",
+	                                   ['"'] = "&quot;",
+	                                   ['\''] = "&#39;"};
+	size_t n = s ? strlen(s) : 0, skip, len;
+
+	while (n) {
+		unsigned char b = (unsigned char)*s;
+
+		len = dpk_utf8_seq(s, n, &skip);
+		if (b < sizeof(refs) / sizeof(refs[0]) && refs[b])
+			fputs(refs[b], f);
+		else if (!len || b < 0x20 || b == 0x7f || (b == 0xc2 && (unsigned char)s[1] < 0xa0))
+			fputs("\xef\xbf\xbd", f);
+		else
+			fwrite(s, 1, len, f);
+		s += skip;
+		n -= skip;
 	}
 }
 
