@@ -82,6 +82,23 @@ size_t dpk_utf8_seq(const char *s, size_t n, size_t *skip)
 	return len && k == (size_t)len ? k : 0;
 }
 
+bool dpk_utf8_control(const char *s, size_t len)
+{
+	const unsigned char b = (unsigned char)s[0];
+
+	return (len == 1 && (b < 0x20 || b == 0x7f)) ||
+	       (len == 2 && b == 0xc2 && (unsigned char)s[1] < 0xa0);
+}
+
+void dpk_utf8_cut(char *s)
+{
+	size_t n = strlen(s), i = 0, skip;
+
+	while (i < n && (dpk_utf8_seq(s + i, n - i, &skip) || i + skip < n))
+		i += skip;
+	s[i] = '\0';
+}
+
 /*
  * A quoted, escaped string. Each ill-formed UTF-8 sequence (the longest prefix of a valid
  * sequence, or one stray byte) becomes one U+FFFD, as the Unicode standard recommends, so

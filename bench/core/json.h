@@ -62,4 +62,12 @@ int dpk_json_finish(struct dpk_json *j);
  * one U+FFFD; 0 only when @p n is 0. */
 size_t dpk_utf8_seq(const char *s, size_t n, size_t *skip);
 
+/* Whether the well-formed UTF-8 sequence of @p len bytes at @p s is a control character:
+ * C0 (U+0000-U+001F), DEL or C1 (U+0080-U+009F). */
+bool dpk_utf8_control(const char *s, size_t len);
+
+/* Cut @p s after its last whole UTF-8 sequence: a text that snprintf() cut to its buffer
+ * may end inside one. */
+void dpk_utf8_cut(char *s);
+
 #endif /* DPK_BENCH_JSON_H */

@@ -96,7 +96,7 @@ static void esc(FILE *f, const char *s)
 		len = dpk_utf8_seq(s, n, &skip);
 		if (b < sizeof(refs) / sizeof(refs[0]) && refs[b])
 			fputs(refs[b], f);
-		else if (!len || b < 0x20 || b == 0x7f || (b == 0xc2 && (unsigned char)s[1] < 0xa0))
+		else if (!len || dpk_utf8_control(s, len))
 			fputs("\xef\xbf\xbd", f);
 		else
 			fwrite(s, 1, len, f);

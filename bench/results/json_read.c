@@ -79,6 +79,7 @@ static void fail_at(struct parser *ps, unsigned line, unsigned col, const char *
 	va_start(ap, fmt);
 	vsnprintf(ps->err + w, ps->errlen - (size_t)w, fmt, ap);
 	va_end(ap);
+	dpk_utf8_cut(ps->err);
 }
 
 /* "expected X, found Y" at the cursor, with a hint when the input ran out. */
@@ -386,6 +387,30 @@ static int parse_number(struct parser *ps, struct dpk_jv *v)
 	return 0;
 }
 
+/* The start of name @p s for a message, in @p out: whole UTF-8 sequences, each control
+ * character as '?', and "..." where it is cut. */
+static void excerpt(const char *s, char *out, size_t outlen)
+{
+	size_t n = strlen(s), o = 0, skip;
+
+	for (size_t i = 0; i < n; i += skip) {
+		size_t len = dpk_utf8_seq(s + i, n - i, &skip);
+
+		if (o + len + 4 > outlen) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (dpk_utf8_control(s + i, len)) {
+			out[o++] = '?';
+		} else {
+			memcpy(out + o, s + i, len);
+			o += len;
+		}
+	}
+	out[o] = '\0';
+}
+
 static int parse_value(struct parser *ps, struct dpk_jv *v, int depth);
 
 static int parse_array(struct parser *ps, struct dpk_jv *v, int depth)
@@ -484,8 +509,10 @@ static int parse_object(struct parser *ps, struct dpk_jv *v, int depth)
 		v->obj.n++;
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != ':') {
-			char what[96];
-			snprintf(what, sizeof(what), "':' after the member name \"%.40s\"", m->key);
+			char what[96], name[48];
+
+			excerpt(m->key, name, sizeof(name));
+			snprintf(what, sizeof(what), "':' after the member name \"%s\"", name);
 			expected(ps, what);
 			return -1;
 		}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "results.h"
 #include "stats.h"
 #include "witness.h"
@@ -35,6 +36,7 @@ static int bad(struct ctx *c, const struct dpk_jv *at, const char *fmt, ...)
 	if (at && w >= 0 && (size_t)w < c->errlen)
 		snprintf(c->err + w, c->errlen - (size_t)w, " (line %u, column %u)", at->line,
 		         at->col);
+	dpk_utf8_cut(c->err);
 	return -EINVAL;
 }
 
@@ -327,6 +329,10 @@ static int load_params(struct ctx *c, const struct dpk_jv *o, const char *path,
 	for (size_t i = 0; i < np; i++)
 		append(e->id, sizeof(e->id), "/%s:%.15g", ps[i].name, ps[i].value);
 	append(e->id, sizeof(e->id), "/placement:%s", e->placement);
+	/* Cut to their buffers, they end on a whole character. */
+	dpk_utf8_cut(e->params);
+	dpk_utf8_cut(e->family);
+	dpk_utf8_cut(e->id);
 	return 0;
 }
 
@@ -556,36 +562,35 @@ static int load_meta(struct ctx *c, struct dpk_results *r)
 	rc = meta_clock(c, r);
 	meta_witness(r);
 	meta_run(r);
+	dpk_utf8_cut(r->placements);
+	dpk_utf8_cut(r->lcores);
 	return rc ? rc : meta_env(r);
 }
 
-/* Whether the UTF-8 character at @p s (well-formed, as the reader checked) is a control
- * character: C0, DEL or C1. */
-static size_t control_len(const unsigned char *s)
-{
-	if (s[0] < 0x20 || s[0] == 0x7f)
-		return 1;
-	return s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f ? 2 : 0;
-}
-
-/* @p *s with every control character replaced by U+FFFD; *s itself when it has none. */
+/* @p *s (of *len bytes, when @p len is not NULL) with every control character replaced by
+ * U+FFFD; *s itself when it has none. */
 static int printable_string(char **s, size_t *len)
 {
-	const unsigned char *p = (const unsigned char *)*s;
-	size_t n = 0, k;
+	const char *p = *s;
+	const size_t n = len ? *len : strlen(p);
+	size_t ctl = 0, k, skip;
 	char *out, *o;
 
-	for (size_t i = 0; p[i]; i += k ? k : 1)
-		n += (k = control_len(p + i)) != 0;
-	if (n == 0)
+	for (size_t i = 0; i < n; i += skip)
+		ctl += dpk_utf8_control(p + i, dpk_utf8_seq(p + i, n - i, &skip));
+	if (ctl == 0)
 		return 0;
-	if (!(o = out = malloc(strlen(*s) + 2 * n + 1)))
+	if (!(o = out = malloc(n + 2 * ctl + 1)))
 		return -ENOMEM;
-	for (size_t i = 0; p[i]; i += k ? k : 1) {
-		if ((k = control_len(p + i)) != 0)
-			o = memcpy(o, "\xef\xbf\xbd", 3) + 3;
-		else
-			*o++ = (char)p[i];
+	for (size_t i = 0; i < n; i += skip) {
+		k = dpk_utf8_seq(p + i, n - i, &skip);
+		if (dpk_utf8_control(p + i, k)) {
+			memcpy(o, "\xef\xbf\xbd", 3);
+			o += 3;
+		} else {
+			memcpy(o, p + i, skip);
+			o += skip;
+		}
 	}
 	*o = '\0';
 	free(*s);
