@@ -200,9 +200,11 @@ def main():
             assert all((p is None) == (k == 0) for p, k in zip(rd["p50"], rd["kept"])), where
             two_cpus = r["placement"] in ("smt", "core", "llc", "numa")
             # On two CPUs a floor, unless no round's bracket timed one (a host that held a
-            # vCPU through every bracket), which the result then says.
+            # vCPU through every bracket), which the result then says; "all" has one where
+            # its first two roles are on two CPUs, and may say so too.
             untimed = r.get("floor_untimed", False)
-            assert not untimed or (two_cpus and "floor" not in r), where
+            assert not untimed or ((two_cpus or r["placement"] == "all") and
+                                   "floor" not in r), where
             assert ("floor" in r) == ((two_cpus and not untimed) or
                                       ("floor" in r and r["placement"] == "all")), \
                 f"{where}: floor {'missing' if two_cpus else 'unexpected'}"
