@@ -20,8 +20,10 @@ from tap import case, main
 
 BIN, CHECK = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="dpk_placements_")
-# Short runs: the paths are under test, not the figures.
-QUICK = ["--time", "10ms", "--warmup", "1ms"]
+# Short runs: the paths are under test, not the figures. On a loaded machine a pair case
+# may move nothing in so short a time: "empty" is then its honest result.
+QUICK = ["--time", "20ms", "--warmup", "1ms"]
+RAN = ("ok", "empty")
 PAIR_CASES = ["floor/pingpong", "ring/spsc_pair_bulk"]
 
 
@@ -61,6 +63,10 @@ def run(args, env=None, timeout=300):
     return p.returncode, p.stdout, p.stderr
 
 
+def brief(results):
+    return [(r["case"], r["placement"], r["status"]) for r in results]
+
+
 def check_json(path, *suites):
     p = subprocess.run([sys.executable, CHECK, path, *suites], capture_output=True, text=True)
     assert p.returncode == 0, f"{path} fails the schema check:\n{p.stdout}{p.stderr}"
@@ -77,13 +83,14 @@ def placement_end_to_end(kind):
     for name in ("pingpong", "spsc_pair_bulk"):
         assert any(l.split()[0] == name for l in rows), f"no {kind} row for {name}:\n{table}"
     assert "skipped" not in table, table
-    doc = check_json(out, "floor", "ring")
+    doc = check_json(out)
     assert doc["options"]["placements"] == [kind], doc["options"]
-    assert doc["results"] and all(r["placement"] == kind and r["status"] == "ok"
-                                  for r in doc["results"]), doc["results"]
+    assert doc["results"] and all(r["placement"] == kind and r["status"] in RAN
+                                  for r in doc["results"]), brief(doc["results"])
     # The pair is CPUs 0 and 1, one lcore on each.
     for r in doc["results"]:
-        assert sorted(l["cpu"] for l in r["lcores"]) == [0, 1], (r["case"], r["lcores"])
+        if r["status"] == "ok":
+            assert sorted(l["cpu"] for l in r["lcores"]) == [0, 1], (r["case"], r["lcores"])
     # What reads results takes them: a comparison with itself, the page, the formats.
     rc, cmp, err = run(["compare", out, out], env)
     assert rc == 0 and f" {kind} " in cmp, f"compare: exit {rc}\n{err}\n{cmp}"
@@ -125,11 +132,11 @@ def all_lcores(spec, roles):
     rc, table, err = run(["run", "--placement", "all", "--lcores", spec, "--time", "5ms",
                           "--warmup", "0", "--json", out])
     assert rc == 0, f"--lcores {spec}: exit {rc}\n{err}\n{table[-2000:]}"
-    doc = check_json(out, "ring")
+    doc = check_json(out)
     assert len(doc["lcores"]["workers"]) == 63, doc["lcores"]
     ring = [r for r in doc["results"] if r["suite"] == "ring"]
-    assert ring and all(r["status"] == "ok" and r["placement"] == "all" for r in ring), ring
-    assert all(len(r["lcores"]) == roles for r in ring), [len(r["lcores"]) for r in ring]
+    assert ring and all(r["status"] in RAN and r["placement"] == "all" for r in ring), brief(ring)
+    assert all(len(r["lcores"]) == roles for r in ring if r["status"] == "ok"), brief(ring)
     return doc
 
 
@@ -140,13 +147,13 @@ def _():
     # (its set-up's -ENODEV used to fail the run).
     dist = [r for r in doc["results"] if r["suite"] == "distributor"]
     assert dist and all(r["status"] == "skipped" and "-ENODEV" in r["reason"]
-                        for r in dist), dist
+                        for r in dist), brief(dist)
 
 
 @case("64 lcores pinned over two CPUs and both: the all-lcore cases of every suite end")
 def _():
     doc = all_lcores("(0-20)@0,(21-41)@1,(42-63)@(0-1)", 3)
-    assert all(r["status"] in ("ok", "empty") for r in doc["results"]), doc["results"]
+    assert all(r["status"] in RAN for r in doc["results"]), brief(doc["results"])
 
 
 def usable():
