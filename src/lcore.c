@@ -583,6 +583,12 @@ int dpk_lcore_fini(void)
 		pthread_mutex_unlock(&lc.api_lock);
 		return 0;
 	}
+	/* Another thread would stop the lcores under the main one, which keeps its id. */
+	if (!pthread_equal(pthread_self(), lc.main_thread)) {
+		dpk__set_error("lcore fini: only the thread that called init may");
+		pthread_mutex_unlock(&lc.api_lock);
+		return -EPERM;
+	}
 	for (unsigned i = 0; i < DPK_LCORE_MAX; i++) {
 		struct worker *w = lc.workers[i];
 
@@ -755,6 +761,10 @@ int dpk_lcore_launch_all(dpk_lcore_fn fn, void *arg, bool call_main)
 	if (!fn || published_count() == 0) {
 		dpk__set_error("lcore launch: %s", !fn ? "NULL function" : "no lcores");
 		return -EINVAL;
+	}
+	if (dpk_lcore_id() != lc.main_id) {
+		dpk__set_error("lcore launch of all: only the main lcore launches");
+		return -EPERM;
 	}
 	DPK_LCORE_FOREACH_WORKER(id)
 	{

@@ -12,6 +12,9 @@
 #define RING_PROD_MODES  (DPK_RING_F_SP_ENQ | DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MP_HTS_ENQ)
 #define RING_CONS_MODES  (DPK_RING_F_SC_DEQ | DPK_RING_F_MC_RTS_DEQ | DPK_RING_F_MC_HTS_DEQ)
 #define RING_KNOWN_FLAGS (RING_PROD_MODES | RING_CONS_MODES | DPK_RING_F_EXACT_SZ)
+/* Kept in a ring's flags, above every DPK_RING_F_* flag: dpk_ring_create() allocated it,
+ * so dpk_ring_free() may free it. */
+#define RING_OWNED 0x80000000u
 
 /* More than one bit of @p mask set in @p flags. */
 static bool two_modes(unsigned flags, unsigned mask)
@@ -134,11 +137,18 @@ struct dpk_ring *dpk_ring_create(unsigned esize, unsigned count, unsigned flags)
 		return NULL;
 	}
 	dpk_ring_init(r, esize, count, flags);
+	r->flags |= RING_OWNED;
 	return r;
 }
 
 void dpk_ring_free(struct dpk_ring *r)
 {
+	if (r && !(r->flags & RING_OWNED)) {
+		dpk__set_error("ring free: %p is in the caller's memory (dpk_ring_init()); left "
+		               "alone",
+		               (void *)r);
+		return;
+	}
 	free(r);
 }
 

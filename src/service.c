@@ -1241,11 +1241,26 @@ int dpk_service_lcore_remove(unsigned lcore)
 	return rc;
 }
 
+/*
+ * Whether the caller may start and stop service lcores: the main lcore, whose launches and
+ * waits they are (or any thread while no lcores exist). From another thread a stop could
+ * not wait for the loop, and would leave the lcore un-waited for the main lcore's next start.
+ */
+static bool on_main_lcore(const char *what)
+{
+	if (dpk_lcore_id() == dpk_lcore_main())
+		return true;
+	dpk__set_error("service %s: only the main lcore may", what);
+	return false;
+}
+
 int dpk_service_lcore_start(unsigned lcore)
 {
 	struct lcore_ctl *lc;
 	int rc;
 
+	if (!on_main_lcore("lcore start"))
+		return -EPERM;
 	pthread_mutex_lock(&ctl_lock);
 	if (!is_service_lcore(lcore)) {
 		pthread_mutex_unlock(&ctl_lock);
@@ -1297,6 +1312,8 @@ static bool only_runner(unsigned lcore)
 
 static int lcore_stop(unsigned lcore, bool force)
 {
+	if (!on_main_lcore("lcore stop"))
+		return -EPERM;
 	pthread_mutex_lock(&ctl_lock);
 	if (!is_service_lcore(lcore)) {
 		pthread_mutex_unlock(&ctl_lock);
@@ -1337,6 +1354,8 @@ int dpk_service_lcore_reset_all(void)
 {
 	bool stopping[DPK_LCORE_MAX] = {false};
 
+	if (!on_main_lcore("lcore reset"))
+		return -EPERM;
 	pthread_mutex_lock(&ctl_lock);
 	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
 		if (lcores[l].role == LC_RUNNING) {
@@ -1614,7 +1633,8 @@ int dpk_service_reset_all(void)
 		dpk__set_error("service reset: called from inside a service");
 		return -EBUSY;
 	}
-	dpk_service_lcore_reset_all();
+	if (dpk_service_lcore_reset_all())
+		return -EPERM;
 	pthread_mutex_lock(&ctl_lock);
 	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
 		if (services[i].state == SVC_REGISTERED)

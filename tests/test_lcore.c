@@ -499,7 +499,7 @@ static void other_threads_have_no_lcore_id(void)
 }
 
 struct launch_try {
-	int launch_rc, wait_rc;
+	int launch_rc, wait_rc, all_rc, wait_all_rc, fini_rc;
 };
 
 static void *launch_from_other_thread(void *arg)
@@ -509,6 +509,9 @@ static void *launch_from_other_thread(void *arg)
 
 	t->launch_rc = dpk_lcore_launch(1, return_arg, (void *)&v);
 	t->wait_rc = dpk_lcore_wait(1);
+	t->all_rc = dpk_lcore_launch_all(return_arg, (void *)&v, false);
+	t->wait_all_rc = dpk_lcore_wait_all();
+	t->fini_rc = dpk_lcore_fini();
 	return NULL;
 }
 
@@ -520,9 +523,17 @@ static int try_launch_from_worker(void *arg)
 	return dpk_lcore_launch(2, return_arg, (void *)&v);
 }
 
+static int try_launch_all_from_worker(void *arg)
+{
+	static const int v = 9;
+
+	(void)arg;
+	return dpk_lcore_launch_all(return_arg, (void *)&v, false);
+}
+
 static void only_the_main_lcore_launches_and_waits(void)
 {
-	struct launch_try t = {0, 0};
+	struct launch_try t = {0, 0, 0, 0, 0};
 	pthread_t th;
 
 	clean_slate();
@@ -533,9 +544,19 @@ static void only_the_main_lcore_launches_and_waits(void)
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	EXPECT_EQ(-EPERM, t.launch_rc);
 	EXPECT_EQ(-EPERM, t.wait_rc);
+	/* launch_all from another thread returned 0 and raced the main lcore's own launches;
+	 * fini stopped the lcores under the main thread, which kept its lcore id. */
+	EXPECT_EQ(-EPERM, t.all_rc);
+	EXPECT_EQ(-EPERM, t.wait_all_rc);
+	EXPECT_EQ(-EPERM, t.fini_rc);
+	EXPECT_EQ(3, dpk_lcore_count());
 	EXPECT_EQ(DPK_LCORE_WAIT, dpk_lcore_state(1)); /* nothing changed */
+	EXPECT_EQ(DPK_LCORE_WAIT, dpk_lcore_state(2));
 	/* A worker lcore is not the main lcore either. */
 	ASSERT_EQ(0, dpk_lcore_launch(1, try_launch_from_worker, NULL));
+	EXPECT_EQ(-EPERM, dpk_lcore_wait(1));
+	EXPECT_EQ(DPK_LCORE_WAIT, dpk_lcore_state(2));
+	ASSERT_EQ(0, dpk_lcore_launch(1, try_launch_all_from_worker, NULL));
 	EXPECT_EQ(-EPERM, dpk_lcore_wait(1));
 	EXPECT_EQ(DPK_LCORE_WAIT, dpk_lcore_state(2));
 	ASSERT_EQ(0, dpk_lcore_fini());

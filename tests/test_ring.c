@@ -833,6 +833,28 @@ static void init_in_caller_memory(void)
 	free(r);
 }
 
+/* dpk_ring_free() of a ring in caller memory leaves that memory alone and says so: it
+ * used to free() it, which glibc aborts on when it is not heap memory. */
+static void free_of_caller_memory_is_a_no_op(void)
+{
+	static _Alignas(DPK_CACHE_LINE) unsigned char mem[4096];
+	struct dpk_ring *r = (struct dpk_ring *)mem, *c;
+	unsigned char v[8] = {1}, w[8];
+
+	ASSERT_LE(dpk_ring_memsize(8, 16, 0), (ssize_t)sizeof(mem));
+	ASSERT_EQ(0, dpk_ring_init(r, 8, 16, 0));
+	dpk_ring_free(r);
+	EXPECT_TRUE(strstr(dpk_last_error(), "caller's memory") != NULL);
+	ASSERT_EQ(0, dpk_ring_enqueue(r, v)); /* still a ring */
+	ASSERT_EQ(0, dpk_ring_dequeue(r, w));
+	EXPECT_EQ(1, w[0]);
+	/* A created ring is still freed (a leak would show under ASan). */
+	c = dpk_ring_create(8, 16, 0);
+	ASSERT_NOT_NULL(c);
+	dpk_ring_free(c);
+	dpk_ring_free(NULL);
+}
+
 static void init_rejects_bad_arguments(void)
 {
 	static const struct {
@@ -1135,6 +1157,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(stale_cache_only_reloads),
         DPK_TEST(mode_switch_keeps_cache_close),
         DPK_TEST(layout_separates_sides),
+        DPK_TEST(free_of_caller_memory_is_a_no_op),
 };
 
 DPK_TEST_MAIN(cases)

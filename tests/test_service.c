@@ -1094,6 +1094,84 @@ static void lcore_start_stop_rules(void)
 	ASSERT_EQ(0, dpk_service_lcore_remove(2));
 }
 
+/* What the control calls return on a thread that is not the main lcore. */
+struct foreign_try {
+	int stop, stop_force, start, lcore_reset, reset;
+};
+
+static void try_control(struct foreign_try *t)
+{
+	t->stop = dpk_service_lcore_stop(1);
+	t->stop_force = dpk_service_lcore_stop_force(1);
+	t->start = dpk_service_lcore_start(2);
+	t->lcore_reset = dpk_service_lcore_reset_all();
+	t->reset = dpk_service_reset_all();
+}
+
+static void *foreign_main(void *arg)
+{
+	try_control(arg);
+	return NULL;
+}
+
+/* A callback on service lcore 1 that tries the control calls once. */
+static struct foreign_try from_cb;
+static atomic_bool cb_tried;
+
+static int control_cb(void *arg)
+{
+	(void)arg;
+	if (!atomic_load(&cb_tried)) {
+		try_control(&from_cb);
+		atomic_store(&cb_tried, true);
+	}
+	return 0;
+}
+
+/* Each call refused; a full reset from inside a callback is refused for that first. */
+static void expect_refused(const struct foreign_try *t, int reset_rc)
+{
+	EXPECT_EQ(-EPERM, t->stop);
+	EXPECT_EQ(-EPERM, t->stop_force);
+	EXPECT_EQ(-EPERM, t->start);
+	EXPECT_EQ(-EPERM, t->lcore_reset);
+	EXPECT_EQ(reset_rc, t->reset);
+}
+
+/* A stop from another thread returned 0 without waiting for the loop, which could still run
+ * a callback, and left the lcore un-waited: the main lcore's next start got -EBUSY. */
+static void lcore_control_is_main_only(void)
+{
+	struct dpk_service_spec spec = {"main-only", control_cb, NULL, DPK_SERVICE_CAP_MT_SAFE};
+	struct foreign_try t;
+	pthread_t th;
+	uint32_t id;
+
+	need_lcores();
+	atomic_store(&cb_tried, false);
+	ASSERT_EQ(0, dpk_service_register(&spec, &id));
+	ASSERT_EQ(0, dpk_service_component_runstate_set(id, true));
+	ASSERT_EQ(0, dpk_service_runstate_set(id, true));
+	ASSERT_EQ(0, dpk_service_lcore_add(1));
+	ASSERT_EQ(0, dpk_service_lcore_add(2));
+	ASSERT_EQ(0, dpk_service_map_lcore_set(id, 1, true));
+	ASSERT_EQ(0, dpk_service_lcore_start(1));
+	ASSERT_TRUE(wait_flag(&cb_tried));
+	expect_refused(&from_cb, -EBUSY);
+	ASSERT_EQ(0, pthread_create(&th, NULL, foreign_main, &t));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	expect_refused(&t, -EPERM);
+	/* Nothing changed: lcore 1 still runs, lcore 2 is still stopped, both still here. */
+	EXPECT_TRUE(dpk_service_lcore_may_be_active(1));
+	EXPECT_FALSE(dpk_service_lcore_may_be_active(2));
+	EXPECT_EQ(2, dpk_service_lcore_count());
+	EXPECT_EQ(1, dpk_service_count());
+	ASSERT_EQ(0, dpk_service_lcore_stop_force(1));
+	EXPECT_FALSE(dpk_service_lcore_may_be_active(1));
+	ASSERT_EQ(0, dpk_service_lcore_start(1));
+	ASSERT_EQ(0, dpk_service_lcore_stop_force(1));
+}
+
 static atomic_bool plain_release;
 
 static int plain_fn(void *arg)
@@ -1441,6 +1519,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(map_queries),
         DPK_TEST(lcore_start_stop_rules),
         DPK_TEST(start_refused_while_lcore_busy),
+        DPK_TEST(lcore_control_is_main_only),
         DPK_TEST(service_lcore_runs_mapped_services),
         DPK_TEST(mt_safe_runs_concurrently),
         DPK_TEST(mt_unsafe_never_concurrent),

@@ -66,6 +66,39 @@ static int utf8_len(unsigned char b, unsigned char *lo, unsigned char *hi)
 	return 0;
 }
 
+size_t dpk_utf8_seq(const char *s, size_t n, size_t *skip)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char lo, hi;
+	int len = n ? utf8_len(p[0], &lo, &hi) : 0;
+	size_t k;
+
+	if (n && p[0] < 0x80)
+		return *skip = 1;
+	for (k = 1; len && k < (size_t)len && k < n; k++)
+		if (k == 1 ? p[k] < lo || p[k] > hi : p[k] < 0x80 || p[k] > 0xbf)
+			break;
+	*skip = n ? k : 0;
+	return len && k == (size_t)len ? k : 0;
+}
+
+bool dpk_utf8_control(const char *s, size_t len)
+{
+	const unsigned char b = (unsigned char)s[0];
+
+	return (len == 1 && (b < 0x20 || b == 0x7f)) ||
+	       (len == 2 && b == 0xc2 && (unsigned char)s[1] < 0xa0);
+}
+
+void dpk_utf8_cut(char *s)
+{
+	size_t n = strlen(s), i = 0, skip;
+
+	while (i < n && (dpk_utf8_seq(s + i, n - i, &skip) || i + skip < n))
+		i += skip;
+	s[i] = '\0';
+}
+
 /*
  * A quoted, escaped string. Each ill-formed UTF-8 sequence (the longest prefix of a valid
  * sequence, or one stray byte) becomes one U+FFFD, as the Unicode standard recommends, so
@@ -73,13 +106,12 @@ static int utf8_len(unsigned char b, unsigned char *lo, unsigned char *hi)
  */
 static void put_string(struct dpk_json *j, const char *str)
 {
-	const unsigned char *p = (const unsigned char *)str;
+	size_t n = strlen(str), skip;
 	char esc[8];
 
 	put_char(j, '"');
-	while (*p && !j->error) {
-		unsigned char b = *p, lo, hi;
-		int len, k;
+	while (n && !j->error) {
+		unsigned char b = (unsigned char)*str;
 
 		if (b < 0x80) {
 			switch (b) {
@@ -112,27 +144,16 @@ static void put_string(struct dpk_json *j, const char *str)
 					put_char(j, (char)b);
 				}
 			}
-			p++;
+			str++;
+			n--;
 			continue;
 		}
-		len = utf8_len(b, &lo, &hi);
-		if (len == 0) {
+		if (dpk_utf8_seq(str, n, &skip) == 0)
 			put(j, "\\ufffd");
-			p++;
-			continue;
-		}
-		for (k = 1; k < len; k++) {
-			unsigned char c = p[k];
-
-			if (k == 1 ? c < lo || c > hi : c < 0x80 || c > 0xbf)
-				break;
-		}
-		if (k < len) {
-			put(j, "\\ufffd");
-		} else if (fwrite(p, 1, (size_t)len, j->f) != (size_t)len) {
+		else if (fwrite(str, 1, skip, j->f) != skip)
 			j->error = true;
-		}
-		p += k; /* a NUL ends the loop on the next test, never skipped over */
+		str += skip;
+		n -= skip;
 	}
 	put_char(j, '"');
 }

@@ -8,6 +8,7 @@
 #define DPK_BENCH_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -53,5 +54,20 @@ void dpk_json_numbers(struct dpk_json *j, const char *key, const double *v, size
 /* Finish: newline after the top-level value, flush; 0 on success, -EIO if anything failed
  * (a write error, misuse, containers left open, or no value written). */
 int dpk_json_finish(struct dpk_json *j);
+
+/* The UTF-8 sequence at @p s, of the @p n bytes there: its length (1 to 4) when it is
+ * well-formed (RFC 3629: no overlong form, surrogate or code point past U+10FFFF), else 0.
+ * *skip is the bytes to step over either way: the sequence, or the longest prefix of one
+ * that an ill-formed sequence starts with (at least one byte), which a decoder replaces by
+ * one U+FFFD; 0 only when @p n is 0. */
+size_t dpk_utf8_seq(const char *s, size_t n, size_t *skip);
+
+/* Whether the well-formed UTF-8 sequence of @p len bytes at @p s is a control character:
+ * C0 (U+0000-U+001F), DEL or C1 (U+0080-U+009F). */
+bool dpk_utf8_control(const char *s, size_t len);
+
+/* Cut @p s after its last whole UTF-8 sequence: a text that snprintf() cut to its buffer
+ * may end inside one. */
+void dpk_utf8_cut(char *s);
 
 #endif /* DPK_BENCH_JSON_H */

@@ -194,7 +194,13 @@ bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, unsigned slot, struct dpk_benc
 	int rc = x->run.c->setup(&x->run);
 	if (rc == 0 && !dpk_bench_ctl_failed(x))
 		return true;
-	if (rc)
+	if (rc == -ENODEV) { /* these lcores cannot run it: a fact of the placement */
+		res->status = DPK_RESULT_SKIPPED;
+		snprintf(
+		        res->reason, sizeof(res->reason),
+		        "cannot run on %u lcore%s: its set-up needs more or other lcores (-ENODEV)",
+		        x->run.nroles, x->run.nroles == 1 ? "" : "s");
+	} else if (rc)
 		dpk_bench_result_fail(res, "setup: %s", strerror(rc < 0 ? -rc : rc));
 	else
 		dpk_bench_result_fail(res, "setup: %s", dpk_bench_ctl_fail_message(x));

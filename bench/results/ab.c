@@ -189,10 +189,13 @@ int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new
 	out->process_sigma = o->process_sigma;
 	rc = match(base, new, o, out);
 	if (rc) {
+		dpk_ab_report_free(out);
 		snprintf(err, errlen, "out of memory");
 		return rc;
 	}
 	if (out->n == 0) {
+		/* The ids only one side has are kept, for nothing: the caller frees nothing. */
+		dpk_ab_report_free(out);
 		snprintf(err, errlen, "no case ran in rounds in both builds");
 		return -EINVAL;
 	}

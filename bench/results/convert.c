@@ -313,6 +313,16 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* @p s as a CSV field: as it is, as the run writes its names, unless it holds a comma, a
+ * quote or a line break (a results file may name a case anything), then quoted. */
+static void csv_name(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n"))
+		csv_str(f, s);
+	else
+		fputs(s, f);
+}
+
 /* ",V" with @p prec decimals, or "," where the file has no figure. */
 static void csv_num(FILE *f, int prec, double v)
 {
@@ -348,9 +358,17 @@ static void csv_figures(FILE *f, const struct dpk_results *r, const struct dpk_r
 
 static void csv_row(FILE *f, const struct dpk_results *r, const struct dpk_res_entry *e)
 {
-	fprintf(f, "case,%s,%s,", e->suite, e->name);
+	fputs("case,", f);
+	csv_name(f, e->suite);
+	fputc(',', f);
+	csv_name(f, e->name);
+	fputc(',', f);
 	csv_str(f, e->params);
-	fprintf(f, ",%s,%u,%s,", e->placement, e->repeat, e->status);
+	fputc(',', f);
+	csv_name(f, e->placement);
+	fprintf(f, ",%u,", e->repeat);
+	csv_name(f, e->status);
+	fputc(',', f);
 	csv_str(f, e->unit);
 	if (e->ok)
 		csv_figures(f, r, e);
@@ -387,14 +405,23 @@ int dpk_convert_csv(FILE *f, const struct dpk_results *r)
 
 /* ---- Markdown ------------------------------------------------------------------------ */
 
-/* @p s in a table cell: '|' escaped. */
+/* @p s in a table cell: '|' and '\\' escaped, or a name could end its cell. */
 static void md_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|')
+		if (*s == '|' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
+}
+
+/* " | V" with @p prec decimals, or " | -" where the file has no figure. */
+static void md_num(FILE *f, int prec, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " | %.*f", prec, v);
+	else
+		fputs(" | -", f);
 }
 
 /* "ring/spsc_burst esize=8 n=32" */
@@ -428,13 +455,21 @@ int dpk_convert_markdown(FILE *f, const struct dpk_results *r)
 		md_case(f, e->suite, e->name, e->params);
 		if (repeats)
 			fprintf(f, " | %u", e->repeat + 1);
-		fprintf(f, " | %s | ", e->placement);
+		fputs(" | ", f);
+		md_text(f, e->placement);
+		fputs(" | ", f);
 		md_text(f, e->unit);
-		if (e->ok)
-			fprintf(f, " | %.2f | %.2f | %.2f | %.0f |\n", s->p50, s->p90, s->p99,
-			        e->kept);
-		else
-			fprintf(f, " | %s | | | |\n", e->status);
+		if (e->ok) {
+			md_num(f, 2, s->p50);
+			md_num(f, 2, s->p90);
+			md_num(f, 2, s->p99);
+			md_num(f, 0, e->kept);
+			fputs(" |\n", f);
+		} else {
+			fputs(" | ", f);
+			md_text(f, e->status);
+			fputs(" | | | |\n", f);
+		}
 	}
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }
@@ -457,9 +492,14 @@ int dpk_convert_markdown_cmp(FILE *f, const struct dpk_cnv_cmp *c)
 		const bool mark = strcmp(x->verdict, "within noise") != 0;
 
 		md_case(f, x->suite, x->name, x->params);
-		fprintf(f, " | %s | %s | %.2f | %.2f | %.3f | %.3f to %.3f | %s%s%s |\n",
-		        x->placement, x->unit, x->base, x->new, x->ratio, x->lo, x->hi,
-		        mark ? "**" : "", x->verdict, mark ? "**" : "");
+		fputs(" | ", f);
+		md_text(f, x->placement);
+		fputs(" | ", f);
+		md_text(f, x->unit);
+		fprintf(f, " | %.2f | %.2f | %.3f | %.3f to %.3f | %s", x->base, x->new, x->ratio,
+		        x->lo, x->hi, mark ? "**" : "");
+		md_text(f, x->verdict);
+		fprintf(f, "%s |\n", mark ? "**" : "");
 	}
 	if (isfinite(c->geomean))
 		fprintf(f,

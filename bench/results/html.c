@@ -9,6 +9,7 @@
 
 #include "coreclock.h"
 #include "html_int.h"
+#include "json.h"
 
 const char *const dpk_html_file_color[2] = {"#0969da", "#d4651b"};
 const char *const dpk_html_file_name[2] = {"base", "new"};
@@ -63,28 +64,33 @@ static const char script[] =
 
 /* ---- small helpers -------------------------------------------------------------- */
 
+/*
+ * @p s as HTML text or an attribute value: markup characters as references, and each
+ * ill-formed UTF-8 sequence or control character (C0, DEL, C1; HTML forbids them) as one
+ * U+FFFD, so the page is valid UTF-8 whatever the string (a --title from the command line
+ * included).
+ */
 void dpk_html_esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
+	static const char *const refs[] = {['&'] = "&amp;",
+	                                   ['<'] = "&lt;",
+	                                   ['>'] = "&gt;",
+	                                   ['"'] = "&quot;",
+	                                   ['\''] = "&#39;"};
+	size_t n = s ? strlen(s) : 0, skip, len;
+
+	while (n) {
+		unsigned char b = (unsigned char)*s;
+
+		len = dpk_utf8_seq(s, n, &skip);
+		if (b < sizeof(refs) / sizeof(refs[0]) && refs[b])
+			fputs(refs[b], f);
+		else if (!len || dpk_utf8_control(s, len))
+			fputs("\xef\xbf\xbd", f);
+		else
+			fwrite(s, 1, len, f);
+		s += skip;
+		n -= skip;
 	}
 }
 

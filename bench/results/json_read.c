@@ -8,21 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "json.h"
 #include "json_read.h"
-
-/* The largest results file read: far above what a run with --raw writes. */
-#define FILE_MAX (256ull << 20)
 
 struct parser {
 	const unsigned char *p, *end;
 	unsigned line, col;
 	char *err;
 	size_t errlen;
-	int rc; /* first error: -EINVAL or -ENOMEM */
+	int rc;                    /* first error: -EINVAL, -EFBIG or -ENOMEM */
+	size_t values, max_values; /* values begun so far, and the most allowed */
 };
 
 const char *dpk_jv_type_name(enum dpk_jv_type t)
@@ -83,6 +79,7 @@ static void fail_at(struct parser *ps, unsigned line, unsigned col, const char *
 	va_start(ap, fmt);
 	vsnprintf(ps->err + w, ps->errlen - (size_t)w, fmt, ap);
 	va_end(ap);
+	dpk_utf8_cut(ps->err);
 }
 
 /* "expected X, found Y" at the cursor, with a hint when the input ran out. */
@@ -98,6 +95,16 @@ static void expected(struct parser *ps, const char *what)
 		        what, found);
 	else
 		fail_at(ps, ps->line, ps->col, "expected %s, found %s", what, found);
+}
+
+/* One value more than the document may hold: refused before it costs memory. */
+static void too_many(struct parser *ps)
+{
+	if (ps->rc)
+		return;
+	fail_at(ps, ps->line, ps->col, "more than %zu values, the most a document may hold",
+	        ps->max_values);
+	ps->rc = -EFBIG;
 }
 
 static void nomem(struct parser *ps)
@@ -184,29 +191,115 @@ static size_t put_utf8(char *o, unsigned cp)
 	return 4;
 }
 
+/* Find the closing quote of the string at the cursor, to size its copy and to report an
+ * unterminated string where it starts. NULL (and an error) when there is none. */
+static const unsigned char *string_end(struct parser *ps)
+{
+	const unsigned char *q = ps->p + 1;
+
+	while (q < ps->end && *q != '"') {
+		if (*q == '\\' && q + 1 < ps->end)
+			q++;
+		q++;
+	}
+	if (q < ps->end)
+		return q;
+	fail_at(ps, ps->line, ps->col,
+	        "unterminated string (no closing '\"' before the end of the file; is it "
+	        "truncated?)");
+	return NULL;
+}
+
+/* The \u escape at the cursor (on its 'u'), a surrogate pair joined, into *o. A lone
+ * surrogate is refused: it is no character, and no UTF-8 can hold it. So is U+0000, which
+ * would cut the C string every reader of the tree takes. */
+static int unicode_escape(struct parser *ps, unsigned eline, unsigned ecol, char **o)
+{
+	unsigned cp, lo;
+
+	if (ps->end - ps->p < 5 || hex4(ps->p + 1, &cp)) {
+		fail_at(ps, eline, ecol, "bad \\u escape (four hex digits expected)");
+		return -1;
+	}
+	for (int i = 0; i < 4; i++)
+		advance(ps);
+	if (cp >= 0xd800 && cp < 0xdc00 && ps->end - ps->p >= 7 && ps->p[1] == '\\' &&
+	    ps->p[2] == 'u' && hex4(ps->p + 3, &lo) == 0 && lo >= 0xdc00 && lo < 0xe000) {
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+		for (int i = 0; i < 6; i++)
+			advance(ps);
+	} else if (cp >= 0xd800 && cp < 0xe000) {
+		fail_at(ps, eline, ecol,
+		        "lone surrogate \\u%04x in a string (a high surrogate must be followed by "
+		        "a low one)",
+		        cp);
+		return -1;
+	} else if (cp == 0) {
+		fail_at(ps, eline, ecol, "\\u0000 in a string (U+0000 is not allowed)");
+		return -1;
+	}
+	*o += put_utf8(*o, cp);
+	return 0;
+}
+
+/* The escape at the cursor (on its backslash) into *o, and the cursor past it. */
+static int escape(struct parser *ps, char **o)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	unsigned eline = ps->line, ecol = ps->col;
+	const char *k = NULL;
+	unsigned char c;
+
+	advance(ps);
+	c = *ps->p;
+	if (c == 'u') {
+		if (unicode_escape(ps, eline, ecol, o))
+			return -1;
+	} else if (c && (k = strchr(from, c)) != NULL) {
+		*(*o)++ = to[k - from];
+	} else {
+		fail_at(ps, eline, ecol, "unknown escape '\\%c' in a string",
+		        c >= 0x21 && c < 0x7f ? c : '?');
+		return -1;
+	}
+	advance(ps);
+	return 0;
+}
+
+/* The raw character at the cursor into *o: printable ASCII or well-formed UTF-8. */
+static int raw_char(struct parser *ps, char **o)
+{
+	size_t skip, len;
+
+	if (*ps->p < 0x20) {
+		fail_at(ps, ps->line, ps->col,
+		        "control character U+%04X in a string (it must be escaped)", *ps->p);
+		return -1;
+	}
+	len = dpk_utf8_seq((const char *)ps->p, (size_t)(ps->end - ps->p), &skip);
+	if (len == 0) {
+		fail_at(ps, ps->line, ps->col,
+		        "invalid UTF-8 (byte 0x%02x) in a string; the file must be UTF-8", *ps->p);
+		return -1;
+	}
+	for (size_t i = 0; i < len; i++) {
+		*(*o)++ = (char)*ps->p;
+		advance(ps);
+	}
+	return 0;
+}
+
 /*
  * Parse a string at the cursor (on its opening quote). The decoded text is never longer
  * than the source, so one allocation of the source length suffices.
  */
 static char *parse_string(struct parser *ps, size_t *len_out)
 {
-	unsigned line = ps->line, col = ps->col;
-	const unsigned char *q = ps->p + 1;
+	const unsigned char *q = string_end(ps);
 	char *out, *o;
 
-	/* Find the closing quote first, to size the copy and report an unterminated string
-	 * where it starts. */
-	while (q < ps->end && *q != '"') {
-		if (*q == '\\' && q + 1 < ps->end)
-			q++;
-		q++;
-	}
-	if (q >= ps->end) {
-		fail_at(ps, line, col,
-		        "unterminated string (no closing '\"' before the end of the file; is it "
-		        "truncated?)");
+	if (!q)
 		return NULL;
-	}
 	out = malloc((size_t)(q - ps->p));
 	if (!out) {
 		nomem(ps);
@@ -215,79 +308,15 @@ static char *parse_string(struct parser *ps, size_t *len_out)
 	o = out;
 	advance(ps); /* the opening quote */
 	while (*ps->p != '"') {
-		unsigned char c = *ps->p;
-
-		if (c < 0x20) {
-			fail_at(ps, ps->line, ps->col,
-			        "control character U+%04X in a string (it must be escaped)", c);
-			goto fail;
+		if (*ps->p != '\\' ? raw_char(ps, &o) : escape(ps, &o)) {
+			free(out);
+			return NULL;
 		}
-		if (c != '\\') {
-			*o++ = (char)c;
-			advance(ps);
-			continue;
-		}
-		unsigned eline = ps->line, ecol = ps->col;
-		advance(ps);
-		c = *ps->p;
-		switch (c) {
-		case '"':
-		case '\\':
-		case '/':
-			*o++ = (char)c;
-			break;
-		case 'b':
-			*o++ = '\b';
-			break;
-		case 'f':
-			*o++ = '\f';
-			break;
-		case 'n':
-			*o++ = '\n';
-			break;
-		case 'r':
-			*o++ = '\r';
-			break;
-		case 't':
-			*o++ = '\t';
-			break;
-		case 'u': {
-			unsigned cp, lo;
-			if (ps->end - ps->p < 5 || hex4(ps->p + 1, &cp)) {
-				fail_at(ps, eline, ecol,
-				        "bad \\u escape (four hex digits expected)");
-				goto fail;
-			}
-			for (int i = 0; i < 4; i++)
-				advance(ps);
-			/* A high surrogate joins the low one that follows; a lone half becomes
-			 * U+FFFD, as decoders do with unpaired surrogates. */
-			if (cp >= 0xd800 && cp < 0xdc00 && ps->end - ps->p >= 7 &&
-			    ps->p[1] == '\\' && ps->p[2] == 'u' && hex4(ps->p + 3, &lo) == 0 &&
-			    lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				for (int i = 0; i < 6; i++)
-					advance(ps);
-			} else if (cp >= 0xd800 && cp < 0xe000) {
-				cp = 0xfffd;
-			}
-			o += put_utf8(o, cp);
-			break;
-		}
-		default:
-			fail_at(ps, eline, ecol, "unknown escape '\\%c' in a string",
-			        c >= 0x21 && c < 0x7f ? c : '?');
-			goto fail;
-		}
-		advance(ps);
 	}
 	advance(ps); /* the closing quote */
 	*o = '\0';
 	*len_out = (size_t)(o - out);
 	return out;
-fail:
-	free(out);
-	return NULL;
 }
 
 static bool is_digit(const struct parser *ps, const unsigned char *q)
@@ -356,6 +385,30 @@ static int parse_number(struct parser *ps, struct dpk_jv *v)
 	while (ps->p < q)
 		advance(ps);
 	return 0;
+}
+
+/* The start of name @p s for a message, in @p out: whole UTF-8 sequences, each control
+ * character as '?', and "..." where it is cut. */
+static void excerpt(const char *s, char *out, size_t outlen)
+{
+	size_t n = strlen(s), o = 0, skip;
+
+	for (size_t i = 0; i < n; i += skip) {
+		size_t len = dpk_utf8_seq(s + i, n - i, &skip);
+
+		if (o + len + 4 > outlen) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (dpk_utf8_control(s + i, len)) {
+			out[o++] = '?';
+		} else {
+			memcpy(out + o, s + i, len);
+			o += len;
+		}
+	}
+	out[o] = '\0';
 }
 
 static int parse_value(struct parser *ps, struct dpk_jv *v, int depth);
@@ -456,8 +509,10 @@ static int parse_object(struct parser *ps, struct dpk_jv *v, int depth)
 		v->obj.n++;
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != ':') {
-			char what[96];
-			snprintf(what, sizeof(what), "':' after the member name \"%.40s\"", m->key);
+			char what[96], name[48];
+
+			excerpt(m->key, name, sizeof(name));
+			snprintf(what, sizeof(what), "':' after the member name \"%s\"", name);
 			expected(ps, what);
 			return -1;
 		}
@@ -486,6 +541,10 @@ static int parse_value(struct parser *ps, struct dpk_jv *v, int depth)
 	v->col = ps->col;
 	if (depth > DPK_JV_DEPTH_MAX) {
 		fail_at(ps, ps->line, ps->col, "nested deeper than %d levels", DPK_JV_DEPTH_MAX);
+		return -1;
+	}
+	if (++ps->values > ps->max_values) {
+		too_many(ps);
 		return -1;
 	}
 	if (ps->p >= ps->end) {
@@ -551,6 +610,12 @@ static int parse_value(struct parser *ps, struct dpk_jv *v, int depth)
 
 int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, size_t errlen)
 {
+	return dpk_jv_parse_max(text, len, DPK_JV_VALUES_MAX, out, err, errlen);
+}
+
+int dpk_jv_parse_max(const char *text, size_t len, size_t max_values, struct dpk_jv *out, char *err,
+                     size_t errlen)
+{
 	struct parser ps = {
 	        .p = (const unsigned char *)text,
 	        .end = (const unsigned char *)text + len,
@@ -558,6 +623,7 @@ int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, si
 	        .col = 1,
 	        .err = err,
 	        .errlen = errlen,
+	        .max_values = max_values,
 	};
 
 	if (err && errlen)
@@ -587,120 +653,6 @@ int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, si
 		return ps.rc;
 	}
 	return 0;
-}
-
-/* What a file that is not a regular one is, for messages. */
-static const char *file_kind(mode_t m)
-{
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
-/*
- * Open @p path for reading without blocking and check what it is before reading a byte: a
- * FIFO or a device could block the reader forever or feed it without end, so only a regular
- * file of at most FILE_MAX bytes is read. Returns the descriptor, or -errno with @p err set.
- */
-static int open_regular(const char *path, struct stat *st, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc;
-
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return rc;
-	}
-	if (fstat(fd, st) != 0) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot read: %s", strerror(errno));
-	} else if (S_ISDIR(st->st_mode)) {
-		snprintf(err, errlen, "cannot read: it is a directory");
-		rc = -EISDIR;
-	} else if (!S_ISREG(st->st_mode)) {
-		snprintf(err, errlen, "cannot read: it is %s; a results file is a regular file",
-		         file_kind(st->st_mode));
-		rc = -EINVAL;
-	} else if ((unsigned long long)st->st_size > FILE_MAX) {
-		snprintf(err, errlen,
-		         "too large: %llu MiB, over the %llu MiB a results file may have",
-		         (unsigned long long)st->st_size >> 20, FILE_MAX >> 20);
-		rc = -EFBIG;
-	} else {
-		return fd;
-	}
-	close(fd);
-	return rc;
-}
-
-/* Read all of @p fd (a regular file of about @p size bytes) into a new buffer of *n bytes. */
-static int read_all(int fd, size_t size, char **out, size_t *n, char *err, size_t errlen)
-{
-	size_t cap = size + 1 > 65536 ? size + 1 : 65536;
-	char *buf = malloc(cap);
-
-	*n = 0;
-	while (buf) {
-		ssize_t got = read(fd, buf + *n, cap - *n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int rc = -errno;
-
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
-			free(buf);
-			return rc;
-		}
-		if (got == 0) {
-			*out = buf;
-			return 0;
-		}
-		*n += (size_t)got;
-		if (*n > FILE_MAX) { /* it grew while being read */
-			snprintf(err, errlen,
-			         "too large: over the %llu MiB a results file may have",
-			         FILE_MAX >> 20);
-			free(buf);
-			return -EFBIG;
-		}
-		if (*n == cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	snprintf(err, errlen, "out of memory");
-	return -ENOMEM;
-}
-
-int dpk_jv_parse_file(const char *path, struct dpk_jv *out, char *err, size_t errlen)
-{
-	struct stat st;
-	char *buf = NULL;
-	size_t n;
-	int fd, rc;
-
-	out->type = DPK_JV_NULL;
-	fd = open_regular(path, &st, err, errlen);
-	if (fd < 0)
-		return fd;
-	rc = read_all(fd, (size_t)st.st_size, &buf, &n, err, errlen);
-	close(fd);
-	if (rc)
-		return rc;
-	rc = dpk_jv_parse(buf, n, out, err, errlen);
-	free(buf);
-	return rc;
 }
 
 void dpk_jv_free(struct dpk_jv *v)

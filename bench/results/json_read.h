@@ -10,8 +10,15 @@
  *
  * Every value remembers the line and column where it starts, so later checks of the
  * document's shape can point at the offending value too. Strings are NUL-terminated
- * copies (with their length, since \u0000 is legal); numbers are doubles. Object members
- * keep their order; dpk_jv_get() finds the last member of a name, as most readers do.
+ * copies in well-formed UTF-8: a document with invalid UTF-8, a lone surrogate escape
+ * (\ud800) or \u0000 is refused, so no string is cut short or holds what no UTF-8 reader
+ * can show. Numbers are doubles. Object members keep their order; dpk_jv_get() finds the
+ * last member of a name, as most readers do.
+ *
+ * Memory is bounded: a file holds at most DPK_JV_FILE_MAX bytes and a document at most
+ * DPK_JV_VALUES_MAX values (a value costs sizeof(struct dpk_jv) bytes of the tree, a
+ * member that and its name), and a file is refused as soon as what has been read of it
+ * holds more values, before the rest is read.
  * Nothing here is shared between threads; a parsed tree is read-only and may be read from
  * several threads at once.
  */
@@ -22,6 +29,13 @@
 #include <stddef.h>
 
 #define DPK_JV_DEPTH_MAX 64
+
+/** The largest file dpk_jv_parse_file() reads: eight times a default run with --raw. */
+#define DPK_JV_FILE_MAX (256ull << 20)
+
+/** The most values a document may hold (array elements and member values, containers
+ *  included): four times those of a default run with --raw. */
+#define DPK_JV_VALUES_MAX (16u << 20)
 
 enum dpk_jv_type {
 	DPK_JV_NULL,
@@ -42,7 +56,7 @@ struct dpk_jv {
 		bool b;     /**< DPK_JV_BOOL */
 		double num; /**< DPK_JV_NUMBER */
 		struct {
-			char *s;    /**< NUL-terminated copy */
+			char *s;    /**< NUL-terminated copy, in UTF-8 */
 			size_t len; /**< bytes, without the terminator */
 		} str;              /**< DPK_JV_STRING */
 		struct {
@@ -67,10 +81,16 @@ struct dpk_jv_member {
  * dpk_jv_free). A UTF-8 byte order mark is skipped; anything but white space after the
  * value is an error.
  * @retval 0 parsed
- * @retval -EINVAL not valid JSON; @p err says where and what was expected
+ * @retval -EINVAL not valid JSON (or not UTF-8, or with \u0000); @p err says where and what
+ *         was expected
+ * @retval -EFBIG more than DPK_JV_VALUES_MAX values
  * @retval -ENOMEM out of memory
  */
 int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, size_t errlen);
+
+/** As dpk_jv_parse(), with at most @p max_values values instead of DPK_JV_VALUES_MAX. */
+int dpk_jv_parse_max(const char *text, size_t len, size_t max_values, struct dpk_jv *out, char *err,
+                     size_t errlen);
 
 /**
  * Read the file at @p path and parse it as with dpk_jv_parse(). Only a regular file is read:
@@ -79,7 +99,7 @@ int dpk_jv_parse(const char *text, size_t len, struct dpk_jv *out, char *err, si
  * Messages do not repeat the path; callers prefix it.
  * @retval 0 parsed
  * @retval -ENOENT, -EACCES, -EISDIR, ... the file cannot be read; @p err says why
- * @retval -EFBIG larger than 256 MiB
+ * @retval -EFBIG larger than DPK_JV_FILE_MAX bytes, or more than DPK_JV_VALUES_MAX values
  * @retval -EINVAL not a regular file (a FIFO, a device), or not valid JSON (or empty);
  *         @p err says which
  * @retval -ENOMEM out of memory

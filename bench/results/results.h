@@ -8,6 +8,11 @@
  * "results[3].ticks.p50: expected a number, found a string (line 120, column 14)".
  * Metadata a command only prints (environment, lcores) may be missing; it then reads as
  * unknown. Strings point into the parsed document, which the struct owns.
+ *
+ * What would mislead is refused too: a clock.tsc_hz that is not a positive number, a
+ * negative count or figure, and (json_read.h) invalid UTF-8, lone surrogates and U+0000. Every string is printable: each control character (C0, DEL
+ * and C1) is replaced by U+FFFD at load, so no command writes one to a terminal or a page.
+ * A file holds at most DPK_RES_RESULTS_MAX results, besides the reader's limits.
  */
 #ifndef DPK_BENCH_RESULTS_H
 #define DPK_BENCH_RESULTS_H
@@ -16,6 +21,11 @@
 #include <stddef.h>
 
 #include "json_read.h"
+
+/** The most results a file may hold: thirty times a default run's. Each costs about a
+ *  kilobyte loaded, and compare and report match results by id in a time that grows with
+ *  the square of their number. */
+#define DPK_RES_RESULTS_MAX 4096u
 
 /** The figures of one result, per operation (ticks or ns). NaN where the file has null. */
 struct dpk_res_summary {
@@ -96,7 +106,9 @@ struct dpk_results {
  * Read and check the results file at @p path into @p r (free with dpk_results_free even
  * on failure). On failure @p err holds one message naming the problem, without the path.
  * @retval 0 loaded
- * @retval -EINVAL not JSON, not schema dpkit-bench v1, or a field of the wrong shape
+ * @retval -EINVAL not JSON, not schema dpkit-bench v1, a field of the wrong shape or value,
+ *         or more than DPK_RES_RESULTS_MAX results
+ * @retval -EFBIG over the reader's limits (DPK_JV_FILE_MAX, DPK_JV_VALUES_MAX)
  * @retval -ENOENT, -EACCES, -EISDIR, ... cannot be read
  * @retval -ENOMEM out of memory
  */

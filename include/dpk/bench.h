@@ -146,7 +146,9 @@ struct dpk_bench_case {
 	/** Names of the roles for reports ("producer", "consumer"); NULL: "role N". */
 	const char *role_names[2];
 	/** Optional: allocate and initialise run->state for run->nroles roles; 0 or -errno.
-	 *  Runs before every round of the case: each round starts from a fresh set-up. */
+	 *  Runs before every round of the case: each round starts from a fresh set-up.
+	 *  -ENODEV says the lcores given cannot run it (too few roles, say): the result is
+	 *  skipped with that reason instead of failed. */
 	int (*setup)(struct dpk_bench_run *run);
 	/** Perform @p n operations as role @p role; return the number completed. */
 	dpk_bench_body_fn body;

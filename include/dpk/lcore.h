@@ -101,6 +101,7 @@ int dpk_lcore_init_spec(const struct dpk_lcore_spec *spec);
  * Join every lcore thread and restore the main thread's affinity.
  * @retval 0      success (also when not initialised)
  * @retval -EBUSY an lcore is still running a launched function
+ * @retval -EPERM the caller is not the thread that called dpk_lcore_init(); nothing changed
  */
 int dpk_lcore_fini(void);
 
@@ -194,12 +195,14 @@ enum dpk_lcore_state dpk_lcore_state(unsigned id);
  * calling main lcore too before returning.
  * @retval 0      all launched (and the main call returned 0)
  * @retval -EINVAL @p fn is NULL or lcores are not initialised
+ * @retval -EPERM  the caller is not the main lcore; none was launched
  * @retval -EBUSY a worker was busy; none was launched
  * @retval other  the main lcore's own return value when it was not 0
  */
 int dpk_lcore_launch_all(dpk_lcore_fn fn, void *arg, bool call_main);
 
-/** Wait for every worker; returns the first non-zero result in id order, else 0. */
+/** Wait for every worker; returns the first non-zero result in id order, else 0 (-EPERM
+ *  when the caller is not the main lcore, as dpk_lcore_wait()). */
 int dpk_lcore_wait_all(void);
 
 #ifdef __cplusplus

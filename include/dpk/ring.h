@@ -139,7 +139,8 @@ int dpk_ring_init(struct dpk_ring *r, unsigned esize, unsigned count, unsigned f
 /** Allocate and initialise a ring; NULL with errno EINVAL or ENOMEM. */
 struct dpk_ring *dpk_ring_create(unsigned esize, unsigned count, unsigned flags);
 
-/** Free a ring from dpk_ring_create(); NULL is a no-op. */
+/** Free a ring from dpk_ring_create(); NULL is a no-op, and so is a ring built by
+ *  dpk_ring_init() (its memory is the caller's; dpk_last_error() says so). */
 void dpk_ring_free(struct dpk_ring *r);
 
 /** Empty the ring. Not thread-safe: nothing else may use the ring meanwhile. */

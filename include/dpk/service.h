@@ -309,6 +309,7 @@ int dpk_service_lcore_remove(unsigned lcore);
  * @retval -EALREADY it is already started
  * @retval -EBUSY    the lcore is running (or has not been waited for after) another
  *                   function launched with dpk_lcore_launch()
+ * @retval -EPERM    the caller is not the main lcore; nothing changed
  */
 int dpk_service_lcore_start(unsigned lcore);
 
@@ -322,6 +323,8 @@ int dpk_service_lcore_start(unsigned lcore);
  * @retval -EALREADY it is not started
  * @retval -EBUSY    it is the only started lcore running a service that is still on;
  *                   nothing changed
+ * @retval -EPERM    the caller is not the main lcore (a callback on a service lcore
+ *                   included); nothing changed
  */
 int dpk_service_lcore_stop(unsigned lcore);
 
@@ -330,13 +333,15 @@ int dpk_service_lcore_stop(unsigned lcore);
  * @retval 0         stopped
  * @retval -EINVAL   @p lcore is not a service lcore
  * @retval -EALREADY it is not started
+ * @retval -EPERM    the caller is not the main lcore; nothing changed
  */
 int dpk_service_lcore_stop_force(unsigned lcore);
 
 /**
  * Stop every service lcore (forced), unmap everything and remove them all. Main lcore only;
  * not from a callback. Call it before dpk_lcore_fini().
- * @retval 0 success
+ * @retval 0      success
+ * @retval -EPERM the caller is not the main lcore; nothing changed
  */
 int dpk_service_lcore_reset_all(void);
 
@@ -472,6 +477,7 @@ int dpk_service_dump(FILE *f, uint32_t id);
  * dpk_service_run_iter_on_app_lcore() may go on (they get -EINVAL).
  * @retval 0      success
  * @retval -EBUSY the calling thread is inside a service callback; nothing changed
+ * @retval -EPERM the caller is not the main lcore; nothing changed
  */
 int dpk_service_reset_all(void);
 

@@ -201,7 +201,8 @@ def main():
                 f"{where}: round medians {rd['p50']}, kept {rd['kept']}"
             two_cpus = r["placement"] in ("smt", "core", "llc", "numa")
             # On two CPUs a floor, unless no round's bracket timed one (a host that held a
-            # vCPU through every bracket), which the result then says.
+            # vCPU through every bracket), which the result then says; "all" has one where
+            # its first two roles are on two CPUs, and may say so too.
             untimed = r.get("floor_untimed", False)
             assert not untimed or ((two_cpus or r["placement"] == "all") and "floor" not in r), \
                 f"{where}: floor_untimed beside a floor, or where none is taken"

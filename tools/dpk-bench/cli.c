@@ -266,6 +266,23 @@ int dpk_cli_parse(int argc, char **argv, const struct dpk_bench_suite *const *su
 	return rc;
 }
 
+int dpk_cli_check(int argc, char **argv, const struct dpk_bench_suite *const *suites,
+                  struct dpk_cli *cli, char *err, size_t errlen)
+{
+	struct dpk_lcore_spec spec;
+	int rc = dpk_cli_parse(argc, argv, suites, cli, err, errlen);
+
+	if (rc || cli->help || cli->version)
+		return rc;
+	if (cli->cmd->words == DPK_CLI_PATTERNS && (rc = dpk_cli_check_patterns(cli, err, errlen)))
+		return rc;
+	if (cli->opt.lcores && dpk_bench_lcore_spec(cli->opt.lcores, &spec) != 0) {
+		snprintf(err, errlen, "--lcores: %s", dpk_last_error());
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int dpk_cli_fail(const struct dpk_cli *cli, const char *fmt, ...)
 {
 	va_list ap;

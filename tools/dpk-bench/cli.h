@@ -140,6 +140,17 @@ const struct dpk_cli_command *dpk_cli_command(const char *name);
 int dpk_cli_parse(int argc, char **argv, const struct dpk_bench_suite *const *suites,
                   struct dpk_cli *cli, char *err, size_t errlen);
 
+/**
+ * As dpk_cli_parse(), then what a command checks of its words and options before it does
+ * anything: the patterns of run and list, and the --lcores spec against the machine. Files
+ * are not looked at and nothing is run, opened or written, so any command line may be
+ * checked (the CLI's fuzz target does).
+ * @retval 0 the command line is good
+ * @retval -EINVAL bad input; @p err says which token and why
+ */
+int dpk_cli_check(int argc, char **argv, const struct dpk_bench_suite *const *suites,
+                  struct dpk_cli *cli, char *err, size_t errlen);
+
 /** Print the help of command @p c to @p f, from the tables. */
 void dpk_cli_help(FILE *f, const struct dpk_cli_command *c);
 
