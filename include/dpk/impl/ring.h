@@ -159,6 +159,22 @@ DPK__RING_INLINE unsigned char *dpk__ring_table(struct dpk_ring *r)
 }
 
 /*
+ * The element size is known only at run time, so the compiler expands the copies below for
+ * the sizes a ring does not have as well, and with a small caller object in view (one
+ * uint64_t, say) GCC warns that those dead branches read or write past it
+ * (-Warray-bounds, -Wstringop-overflow, -Wmaybe-uninitialized) in the user's build. The
+ * warnings are turned off for these functions alone. (An empty asm that hid the pointer's
+ * origin did the same, but the hidden pointer was hoisted out of a caller's loop and held a
+ * register there, which slowed the calls: docs/ring.md.)
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+/*
  * Copy 16 bytes. With @p split (and SSE2) they are read as two 8-byte halves and written
  * as one 16-byte store. Callers fill arrays of 8-byte elements (pointers, mostly) with
  * 8-byte stores, often just before the call, and store-to-load forwarding only serves a
@@ -286,22 +302,6 @@ DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned
 }
 
 /*
- * The element size is known only at run time, so the compiler also expands the branches
- * for the sizes this ring does not have, and with a small caller object in view (one
- * uint64_t, say) GCC warns that those dead branches read or write past it (-Warray-bounds,
- * -Wstringop-overflow, -Wmaybe-uninitialized) in the user's build. Hiding where the
- * pointer came from, with an empty asm, keeps those warnings out of user code; it costs no
- * instruction.
- */
-DPK__RING_INLINE unsigned char *dpk__ring_opaque(const void *p)
-{
-	unsigned char *q = (unsigned char *)(uintptr_t)p;
-
-	__asm__("" : "+r"(q));
-	return q;
-}
-
-/*
  * Copy @p n elements from @p objs into the slots from index @p head on. Copying in only
  * reads the caller's array; one routine serves both directions. The element sizes with a
  * copy of their own are tested in order of use: 8 bytes (pointers) falls through, 16
@@ -310,7 +310,7 @@ DPK__RING_INLINE unsigned char *dpk__ring_opaque(const void *p)
 DPK__RING_INLINE void dpk__ring_copy_in(struct dpk_ring *r, uint32_t head, const void *objs,
                                         unsigned n)
 {
-	unsigned char *src = dpk__ring_opaque(objs);
+	unsigned char *src = (unsigned char *)(uintptr_t)objs;
 
 	if (__builtin_expect(r->esize == 8, 1))
 		dpk__ring_move(r, head, src, n, 8, true);
@@ -323,7 +323,7 @@ DPK__RING_INLINE void dpk__ring_copy_in(struct dpk_ring *r, uint32_t head, const
 /* Copy @p n elements from the slots from index @p head on into @p objs. */
 DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void *objs, unsigned n)
 {
-	unsigned char *dst = dpk__ring_opaque(objs);
+	unsigned char *dst = objs;
 
 	if (__builtin_expect(r->esize == 8, 1))
 		dpk__ring_move(r, head, dst, n, 8, false);
@@ -332,6 +332,10 @@ DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void
 	else
 		dpk__ring_move(r, head, dst, n, r->esize, false);
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /*
  * @p room limited to 0..@p cap for a report. With a head loaded before other callers moved
