@@ -241,10 +241,11 @@ DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *sr
 }
 
 /*
- * Copy one element of at most 16 bytes in 8-byte words and a 4-byte tail: callers build
- * single elements with stores of 8 bytes or less just before the call, the case
- * dpk__ring_copy16() describes, and the table side of a lone element is as well served by
- * two 8-byte moves as by one of 16.
+ * Copy one element of fewer than 16 bytes (4, 8 or 12) in 8-byte words and a 4-byte tail.
+ * A lone element of 16 bytes goes through dpk__ring_copy16() instead: callers build single
+ * elements with stores of 8 bytes or less just before the call, so the caller's side is read
+ * in halves, while the table side takes one 16-byte move, which beat two 8-byte ones for a
+ * one-element MP/MC call (docs/ring.md).
  */
 DPK__RING_INLINE void dpk__ring_copy_one(unsigned char *dst, const unsigned char *src,
                                          uint32_t esize)
@@ -262,8 +263,9 @@ DPK__RING_INLINE void dpk__ring_copy_one(unsigned char *dst, const unsigned char
  * @p head on, in two parts when they run past the end of the table. The callers pass
  * esize as a constant for the common sizes, so the slot address is a shift and the copy
  * a fixed sequence of loads and stores. Arrays of 8-byte elements are read from the
- * caller in 8-byte halves (see dpk__ring_copy16()); 16-byte and larger elements are read
- * whole, as they are usually written.
+ * caller in 8-byte halves (see dpk__ring_copy16()); arrays of 16-byte and larger elements
+ * are read whole, as they are usually written. A lone element is read in words of 8 bytes
+ * at most (see dpk__ring_copy_one()).
  */
 DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned char *objs,
                                      unsigned n, uint32_t esize, bool in)
@@ -277,7 +279,9 @@ DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned
 
 	/* One element, the commonest call, never wraps (idx <= mask). */
 	if (n == 1) {
-		if (esize <= 16)
+		if (esize == 16)
+			dpk__ring_copy16(dst, src, in);
+		else if (esize < 16)
 			dpk__ring_copy_one(dst, src, esize);
 		else
 			dpk__ring_copy(dst, src, esize, false);
