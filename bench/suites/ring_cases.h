@@ -34,6 +34,7 @@
 #define DPK_BENCH_RING_CASES_H
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <dpk/cycles.h>
@@ -100,13 +101,17 @@ struct ring_use {
 struct ring_state {
 	struct ring_use use;
 	const struct ring_arg *a;
-	unsigned words;      /* 64-bit words per element */
-	struct ring_fns fns; /* the calls of the case's mode, out of line */
-	/* Elements the consumer of a hand-off case has taken, which the producer waits for;
-	 * on its own line pair, as the two roles' lines are. */
-	_Alignas(128) uint64_t taken;
+	unsigned words;             /* 64-bit words per element */
+	const struct ring_fns *fns; /* the calls of the case's mode, out of line */
+	/* Elements the consumer of a hand-off case has taken, which the producer waits for:
+	 * on a line pair of its own, allocated after the ring so that the state and the ring
+	 * lie where they did before it was added. */
+	uint64_t *taken;
 	struct ring_role role[];
 };
+
+/* The roles start where they did before the state grew, on the line after the fields. */
+_Static_assert(offsetof(struct ring_state, role) == 64, "the state's fields fill one line");
 
 /* Stamp the first and last element of a call with their sequence numbers. */
 static inline void ring_stamp(uint64_t *buf, unsigned words, unsigned n, uint64_t seq)
@@ -153,7 +158,10 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 	st->use.esize = a->esize;
 	st->a = a;
 	st->words = a->esize / 8;
-	st->fns = fns[a->mode];
+	st->fns = &fns[a->mode];
+	st->taken = dpk_bench_alloc(run, 128, 128);
+	if (!st->taken)
+		return -ENOMEM;
 	if (a->fill == RING_FILL_FULL)
 		fill = cap / a->n * a->n;
 	else if (a->fill == RING_FILL_HALF)
@@ -163,7 +171,7 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 		return -EINVAL;
 	for (unsigned i = 0; i < fill; i++) {
 		prod->in[0] = i;
-		if (st->fns.enq_bulk(r, prod->in, 1) != 1)
+		if (st->fns->enq_bulk(r, prod->in, 1) != 1)
 			return -ENOSPC;
 	}
 	prod->seq = prod->enq = fill;

@@ -72,8 +72,8 @@
 		struct ring_state *st = run->state;                                                \
 		struct ring_role *rr = &st->role[role];                                            \
 		void *const r = st->use.r;                                                         \
-		const ring_enq_fn enq = st->fns.ENQ;                                               \
-		const ring_deq_fn deq = st->fns.DEQ;                                               \
+		const ring_enq_fn enq = st->fns->ENQ;                                              \
+		const ring_deq_fn deq = st->fns->DEQ;                                              \
 		const unsigned b = st->a->n, w = st->words;                                        \
 		uint64_t seq = rr->seq, i;                                                         \
 		for (i = 0; i < n; i += b) {                                                       \
@@ -127,7 +127,7 @@
 				rr->seq += b;                                                      \
 				rr->enq += b;                                                      \
 				RING_WAIT_WHILE(run,                                               \
-				                __atomic_load_n(&st->taken, __ATOMIC_RELAXED) !=   \
+				                __atomic_load_n(st->taken, __ATOMIC_RELAXED) !=    \
 				                        rr->seq,                                   \
 				                done)                                              \
 			} else {                                                                   \
@@ -140,7 +140,7 @@
 				}                                                                  \
 				rr->seq += b;                                                      \
 				rr->deq += b;                                                      \
-				__atomic_store_n(&st->taken, rr->seq, __ATOMIC_RELAXED);           \
+				__atomic_store_n(st->taken, rr->seq, __ATOMIC_RELAXED);            \
 			}                                                                          \
 			done += b;                                                                 \
 		}                                                                                  \
