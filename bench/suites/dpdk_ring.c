@@ -115,20 +115,7 @@ static inline unsigned rte_zc_deq_start(const struct ring_use *u, unsigned n, st
 #define ZCS(u, n, z) rte_zc_deq_start(u, n, z)
 #define ZCF(u, n)    rte_ring_dequeue_zc_elem_finish(R(u), n)
 
-RING_BODIES(rte, spsc, SP1, SC1, SPB, SCB, SPS, SCS)
-RING_BODIES(rte, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
-RING_ALL_BODY(rte, MPB, MCB)
-RING_SYNC_BODIES(rte, rts, RPB, RCB, RPS, RCS)
-RING_SYNC_BODIES(rte, hts, HPB, HCB, HPS, HCS)
-RING_SHARED_BODY(rte_mpmc_shared, MPB, MCB)
-RING_FNS(rte, spsc, SPB, SCB, SPS, SCS)
-RING_FNS(rte, mpmc, MPB, MCB, MPS, MCS)
-RING_FNS(rte, rts, RPB, RCB, RPS, RCS)
-RING_FNS(rte, hts, HPB, HCB, HPS, HCS)
-RING_FNS_TABLE(rte)
-RING_USER_BODIES(rte, spsc, SPB, SCB)
-RING_USER_BODIES(rte, mpmc, MPB, MCB)
-RING_ZC_BODIES(rte, ZPS, ZPF, ZCS, ZCF, SPB, SCB)
+RING_IMPLEMENT(rte)
 
 static const struct dpk_bench_case rte_cases[] = {
         RING_CASES(rte, rte_setup, rte_teardown),

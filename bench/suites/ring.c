@@ -113,20 +113,7 @@ static inline unsigned dpk_zc_deq_start(struct dpk_ring *r, unsigned n, struct r
 #define ZCS(u, n, z) dpk_zc_deq_start(R(u), n, z)
 #define ZCF(u, n)    (void)dpk_ring_dequeue_zc_finish(R(u), n)
 
-RING_BODIES(dpk, spsc, SP1, SC1, SPB, SCB, SPS, SCS)
-RING_BODIES(dpk, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
-RING_ALL_BODY(dpk, MPB, MCB)
-RING_SYNC_BODIES(dpk, rts, RPB, RCB, RPS, RCS)
-RING_SYNC_BODIES(dpk, hts, HPB, HCB, HPS, HCS)
-RING_SHARED_BODY(dpk_mpmc_shared, MPB, MCB)
-RING_FNS(dpk, spsc, SPB, SCB, SPS, SCS)
-RING_FNS(dpk, mpmc, MPB, MCB, MPS, MCS)
-RING_FNS(dpk, rts, RPB, RCB, RPS, RCS)
-RING_FNS(dpk, hts, HPB, HCB, HPS, HCS)
-RING_FNS_TABLE(dpk)
-RING_USER_BODIES(dpk, spsc, SPB, SCB)
-RING_USER_BODIES(dpk, mpmc, MPB, MCB)
-RING_ZC_BODIES(dpk, ZPS, ZPF, ZCS, ZCF, SPB, SCB)
+RING_IMPLEMENT(dpk)
 
 static const struct dpk_bench_case ring_cases[] = {
         RING_CASES(dpk, dpk_setup, dpk_teardown),

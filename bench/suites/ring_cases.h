@@ -4,13 +4,12 @@
  * so dpkit's ring and a reference ring (DPDK's rte_ring) run the very same bodies under
  * the same harness.
  *
- * An implementation provides, for each mode M (spsc, mpmc), six operations taking a
- * struct ring_use pointer, a buffer and, for bulk and burst, a count (bulk and burst
- * return the count moved; single returns 0 on success), then expands
- * RING_BODIES(prefix, M, ...) once per mode, RING_ALL_BODY(prefix, ...) once, the bodies
- * of ring_cases_sync.h, ring_cases_user.h and ring_cases_zc.h as each says, and
- * RING_CASES(prefix, setup, teardown) in its table. Its setup allocates the ring with the
- * flags of the case's mode and hands the rest to ring_setup_state().
+ * An implementation defines its operations under the names RING_IMPLEMENT() lists (each
+ * takes a struct ring_use pointer, a buffer and, for bulk and burst, a count; bulk and
+ * burst return the count moved, single returns 0 on success; ring_cases_zc.h describes the
+ * zero-copy ones), expands RING_IMPLEMENT(prefix) for its bodies, and RING_CASES(prefix,
+ * setup, teardown) in its table. Its setup allocates the ring with the flags of the case's
+ * mode and hands the rest to ring_setup_state().
  *
  * Cases here (one operation = one element enqueued and dequeued, unless stated):
  *   M_single           single-element calls, one lcore
@@ -179,6 +178,15 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 	return 0;
 }
 
+/* Wait while @p cond holds, polling stop: returns from the body with @p done if it is
+ * raised. */
+#define RING_WAIT_WHILE(run, cond, done)                                                           \
+	while (cond) {                                                                             \
+		if (dpk_bench_stopped(run))                                                        \
+			return done;                                                               \
+		dpk_pause();                                                                       \
+	}
+
 /* Enqueue then dequeue n elements a call of b at a time (bulk or burst calls). */
 #define RING_CALLS_BODY(NAME, L, ENQ, DEQ, WHAT)                                                   \
 	DPK_BENCH_CODE_AT(L)                                                                       \
@@ -218,22 +226,14 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 		if (role == 0) {                                                                   \
 			while (done < n) {                                                         \
 				ring_stamp(rr->in, w, b, rr->seq);                                 \
-				while (ENQB(&u, rr->in, b) == 0) {                                 \
-					if (dpk_bench_stopped(run))                                \
-						return done;                                       \
-					dpk_pause();                                               \
-				}                                                                  \
+				RING_WAIT_WHILE(run, ENQB(&u, rr->in, b) == 0, done)               \
 				rr->seq += b;                                                      \
 				rr->enq += b;                                                      \
 				done += b;                                                         \
 			}                                                                          \
 		} else {                                                                           \
 			while (done < n) {                                                         \
-				while (DEQB(&u, rr->out, b) == 0) {                                \
-					if (dpk_bench_stopped(run))                                \
-						return done;                                       \
-					dpk_pause();                                               \
-				}                                                                  \
+				RING_WAIT_WHILE(run, DEQB(&u, rr->out, b) == 0, done)              \
 				if (!ring_check(rr->out, w, b, rr->seq)) {                         \
 					dpk_bench_fail(run, "consumer expected %llu, got %llu",    \
 					               (unsigned long long)rr->seq,                \
@@ -313,17 +313,9 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 		const unsigned b = st->a->n;                                                       \
 		uint64_t done = 0;                                                                 \
 		while (done < n) {                                                                 \
-			while (ENQB(&u, rr->in, b) == 0) {                                         \
-				if (dpk_bench_stopped(run))                                        \
-					return done;                                               \
-				dpk_pause();                                                       \
-			}                                                                          \
+			RING_WAIT_WHILE(run, ENQB(&u, rr->in, b) == 0, done)                       \
 			rr->enq += b;                                                              \
-			while (DEQB(&u, rr->out, b) == 0) {                                        \
-				if (dpk_bench_stopped(run))                                        \
-					return done;                                               \
-				dpk_pause();                                                       \
-			}                                                                          \
+			RING_WAIT_WHILE(run, DEQB(&u, rr->out, b) == 0, done)                      \
 			rr->deq += b;                                                              \
 			done += b;                                                                 \
 		}                                                                                  \
@@ -409,6 +401,28 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 #include "ring_cases_sync.h"
 #include "ring_cases_user.h"
 #include "ring_cases_zc.h"
+
+/*
+ * Every body and wrapper of an implementation with prefix P, made of the operations it
+ * defines before expanding this: SP1 SC1 SPB SCB SPS SCS (SP/SC: single, bulk, burst),
+ * MP1 MC1 MPB MCB MPS MCS (MP/MC), RPB RCB RPS RCS (RTS bulk and burst), HPB HCB HPS HCS
+ * (HTS) and ZPS ZPF ZCS ZCF (zero copy on the SP/SC ring).
+ */
+#define RING_IMPLEMENT(P)                                                                          \
+	RING_BODIES(P, spsc, SP1, SC1, SPB, SCB, SPS, SCS)                                         \
+	RING_BODIES(P, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)                                         \
+	RING_ALL_BODY(P, MPB, MCB)                                                                 \
+	RING_SYNC_BODIES(P, rts, RPB, RCB, RPS, RCS)                                               \
+	RING_SYNC_BODIES(P, hts, HPB, HCB, HPS, HCS)                                               \
+	RING_SHARED_BODY(P##_mpmc_shared, MPB, MCB)                                                \
+	RING_FNS(P, spsc, SPB, SCB, SPS, SCS)                                                      \
+	RING_FNS(P, mpmc, MPB, MCB, MPS, MCS)                                                      \
+	RING_FNS(P, rts, RPB, RCB, RPS, RCS)                                                       \
+	RING_FNS(P, hts, HPB, HCB, HPS, HCS)                                                       \
+	RING_FNS_TABLE(P)                                                                          \
+	RING_USER_BODIES(P, spsc, SPB, SCB)                                                        \
+	RING_USER_BODIES(P, mpmc, MPB, MCB)                                                        \
+	RING_ZC_BODIES(P, ZPS, ZPF, ZCS, ZCF, SPB, SCB)
 
 /* The whole table, for an implementation with prefix P. */
 #define RING_CASES(P, SU, TD)                                                                      \

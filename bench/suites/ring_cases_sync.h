@@ -4,8 +4,8 @@
  * which both lcores are producers and consumers of one ring (included by ring_cases.h).
  *
  * An implementation gives, for M = rts and hts, bulk and burst operations as for the other
- * modes (ring_cases.h), expands RING_SYNC_BODIES(prefix, M, ...) for each and
- * RING_SHARED_BODY(prefix_mpmc_shared, ...) with its MP/MC bulk calls.
+ * modes; RING_IMPLEMENT() (ring_cases.h) expands RING_SYNC_BODIES(prefix, M, ...) for each
+ * and RING_SHARED_BODY(prefix_mpmc_shared, ...) with the MP/MC bulk calls.
  *
  * Cases (8-byte elements; one operation = one element enqueued and dequeued):
  *   M_bulk / M_burst     n in {1, 8, 32}, one lcore, as spsc_bulk and the rest
@@ -45,18 +45,10 @@ static inline void ring_number(uint64_t *buf, unsigned words, unsigned k, uint64
 			const unsigned want = n - done < b ? (unsigned)(n - done) : b;             \
 			if (role == 0) {                                                           \
 				ring_number(rr->in, w, want, rr->seq);                             \
-				while ((k = ENQS(&u, rr->in, want)) == 0) {                        \
-					if (dpk_bench_stopped(run))                                \
-						return done;                                       \
-					dpk_pause();                                               \
-				}                                                                  \
+				RING_WAIT_WHILE(run, (k = ENQS(&u, rr->in, want)) == 0, done)      \
 				rr->enq += k;                                                      \
 			} else {                                                                   \
-				while ((k = DEQS(&u, rr->out, want)) == 0) {                       \
-					if (dpk_bench_stopped(run))                                \
-						return done;                                       \
-					dpk_pause();                                               \
-				}                                                                  \
+				RING_WAIT_WHILE(run, (k = DEQS(&u, rr->out, want)) == 0, done)     \
 				if (k > want || !ring_check(rr->out, w, k, rr->seq)) {             \
 					dpk_bench_fail(run, "consumer expected %llu, got %llu",    \
 					               (unsigned long long)rr->seq,                \

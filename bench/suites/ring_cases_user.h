@@ -3,9 +3,10 @@
  * ring_cases_user.h - ring cases shaped as users' code makes its calls, and pair cases
  * with a defined regime (docs/pairs.md); included by ring_cases.h.
  *
- * An implementation expands RING_FNS(prefix, M, ...) for every mode with the mode's bulk
- * and burst operations, then RING_FNS_TABLE(prefix), and RING_USER_BODIES(prefix, M, ...)
- * for spsc and mpmc; its setup passes prefix_fns to ring_setup_state().
+ * RING_IMPLEMENT() (ring_cases.h) expands RING_FNS(prefix, M, ...) for every mode with the
+ * mode's bulk and burst operations, then RING_FNS_TABLE(prefix), and
+ * RING_USER_BODIES(prefix, M, ...) for spsc and mpmc; an implementation's setup passes
+ * prefix_fns to ring_setup_state().
  *
  * Cases (8-byte elements; one operation = one element):
  *   M_call_bulk / M_call_burst  one lcore, n in {1, 8, 32}: every enqueue and dequeue
@@ -97,15 +98,6 @@
 	RING_CALL_BODY(NAME, 16, ENQ, DEQ, WHAT)                                                   \
 	RING_CALL_BODY(NAME, 32, ENQ, DEQ, WHAT)                                                   \
 	RING_CALL_BODY(NAME, 48, ENQ, DEQ, WHAT)
-
-/* Wait while @p cond holds, polling stop: returns from the body with @p done if it is
- * raised. */
-#define RING_WAIT_WHILE(run, cond, done)                                                           \
-	while (cond) {                                                                             \
-		if (dpk_bench_stopped(run))                                                        \
-			return done;                                                               \
-		dpk_pause();                                                                       \
-	}
 
 /*
  * Hand-off: role 0 sends a burst of n, then waits until role 1 has taken it. st->taken is

@@ -5,8 +5,8 @@
  * An implementation gives four zero-copy operations on its SP/SC ring, taking a struct
  * ring_use pointer: ZPS(u, n, z) reserves n slots (bulk) and describes them in struct
  * ring_zc *z, returning n or 0; ZPF(u, n) publishes them; ZCS(u, n, z) and ZCF(u, n) do
- * the same on the consumer side. It expands RING_ZC_BODIES(prefix, ...) with those and its
- * SP/SC bulk calls.
+ * the same on the consumer side. RING_IMPLEMENT() (ring_cases.h) expands
+ * RING_ZC_BODIES(prefix, ...) with those and the SP/SC bulk calls.
  *
  * Every case builds each element in full (every 8-byte word written) and uses it in full
  * (every word read, the first checked against its sequence number): with zero copy the
