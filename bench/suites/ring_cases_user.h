@@ -159,8 +159,8 @@
 #define RING_CASE_HANDOFF(P, SU, TD, m, M, nn)                                                     \
 	{                                                                                          \
 		.name = #m "_pair_handoff",                                                        \
-		.desc = "a burst sent when the last was taken, so each meets an empty ring: "      \
-		        "consumer time per element, one hand-off and the reply over n",            \
+		.desc = "n elements sent once the last n were taken, so each call meets an empty " \
+		        "ring; consumer time per element, one hand-off and the reply over n",      \
 		.kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ELEMENT,                                  \
 		.params = {{"esize", 8}, {"n", nn}}, .ops_multiple = nn, .counted_roles = 2,       \
 		.role_names = {"producer", "consumer"}, .setup = SU, .body = P##_##m##_handoff,    \
