@@ -173,7 +173,7 @@ static unsigned enqueue_two_step(struct run *run, enum call_kind kind, unsigned 
 {
 	struct dpk_ring *r = run->r;
 	const bool bulk = kind != CALL_BURST, zc = run->cfg->prod_mode == MODE_ZC;
-	struct dpk_ring_zc_data zcd;
+	struct dpk_ring_zc_data zcd = {0};
 	unsigned got, keep;
 	int rc;
 
@@ -236,7 +236,7 @@ static unsigned dequeue_two_step(struct run *run, enum call_kind kind, unsigned 
 {
 	struct dpk_ring *r = run->r;
 	const bool bulk = kind != CALL_BURST, zc = run->cfg->cons_mode == MODE_ZC;
-	struct dpk_ring_zc_data zcd;
+	struct dpk_ring_zc_data zcd = {0};
 	unsigned got, take;
 	int rc;
 

@@ -20,13 +20,23 @@
 #define DPK_DPDK_VERSION "(installed)"
 #endif
 
+/* The ring's flags for each mode of the cases. */
+static const unsigned rte_flags[RING_NMODES] = {
+        [RING_SPSC] = RING_F_SP_ENQ | RING_F_SC_DEQ,
+        [RING_MPMC] = 0,
+        [RING_RTS] = RING_F_MP_RTS_ENQ | RING_F_MC_RTS_DEQ,
+        [RING_HTS] = RING_F_MP_HTS_ENQ | RING_F_MC_HTS_DEQ,
+};
+
+static const struct ring_fns rte_fns[RING_NMODES];
+
 static int rte_setup(struct dpk_bench_run *run)
 {
 	const struct ring_arg *a = run->c->arg;
-	unsigned flags = a->mode == RING_SPSC ? RING_F_SP_ENQ | RING_F_SC_DEQ : 0;
 	size_t size = sizeof(struct ring_state) + run->nroles * sizeof(struct ring_role);
 	ssize_t rsize = rte_ring_get_memsize_elem(a->esize, RING_SLOTS);
 	struct ring_state *st;
+	struct rte_ring *r;
 
 	if (rsize < 0)
 		return (int)rsize;
@@ -34,16 +44,12 @@ static int rte_setup(struct dpk_bench_run *run)
 	st = dpk_bench_alloc(run, size, 64);
 	if (!st)
 		return -ENOMEM;
-	st->use.r = dpk_bench_alloc(run, (size_t)rsize, 64);
-	if (!st->use.r)
+	r = dpk_bench_alloc(run, (size_t)rsize, 64);
+	if (!r)
 		return -ENOMEM;
-	if (rte_ring_init(st->use.r, "dpk-bench", RING_SLOTS, flags) != 0)
+	if (rte_ring_init(r, "dpk-bench", RING_SLOTS, rte_flags[a->mode]) != 0)
 		return -EINVAL;
-	st->a = a;
-	st->use.esize = a->esize;
-	st->words = a->esize / 8;
-	run->state = st;
-	return 0;
+	return ring_setup_state(run, st, r, rte_ring_get_capacity(r), rte_fns);
 }
 
 static void rte_teardown(struct dpk_bench_run *run)
@@ -66,10 +72,50 @@ static void rte_teardown(struct dpk_bench_run *run)
 #define MCB(u, p, n) rte_ring_mc_dequeue_bulk_elem(R(u), p, (u)->esize, n, NULL)
 #define MPS(u, p, n) rte_ring_mp_enqueue_burst_elem(R(u), p, (u)->esize, n, NULL)
 #define MCS(u, p, n) rte_ring_mc_dequeue_burst_elem(R(u), p, (u)->esize, n, NULL)
+#define RPB(u, p, n) rte_ring_mp_rts_enqueue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define RCB(u, p, n) rte_ring_mc_rts_dequeue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define RPS(u, p, n) rte_ring_mp_rts_enqueue_burst_elem(R(u), p, (u)->esize, n, NULL)
+#define RCS(u, p, n) rte_ring_mc_rts_dequeue_burst_elem(R(u), p, (u)->esize, n, NULL)
+#define HPB(u, p, n) rte_ring_mp_hts_enqueue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define HCB(u, p, n) rte_ring_mc_hts_dequeue_bulk_elem(R(u), p, (u)->esize, n, NULL)
+#define HPS(u, p, n) rte_ring_mp_hts_enqueue_burst_elem(R(u), p, (u)->esize, n, NULL)
+#define HCS(u, p, n) rte_ring_mc_hts_dequeue_burst_elem(R(u), p, (u)->esize, n, NULL)
 
-RING_BODIES(rte, spsc, SP1, SC1, SPB, SCB, SPS, SCS)
-RING_BODIES(rte, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
-RING_ALL_BODY(rte, MPB, MCB)
+/* Zero copy on the SP/SC ring: the spans handed on in the cases' own form (a start that
+ * reserved nothing need not have written them). */
+static inline unsigned rte_zc_spans(unsigned got, const struct rte_ring_zc_data *d,
+                                    struct ring_zc *z)
+{
+	if (!got)
+		return 0;
+	z->p1 = d->ptr1;
+	z->p2 = d->ptr2;
+	z->n1 = d->n1;
+	return got;
+}
+
+static inline unsigned rte_zc_enq_start(const struct ring_use *u, unsigned n, struct ring_zc *z)
+{
+	struct rte_ring_zc_data d;
+
+	return rte_zc_spans(rte_ring_enqueue_zc_bulk_elem_start(R(u), u->esize, n, &d, NULL), &d,
+	                    z);
+}
+
+static inline unsigned rte_zc_deq_start(const struct ring_use *u, unsigned n, struct ring_zc *z)
+{
+	struct rte_ring_zc_data d;
+
+	return rte_zc_spans(rte_ring_dequeue_zc_bulk_elem_start(R(u), u->esize, n, &d, NULL), &d,
+	                    z);
+}
+
+#define ZPS(u, n, z) rte_zc_enq_start(u, n, z)
+#define ZPF(u, n)    rte_ring_enqueue_zc_elem_finish(R(u), n)
+#define ZCS(u, n, z) rte_zc_deq_start(u, n, z)
+#define ZCF(u, n)    rte_ring_dequeue_zc_elem_finish(R(u), n)
+
+RING_IMPLEMENT(rte)
 
 static const struct dpk_bench_case rte_cases[] = {
         RING_CASES(rte, rte_setup, rte_teardown),

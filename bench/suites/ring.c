@@ -17,13 +17,24 @@
 #include "ring_cases.h"
 #include "suites.h"
 
+/* The ring's flags for each mode of the cases. */
+static const unsigned dpk_flags[RING_NMODES] = {
+        [RING_SPSC] = DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ,
+        [RING_MPMC] = 0,
+        [RING_RTS] = DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MC_RTS_DEQ,
+        [RING_HTS] = DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_MC_HTS_DEQ,
+};
+
+static const struct ring_fns dpk_fns[RING_NMODES];
+
 static int dpk_setup(struct dpk_bench_run *run)
 {
 	const struct ring_arg *a = run->c->arg;
-	unsigned flags = a->mode == RING_SPSC ? DPK_RING_F_SP_ENQ | DPK_RING_F_SC_DEQ : 0;
+	const unsigned flags = dpk_flags[a->mode];
 	size_t size = sizeof(struct ring_state) + run->nroles * sizeof(struct ring_role);
 	ssize_t rsize = dpk_ring_memsize(a->esize, RING_SLOTS, flags);
 	struct ring_state *st;
+	struct dpk_ring *r;
 	int rc;
 
 	if (rsize < 0)
@@ -32,17 +43,13 @@ static int dpk_setup(struct dpk_bench_run *run)
 	st = dpk_bench_alloc(run, size, 64);
 	if (!st)
 		return -ENOMEM;
-	st->use.r = dpk_bench_alloc(run, (size_t)rsize, 64);
-	if (!st->use.r)
+	r = dpk_bench_alloc(run, (size_t)rsize, 64);
+	if (!r)
 		return -ENOMEM;
-	rc = dpk_ring_init(st->use.r, a->esize, RING_SLOTS, flags);
+	rc = dpk_ring_init(r, a->esize, RING_SLOTS, flags);
 	if (rc)
 		return rc;
-	st->a = a;
-	st->use.esize = a->esize;
-	st->words = a->esize / 8;
-	run->state = st;
-	return 0;
+	return ring_setup_state(run, st, r, dpk_ring_capacity(r), dpk_fns);
 }
 
 static void dpk_teardown(struct dpk_bench_run *run)
@@ -65,10 +72,48 @@ static void dpk_teardown(struct dpk_bench_run *run)
 #define MCB(u, p, n) dpk_ring_mc_dequeue_bulk(R(u), p, n, NULL)
 #define MPS(u, p, n) dpk_ring_mp_enqueue_burst(R(u), p, n, NULL)
 #define MCS(u, p, n) dpk_ring_mc_dequeue_burst(R(u), p, n, NULL)
+#define RPB(u, p, n) dpk_ring_mp_rts_enqueue_bulk(R(u), p, n, NULL)
+#define RCB(u, p, n) dpk_ring_mc_rts_dequeue_bulk(R(u), p, n, NULL)
+#define RPS(u, p, n) dpk_ring_mp_rts_enqueue_burst(R(u), p, n, NULL)
+#define RCS(u, p, n) dpk_ring_mc_rts_dequeue_burst(R(u), p, n, NULL)
+#define HPB(u, p, n) dpk_ring_mp_hts_enqueue_bulk(R(u), p, n, NULL)
+#define HCB(u, p, n) dpk_ring_mc_hts_dequeue_bulk(R(u), p, n, NULL)
+#define HPS(u, p, n) dpk_ring_mp_hts_enqueue_burst(R(u), p, n, NULL)
+#define HCS(u, p, n) dpk_ring_mc_hts_dequeue_burst(R(u), p, n, NULL)
 
-RING_BODIES(dpk, spsc, SP1, SC1, SPB, SCB, SPS, SCS)
-RING_BODIES(dpk, mpmc, MP1, MC1, MPB, MCB, MPS, MCS)
-RING_ALL_BODY(dpk, MPB, MCB)
+/* Zero copy on the SP/SC ring: the spans handed on in the cases' own form (a start that
+ * reserved nothing need not have written them). */
+static inline unsigned dpk_zc_spans(unsigned got, const struct dpk_ring_zc_data *d,
+                                    struct ring_zc *z)
+{
+	if (!got)
+		return 0;
+	z->p1 = d->ptr1;
+	z->p2 = d->ptr2;
+	z->n1 = d->n1;
+	return got;
+}
+
+static inline unsigned dpk_zc_enq_start(struct dpk_ring *r, unsigned n, struct ring_zc *z)
+{
+	struct dpk_ring_zc_data d;
+
+	return dpk_zc_spans(dpk_ring_enqueue_zc_bulk_start(r, n, &d, NULL), &d, z);
+}
+
+static inline unsigned dpk_zc_deq_start(struct dpk_ring *r, unsigned n, struct ring_zc *z)
+{
+	struct dpk_ring_zc_data d;
+
+	return dpk_zc_spans(dpk_ring_dequeue_zc_bulk_start(r, n, &d, NULL), &d, z);
+}
+
+#define ZPS(u, n, z) dpk_zc_enq_start(R(u), n, z)
+#define ZPF(u, n)    (void)dpk_ring_enqueue_zc_finish(R(u), n)
+#define ZCS(u, n, z) dpk_zc_deq_start(R(u), n, z)
+#define ZCF(u, n)    (void)dpk_ring_dequeue_zc_finish(R(u), n)
+
+RING_IMPLEMENT(dpk)
 
 static const struct dpk_bench_case ring_cases[] = {
         RING_CASES(dpk, dpk_setup, dpk_teardown),

@@ -8,7 +8,7 @@ are taken relative to each copy's start (jumps and calls outside a copy must rea
 address; data it reads may be its own, such as a switch's jump table).
 
 usage: test_code_copies.py PATH/TO/dpk-bench BODIES
-BODIES is how many bodies the build has (8 per ring suite built). Exits 77 (skipped) when GNU
+BODIES is how many bodies the build has (18 per ring suite built). Exits 77 (skipped) when GNU
 nm or objdump is missing, or, off x86-64, when the copies do not sit at 16-byte steps (on
 aarch64 the attribute counts 4-byte NOPs). Prints TAP.
 """
@@ -20,7 +20,7 @@ import sys
 
 BIN = sys.argv[1]
 BODIES = int(sys.argv[2])
-COPY = re.compile(r"^((?:dpk|rte)_(?:spsc|mpmc)_[a-z]+)_(0|16|32|48)$")
+COPY = re.compile(r"^((?:dpk|rte)_(?:spsc|mpmc|rts|hts)_[a-z]+)_(0|16|32|48)$")
 OFFSETS = (0, 16, 32, 48)
 
 

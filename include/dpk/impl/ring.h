@@ -159,6 +159,22 @@ DPK__RING_INLINE unsigned char *dpk__ring_table(struct dpk_ring *r)
 }
 
 /*
+ * The element size is known only at run time, so the compiler expands the copies below for
+ * the sizes a ring does not have as well, and with a small caller object in view (one
+ * uint64_t, say) GCC warns that those dead branches read or write past it
+ * (-Warray-bounds, -Wstringop-overflow, -Wmaybe-uninitialized) in the user's build. The
+ * warnings are turned off for these functions alone. (An empty asm that hid the pointer's
+ * origin did the same, but the hidden pointer was hoisted out of a caller's loop and held a
+ * register there, which slowed the calls: docs/ring.md.)
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+/*
  * Copy 16 bytes. With @p split (and SSE2) they are read as two 8-byte halves and written
  * as one 16-byte store. Callers fill arrays of 8-byte elements (pointers, mostly) with
  * 8-byte stores, often just before the call, and store-to-load forwarding only serves a
@@ -225,10 +241,11 @@ DPK__RING_INLINE void dpk__ring_copy(unsigned char *dst, const unsigned char *sr
 }
 
 /*
- * Copy one element of at most 16 bytes in 8-byte words and a 4-byte tail: callers build
- * single elements with stores of 8 bytes or less just before the call, the case
- * dpk__ring_copy16() describes, and the table side of a lone element is as well served by
- * two 8-byte moves as by one of 16.
+ * Copy one element of fewer than 16 bytes (4, 8 or 12) in 8-byte words and a 4-byte tail.
+ * A lone element of 16 bytes goes through dpk__ring_copy16() instead: callers build single
+ * elements with stores of 8 bytes or less just before the call, so the caller's side is read
+ * in halves, while the table side takes one 16-byte move, which beat two 8-byte ones for a
+ * one-element MP/MC call (docs/ring.md).
  */
 DPK__RING_INLINE void dpk__ring_copy_one(unsigned char *dst, const unsigned char *src,
                                          uint32_t esize)
@@ -246,8 +263,9 @@ DPK__RING_INLINE void dpk__ring_copy_one(unsigned char *dst, const unsigned char
  * @p head on, in two parts when they run past the end of the table. The callers pass
  * esize as a constant for the common sizes, so the slot address is a shift and the copy
  * a fixed sequence of loads and stores. Arrays of 8-byte elements are read from the
- * caller in 8-byte halves (see dpk__ring_copy16()); 16-byte and larger elements are read
- * whole, as they are usually written.
+ * caller in 8-byte halves (see dpk__ring_copy16()); arrays of 16-byte and larger elements
+ * are read whole, as they are usually written. A lone element is read in words of 8 bytes
+ * at most (see dpk__ring_copy_one()).
  */
 DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned char *objs,
                                      unsigned n, uint32_t esize, bool in)
@@ -261,7 +279,9 @@ DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned
 
 	/* One element, the commonest call, never wraps (idx <= mask). */
 	if (n == 1) {
-		if (esize <= 16)
+		if (esize == 16)
+			dpk__ring_copy16(dst, src, in);
+		else if (esize < 16)
 			dpk__ring_copy_one(dst, src, esize);
 		else
 			dpk__ring_copy(dst, src, esize, false);
@@ -286,22 +306,6 @@ DPK__RING_INLINE void dpk__ring_move(struct dpk_ring *r, uint32_t head, unsigned
 }
 
 /*
- * The element size is known only at run time, so the compiler also expands the branches
- * for the sizes this ring does not have, and with a small caller object in view (one
- * uint64_t, say) GCC warns that those dead branches read or write past it (-Warray-bounds,
- * -Wstringop-overflow, -Wmaybe-uninitialized) in the user's build. Hiding where the
- * pointer came from, with an empty asm, keeps those warnings out of user code; it costs no
- * instruction.
- */
-DPK__RING_INLINE unsigned char *dpk__ring_opaque(const void *p)
-{
-	unsigned char *q = (unsigned char *)(uintptr_t)p;
-
-	__asm__("" : "+r"(q));
-	return q;
-}
-
-/*
  * Copy @p n elements from @p objs into the slots from index @p head on. Copying in only
  * reads the caller's array; one routine serves both directions. The element sizes with a
  * copy of their own are tested in order of use: 8 bytes (pointers) falls through, 16
@@ -310,7 +314,7 @@ DPK__RING_INLINE unsigned char *dpk__ring_opaque(const void *p)
 DPK__RING_INLINE void dpk__ring_copy_in(struct dpk_ring *r, uint32_t head, const void *objs,
                                         unsigned n)
 {
-	unsigned char *src = dpk__ring_opaque(objs);
+	unsigned char *src = (unsigned char *)(uintptr_t)objs;
 
 	if (__builtin_expect(r->esize == 8, 1))
 		dpk__ring_move(r, head, src, n, 8, true);
@@ -323,7 +327,7 @@ DPK__RING_INLINE void dpk__ring_copy_in(struct dpk_ring *r, uint32_t head, const
 /* Copy @p n elements from the slots from index @p head on into @p objs. */
 DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void *objs, unsigned n)
 {
-	unsigned char *dst = dpk__ring_opaque(objs);
+	unsigned char *dst = objs;
 
 	if (__builtin_expect(r->esize == 8, 1))
 		dpk__ring_move(r, head, dst, n, 8, false);
@@ -332,6 +336,10 @@ DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void
 	else
 		dpk__ring_move(r, head, dst, n, r->esize, false);
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /*
  * @p room limited to 0..@p cap for a report. With a head loaded before other callers moved
