@@ -314,14 +314,12 @@ static int get_cached(struct dpk_pool *p, void **objs, unsigned n, struct dpk_po
 			 * it, so that nothing is written to objs unless both are there. */
 			if (ring_get(p, objs + len, rest) < 0)
 				return -ENOENT;
-			for (uint32_t i = 0; i < len; i++)
-				objs[i] = c->objs[i];
+			dpk__pool_copy(objs, c->objs, len);
 			atomic_store_explicit(&c->len, 0, memory_order_relaxed);
 			return 0;
 		}
 	}
-	for (uint32_t i = 0; i < n; i++)
-		objs[i] = c->objs[len - n + i];
+	dpk__pool_copy(objs, &c->objs[len - n], n);
 	atomic_store_explicit(&c->len, len - n, memory_order_relaxed);
 	return 0;
 }
@@ -341,8 +339,7 @@ static void put_cached(struct dpk_pool *p, void *const *objs, unsigned n, struct
 		ring_put(p, c->objs, len);
 		len = 0;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		c->objs[len + i] = objs[i];
+	dpk__pool_copy(&c->objs[len], objs, n);
 	atomic_store_explicit(&c->len, len + n, memory_order_relaxed);
 }
 

@@ -489,6 +489,40 @@ static void user_cache(void)
 	dpk_pool_free(p);
 }
 
+/* A put of n objects and a get of n give the same objects back in the same order (the
+ * cache is a stack of arrays), for every n on both sides of the size from which the copy
+ * is a memcpy call, and neither writes past the n it was given. */
+static void cache_copies_every_size(void)
+{
+	enum { MAXN = 3 * DPK__POOL_COPY_CALL };
+	struct dpk_pool *p = make(4 * MAXN, 8, 0, 0);
+	struct dpk_pool_cache *c;
+	void *objs[MAXN + 1], *back[MAXN + 1], *const guard = &objs;
+
+	ASSERT_NOT_NULL(p);
+	c = dpk_pool_cache_create(p, MAXN);
+	ASSERT_NOT_NULL(c);
+	for (unsigned n = 1; n <= MAXN; n++) {
+		objs[n] = guard;
+		back[n] = guard;
+		ASSERT_EQ(0, dpk_pool_generic_get(p, objs, n, c));
+		EXPECT_TRUE(objs[n] == guard);
+		dpk_pool_generic_put(p, objs, n, c);
+		ASSERT_EQ(0, dpk_pool_generic_get(p, back, n, c));
+		EXPECT_TRUE(back[n] == guard);
+		for (unsigned i = 0; i < n; i++)
+			if (back[i] != objs[i]) {
+				dpk_test_fail(__FILE__, __LINE__, "n %u: object %u differs", n, i);
+				break;
+			}
+		dpk_pool_generic_put(p, back, n, c);
+		EXPECT_EQ(0, dpk_pool_audit(p, NULL, NULL, NULL));
+	}
+	dpk_pool_cache_free(c);
+	EXPECT_EQ(4 * MAXN, dpk_pool_avail_count(p));
+	dpk_pool_free(p);
+}
+
 static void counts_follow_gets_and_puts(void)
 {
 	struct dpk_pool *p = make(N, 8, 4, 0);
@@ -856,6 +890,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(lcore_uses_its_cache),
         DPK_TEST(single_calls_on_an_lcore),
         DPK_TEST(user_cache),
+        DPK_TEST(cache_copies_every_size),
         DPK_TEST(counts_follow_gets_and_puts),
         DPK_TEST(iterator_visits_every_object_once),
         DPK_TEST(obj_index_rejects_foreign_pointers),

@@ -106,6 +106,46 @@ static inline void dpk__pool_ring_put(struct dpk_pool *p, void *const *objs, uns
 	dpk__pool_ring_enqueue(p, objs, n);
 }
 
+/*
+ * Copy @p n object pointers between a cache and the caller's array (never the same memory).
+ * From DPK__POOL_COPY_CALL pointers on, libc's memcpy, whose moves are as wide as the CPU
+ * it runs on allows (chosen at run time), where the inline code is built for the baseline
+ * ISA and moves 16 bytes at a time; below it, the call costs more than it saves, and the
+ * copy is inline, 4 pointers a step and a tail of at most two steps, without a loop for the
+ * tail. docs/measured-2026-12-01.md has the figures.
+ */
+#define DPK__POOL_COPY_CALL 16u
+
+DPK__POOL_INLINE void dpk__pool_copy(void **__restrict dst, void *const *__restrict src, unsigned n)
+{
+	unsigned i = 0;
+
+	if (n >= DPK__POOL_COPY_CALL) {
+		/* The empty asm hides what the caller tells of n (a bound from the size of a
+		 * local array, a constant): knowing it, GCC expands the memcpy into rep movsq,
+		 * which takes longer to start than the call and the copy together. */
+		__asm__("" : "+r"(n));
+		__builtin_memcpy(dst, src, (size_t)n * sizeof(*dst));
+		return;
+	}
+	/* Element by element, which the compiler merges into 16-byte moves, where a
+	 * fixed-size memcpy would draw overflow warnings from callers whose n is a constant
+	 * below its size. */
+	for (; i + 4 <= n; i += 4) {
+		dst[i] = src[i];
+		dst[i + 1] = src[i + 1];
+		dst[i + 2] = src[i + 2];
+		dst[i + 3] = src[i + 3];
+	}
+	if (n & 2) {
+		dst[i] = src[i];
+		dst[i + 1] = src[i + 1];
+		i += 2;
+	}
+	if (n & 1)
+		dst[i] = src[i];
+}
+
 DPK__POOL_INLINE int dpk_pool_generic_get(struct dpk_pool *p, void **objs, unsigned n,
                                           struct dpk_pool_cache *cache)
 {
@@ -117,10 +157,7 @@ DPK__POOL_INLINE int dpk_pool_generic_get(struct dpk_pool *p, void **objs, unsig
 	 * data between threads (counts read len as a snapshot). */
 	len = atomic_load_explicit(&cache->len, memory_order_relaxed);
 	if (__builtin_expect(n <= len && cache->fast == p, 1)) {
-		void *const *src = &cache->objs[len - n];
-
-		for (unsigned i = 0; i < n; i++)
-			objs[i] = src[i];
+		dpk__pool_copy(objs, &cache->objs[len - n], n);
 		atomic_store_explicit(&cache->len, len - n, memory_order_relaxed);
 		return 0;
 	}
@@ -140,10 +177,7 @@ DPK__POOL_INLINE void dpk_pool_generic_put(struct dpk_pool *p, void *const *objs
 	len = atomic_load_explicit(&cache->len, memory_order_relaxed);
 	/* len <= thresh always holds, so the subtraction cannot wrap. */
 	if (__builtin_expect(n <= cache->thresh - len && cache->fast == p, 1)) {
-		void **dst = &cache->objs[len];
-
-		for (unsigned i = 0; i < n; i++)
-			dst[i] = objs[i];
+		dpk__pool_copy(&cache->objs[len], objs, n);
 		atomic_store_explicit(&cache->len, len + n, memory_order_relaxed);
 		return;
 	}
