@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Packet pools, the multi calls, and references. The memory-order pairs (R1, A1, A2) are
- * described at the top of <dpk/impl/packet.h>.
+ * Packet pools, the multi calls, and references. The memory-order pairs (R1 with A1, A2,
+ * A3 and A4) are described at the top of <dpk/impl/packet.h>.
  *
  * Memory of a packet pool: struct dpk_packet_pool, whose last member is the object pool,
  * followed by the rest of the object pool (ring, caches, objects). Each object is
@@ -241,17 +241,25 @@ int dpk_packet_alloc_multi(struct dpk_packet_pool *pp, uint32_t len, struct dpk_
  */
 static bool packet_release(struct dpk_packet *pkt)
 {
-	uint32_t old;
+	uint32_t holds = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
 
-	/* Relaxed: no hold but this one (a referencing packet that was never referenced
-	 * itself), so no other thread has touched the packet since it came to this one. */
-	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0)
+	/* No hold but this one (a referencing packet that was never referenced itself), so
+	 * no other thread has touched the packet since it came to this one. */
+	if (holds == 0)
 		return true;
+	if (holds == 1) {
+		/* This hold is the only one, and no other can appear: making one takes a
+		 * hold. A3: pairs with R1 of the holders that left, whose accesses then
+		 * happen before the buffer is recycled. A plain store leaves the count at 0,
+		 * the "never referenced" state the next user of the buffer starts from. */
+		dpk__packet_acquire(pkt);
+		atomic_store_explicit(&pkt->refs, 0, memory_order_relaxed);
+		return true;
+	}
 	/* R1: release, so that this holder's accesses to the packet happen before the
-	 * last holder recycles it (A1) or changes it (A2). The last decrement leaves 0,
-	 * the "never referenced" state the next user of the buffer starts from. */
-	old = atomic_fetch_sub_explicit(&pkt->refs, 1, memory_order_release);
-	if (old != 1)
+	 * last holder recycles it (A1, A3), changes it (A2) or makes a hold with a plain
+	 * store (A4). The last decrement leaves 0, as above. */
+	if (atomic_fetch_sub_explicit(&pkt->refs, 1, memory_order_release) != 1)
 		return false;
 	/* A1: pairs with R1 of every other holder. */
 	dpk__packet_acquire(pkt);
@@ -473,15 +481,28 @@ int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len,
 	return 0;
 }
 
-/* Add a hold on @p pkt, which the caller holds. */
-static void packet_hold(struct dpk_packet *pkt)
+/*
+ * Add a hold on @p pkt. With @p direct the caller holds @p pkt itself, one of the holds
+ * counted; without, it holds a referencing packet that holds @p pkt, and that packet may
+ * have other holders, who may add holds on @p pkt at the same time.
+ */
+static void packet_hold(struct dpk_packet *pkt, bool direct)
 {
-	/* Relaxed load, store and increment: see "Memory orders" in <dpk/impl/packet.h>. */
-	if (atomic_load_explicit(&pkt->refs, memory_order_relaxed) == 0) {
+	/* Relaxed load, stores and increment: see "Memory orders" in <dpk/impl/packet.h>. */
+	uint32_t holds = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
+
+	if (holds == 0) {
 		/* The caller is the only holder: refs leaves 0, and the pool word takes the
 		 * flag that keeps every holder's free off the inline path (see
 		 * <dpk/impl/packet.h>; a referencing packet has it already). */
 		pkt->pool_tag |= DPK__PACKET_SHARED;
+		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
+	} else if (holds == 1 && direct) {
+		/* The caller's hold is the only one, and only a holder can add or drop one.
+		 * A4: pairs with R1 of the holders that left. The store ends the release
+		 * sequence of their R1, so the last holder's A1 would not be ordered after
+		 * their accesses through it; it is through this holder's own R1 instead. */
+		dpk__packet_acquire(pkt);
 		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
 	} else {
 		atomic_fetch_add_explicit(&pkt->refs, 1, memory_order_relaxed);
@@ -494,7 +515,7 @@ struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt)
 		errno = EINVAL;
 		return NULL;
 	}
-	packet_hold(pkt);
+	packet_hold(pkt, true);
 	return pkt;
 }
 
@@ -540,6 +561,6 @@ struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
 	 * pool. Its pool word takes the flag for its whole life: its free goes out of line,
 	 * to drop its hold on the owner. */
 	ref->pool_tag |= DPK__PACKET_SHARED;
-	packet_hold(owner);
+	packet_hold(owner, owner == pkt);
 	return ref;
 }

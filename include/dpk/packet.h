@@ -65,6 +65,17 @@
  *   changes (push_head, pull_head,        nothing on the same packet; refused with -EBUSY
  *   put_tail, trim_tail, flow_tag_set)    while the packet has another holder
  *   pool create, pool free                nothing on the pool
+ *
+ * What the reference count costs (atomic read-modify-writes on it, per call):
+ *
+ *   call                                  read-modify-writes
+ *   free of a never-referenced packet     none: its pool word says so (see above)
+ *   ref, ref_static, free by a holder     none: a plain store of the new count, since no
+ *   that is the packet's only one         other holder exists and none can appear
+ *   the same with other holders           one increment or decrement
+ *   ref of a referencing packet           one increment on the owner, always: the
+ *                                         referencing packet's holders may make
+ *                                         references of it at the same time
  */
 #ifndef DPK_PACKET_H
 #define DPK_PACKET_H

@@ -14,6 +14,11 @@
  *       does not have to write it.
  *   n>0 n holds: handles from dpk_packet_ref_static() plus packets referencing this one.
  *       The first reference stores 2 (the holder's own hold plus the new one).
+ *   1   the caller's hold is the only one, and none can appear meanwhile, since making
+ *       one takes a hold: as DPDK's mbuf does at a count of 1, a reference then stores 2
+ *       and a free stores 0, with no read-modify-write. Not so for a hold taken through
+ *       a referencing packet (dpk_packet_ref() of one), whose other holders may take
+ *       holds on the same owner at the same time: that one is always an increment.
  *
  * Pool word (pool_tag): the address of the packet's pool, with DPK__PACKET_SHARED (bit 0;
  * a pool is aligned to a line pair) set exactly while refs is not 0 or the packet holds
@@ -52,6 +57,14 @@
  *   R1 also pairs with A2 (acquire in dpk__packet_exclusive() and dpk_packet_has_ref()):
  *      a holder that sees the count fall to 1 may change the packet after the others'
  *      reads of it.
+ *   R1 also pairs with A3 (acquire after the load that finds 1 in packet_release()): the
+ *      last holder, freeing with a plain store, recycles the buffer after the departed
+ *      holders' accesses, as with A1.
+ *   R1 also pairs with A4 (acquire after the load that finds 1 in packet_hold()): the
+ *      plain store of 2 ends the release sequence of the departed holders' R1, so a later
+ *      last holder's A1 or A3 no longer synchronizes with them through the count; A4
+ *      orders their accesses before this holder's, and this holder's own R1 (or its own
+ *      last free) carries them on.
  *   The first reference (0 -> 2, a relaxed store) and further ones (a relaxed increment)
  *   need no ordering: the caller holds the packet, so the count cannot reach 0 meanwhile,
  *   and the new handle reaches another thread only through something that orders memory
@@ -119,8 +132,8 @@ struct dpk_packet *dpk__packet_alloc_slow(struct dpk_packet_pool *pp, uint32_t l
 void dpk__packet_free_slow(struct dpk_packet *pkt);
 
 /*
- * The acquire side of A1 and A2: a fence after the relaxed load or decrement that found
- * the caller to be the last holder. Under ThreadSanitizer it is an acquire load of the
+ * The acquire side of A1 to A4: a fence after the relaxed load or decrement that found
+ * the caller's hold to be the only one left. Under ThreadSanitizer it is an acquire load of the
  * count instead, which gives the same order: at these points nobody else can change the
  * count, so the load reads the value just seen, the end of the release sequence of R1.
  */
