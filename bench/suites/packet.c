@@ -38,9 +38,9 @@
  * cases pair them three ways: alloc_each_free_multi minus alloc_free_multi is
  * what single allocs cost over alloc_multi, and alloc_multi_free_each minus
  * alloc_free_multi what single frees cost over free_multi. In the reference cases the held
- * packet's count stays at 1 after the first reference, so each iteration is one atomic
- * increment and one atomic decrement. has_ref and is_referencing are single loads and get
- * no case.
+ * packet's count stays at 1 after the first reference, so each iteration is a plain store
+ * (the reference by its only holder) and one atomic decrement (the free). has_ref and
+ * is_referencing are single loads and get no case.
  *
  * Invariants: every allocation and reference succeeds (the pool is far larger than what
  * the cases hold), ref_offset_free's references have the expected length, the pair's
