@@ -72,6 +72,7 @@
 #include <sys/types.h>
 
 #include <dpk/common.h>
+#include <dpk/impl/compat.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -53,7 +53,6 @@
 #endif
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -78,17 +77,18 @@
  * its own head and cache from a line the other side holds shared is a hit.
  */
 struct dpk__ring_side {
-	_Atomic uint32_t head;   /* ST, MT: next index to reserve (MT: by CAS) */
-	_Atomic uint32_t cached; /* ST, MT: a recent value of the other side's tail */
+	DPK__ATOMIC(uint32_t) head;   /* ST, MT: next index to reserve (MT: by CAS) */
+	DPK__ATOMIC(uint32_t) cached; /* ST, MT: a recent value of the other side's tail */
 	/*
 	 * The tail word, the only field the other side reads. Its low half is the tail index:
 	 * every index before it is finished. Its high half belongs to the side's sync mode: 0
 	 * (ST, MT), the count of finished reservations (RTS), or the head index (HTS, which
 	 * moves head and tail in one word).
 	 */
-	_Atomic uint64_t tail;
-	_Atomic uint64_t rts_head; /* RTS: low half the head index, high half the reservations */
-	_Atomic uint32_t htd_max;  /* RTS: a reservation waits while head - tail is above it */
+	DPK__ATOMIC(uint64_t) tail;
+	DPK__ATOMIC(uint64_t)
+	rts_head; /* RTS: low half the head index, high half the reservations */
+	DPK__ATOMIC(uint32_t) htd_max; /* RTS: a reservation waits while head - tail is above it */
 };
 
 struct dpk_ring {
@@ -98,26 +98,27 @@ struct dpk_ring {
 	uint32_t capacity; /* usable slots: size - 1, or the count asked for (EXACT_SZ) */
 	uint32_t esize;    /* element bytes, a multiple of 4 */
 	uint32_t flags;    /* DPK_RING_F_* given at init */
-	_Alignas(DPK_CACHE_LINE) unsigned char guard0[DPK_CACHE_LINE];
-	_Alignas(DPK_CACHE_LINE) struct dpk__ring_side prod; /* written by producers only */
-	_Alignas(DPK_CACHE_LINE) unsigned char guard1[DPK_CACHE_LINE];
-	_Alignas(DPK_CACHE_LINE) struct dpk__ring_side cons; /* written by consumers only */
-	_Alignas(DPK_CACHE_LINE) unsigned char guard2[DPK_CACHE_LINE];
+	DPK__ALIGNAS(DPK_CACHE_LINE) unsigned char guard0[DPK_CACHE_LINE];
+	DPK__ALIGNAS(DPK_CACHE_LINE) struct dpk__ring_side prod; /* written by producers only */
+	DPK__ALIGNAS(DPK_CACHE_LINE) unsigned char guard1[DPK_CACHE_LINE];
+	DPK__ALIGNAS(DPK_CACHE_LINE) struct dpk__ring_side cons; /* written by consumers only */
+	DPK__ALIGNAS(DPK_CACHE_LINE) unsigned char guard2[DPK_CACHE_LINE];
 	/* The element table follows, size * esize bytes from sizeof(struct dpk_ring). */
 };
 
-_Static_assert(sizeof(struct dpk__ring_side) <= DPK_CACHE_LINE, "a side fits one line");
-_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2, "the 64-bit index words need lock-free atomics");
-_Static_assert(offsetof(struct dpk_ring, prod) % DPK__RING_PAIR == 0, "prod starts a pair");
-_Static_assert(offsetof(struct dpk_ring, cons) % DPK__RING_PAIR == 0, "cons starts a pair");
-_Static_assert(offsetof(struct dpk_ring, prod) >= DPK__RING_PAIR,
-               "the read-only fields and prod do not share a line pair");
-_Static_assert(offsetof(struct dpk_ring, cons) >= offsetof(struct dpk_ring, prod) + DPK__RING_PAIR,
-               "prod and cons do not share a line or a line pair");
-_Static_assert(sizeof(struct dpk_ring) >= offsetof(struct dpk_ring, cons) + DPK__RING_PAIR,
-               "cons and the table do not share a line or a line pair");
-_Static_assert(sizeof(struct dpk_ring) % DPK__RING_PAIR == 0,
-               "the table starts on its own line pair");
+DPK__STATIC_ASSERT(sizeof(struct dpk__ring_side) <= DPK_CACHE_LINE, "a side fits one line");
+DPK__STATIC_ASSERT(ATOMIC_LLONG_LOCK_FREE == 2, "the 64-bit index words need lock-free atomics");
+DPK__STATIC_ASSERT(offsetof(struct dpk_ring, prod) % DPK__RING_PAIR == 0, "prod starts a pair");
+DPK__STATIC_ASSERT(offsetof(struct dpk_ring, cons) % DPK__RING_PAIR == 0, "cons starts a pair");
+DPK__STATIC_ASSERT(offsetof(struct dpk_ring, prod) >= DPK__RING_PAIR,
+                   "the read-only fields and prod do not share a line pair");
+DPK__STATIC_ASSERT(offsetof(struct dpk_ring, cons) >=
+                           offsetof(struct dpk_ring, prod) + DPK__RING_PAIR,
+                   "prod and cons do not share a line or a line pair");
+DPK__STATIC_ASSERT(sizeof(struct dpk_ring) >= offsetof(struct dpk_ring, cons) + DPK__RING_PAIR,
+                   "cons and the table do not share a line or a line pair");
+DPK__STATIC_ASSERT(sizeof(struct dpk_ring) % DPK__RING_PAIR == 0,
+                   "the table starts on its own line pair");
 
 /*
  * Every data-path function, the public calls included, is forced inline: left to itself
@@ -327,7 +328,7 @@ DPK__RING_INLINE void dpk__ring_copy_in(struct dpk_ring *r, uint32_t head, const
 /* Copy @p n elements from the slots from index @p head on into @p objs. */
 DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void *objs, unsigned n)
 {
-	unsigned char *dst = objs;
+	unsigned char *dst = (unsigned char *)objs;
 
 	if (__builtin_expect(r->esize == 8, 1))
 		dpk__ring_move(r, head, dst, n, 8, false);
