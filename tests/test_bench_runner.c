@@ -863,6 +863,58 @@ static void missing_placements_are_skipped(void)
 	stop();
 }
 
+static int setup_absent(struct dpk_bench_run *run)
+{
+	dpk_bench_fail(run, "library %s cannot start", "L");
+	return -ENODEV;
+}
+
+static int setup_nodev(struct dpk_bench_run *run)
+{
+	(void)run;
+	return -ENODEV;
+}
+
+static const struct dpk_bench_case c_absent = {.name = "absent",
+                                               .desc = "needs what is not here",
+                                               .kind = DPK_BENCH_SINGLE,
+                                               .unit = DPK_UNIT_ITERATION,
+                                               .setup = setup_absent,
+                                               .body = body_spin};
+static const struct dpk_bench_case c_nodev = {.name = "nodev",
+                                              .desc = "needs more lcores",
+                                              .kind = DPK_BENCH_SINGLE,
+                                              .unit = DPK_UNIT_ITERATION,
+                                              .setup = setup_nodev,
+                                              .body = body_spin};
+
+/* A set-up's -ENODEV skips the case, with the reason it gave or one of the harness's, and
+ * an interleaved group with a skipped member says so in the others' results. */
+static void nodev_setups_are_skipped_with_their_reason(void)
+{
+	const struct dpk_bench_suite *suites[2] = {&suite, &suite};
+	const struct dpk_bench_case *cases[2] = {&c_single, &c_absent};
+	struct dpk_bench_result res, two[2];
+
+	ASSERT_EQ(0, start("0"));
+	dpk_bench_run_case(&runner, &suite, &c_absent, DPK_PLACE_SINGLE, 0, &res);
+	EXPECT_EQ(DPK_RESULT_SKIPPED, res.status);
+	EXPECT_STREQ("library L cannot start", res.reason);
+	dpk_bench_result_free(&res);
+	dpk_bench_run_case(&runner, &suite, &c_nodev, DPK_PLACE_SINGLE, 0, &res);
+	EXPECT_EQ(DPK_RESULT_SKIPPED, res.status);
+	EXPECT_TRUE(strstr(res.reason, "-ENODEV") != NULL);
+	dpk_bench_result_free(&res);
+	dpk_bench_run_interleaved(&runner, suites, cases, 2, 0, two);
+	EXPECT_EQ(DPK_RESULT_EMPTY, two[0].status);
+	EXPECT_STREQ("interleaved group stopped: t/absent skipped", two[0].reason);
+	EXPECT_EQ(DPK_RESULT_SKIPPED, two[1].status);
+	EXPECT_STREQ("library L cannot start", two[1].reason);
+	for (unsigned i = 0; i < 2; i++)
+		dpk_bench_result_free(&two[i]);
+	stop();
+}
+
 static void all_takes_one_worker_per_cpu(void)
 {
 	struct dpk_bench_result res;
@@ -2076,6 +2128,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(blocked_role_ends_on_stop),
         DPK_TEST(failing_pair_ends_before_its_budget),
         DPK_TEST(missing_placements_are_skipped),
+        DPK_TEST(nodev_setups_are_skipped_with_their_reason),
         DPK_TEST(all_takes_one_worker_per_cpu),
         DPK_TEST(rounds_visit_cases_in_turn),
         DPK_TEST(rounds_drop_only_the_failed_case),

@@ -120,7 +120,8 @@ static void group_slow_parts(struct group *g, uint8_t *slow_part)
 			slow_part[g->samples[0][q].round] = 1;
 }
 
-/* A member that failed stops the whole group: say so in the others' results. */
+/* A member that failed or was skipped stops the whole group: say so in the others'
+ * results. */
 static void group_stopped(struct group *g, const struct dpk_bench_suite *const *suites,
                           const struct dpk_bench_case *const *cases)
 {
@@ -128,11 +129,14 @@ static void group_stopped(struct group *g, const struct dpk_bench_suite *const *
 		if (g->res[i].status != DPK_RESULT_OK || g->res[i].reject[0] != 0)
 			continue;
 		for (unsigned j = 0; j < g->k; j++)
-			if (g->res[j].status == DPK_RESULT_FAILED) {
+			if (g->res[j].status == DPK_RESULT_FAILED ||
+			    g->res[j].status == DPK_RESULT_SKIPPED) {
 				g->res[i].status = DPK_RESULT_EMPTY;
 				snprintf(g->res[i].reason, sizeof(g->res[i].reason),
-				         "interleaved group stopped: %s/%s failed", suites[j]->name,
-				         cases[j]->name);
+				         "interleaved group stopped: %s/%s %s", suites[j]->name,
+				         cases[j]->name,
+				         g->res[j].status == DPK_RESULT_FAILED ? "failed"
+				                                               : "skipped");
 				break;
 			}
 	}

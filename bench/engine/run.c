@@ -194,7 +194,10 @@ bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, unsigned slot, struct dpk_benc
 	int rc = x->run.c->setup(&x->run);
 	if (rc == 0 && !dpk_bench_ctl_failed(x))
 		return true;
-	if (rc == -ENODEV) { /* these lcores cannot run it: a fact of the placement */
+	if (rc == -ENODEV && dpk_bench_ctl_failed(x)) { /* a reason the set-up gave */
+		res->status = DPK_RESULT_SKIPPED;
+		snprintf(res->reason, sizeof(res->reason), "%s", dpk_bench_ctl_fail_message(x));
+	} else if (rc == -ENODEV) { /* these lcores cannot run it: a fact of the placement */
 		res->status = DPK_RESULT_SKIPPED;
 		snprintf(
 		        res->reason, sizeof(res->reason),

@@ -193,8 +193,7 @@ bool dpk_dpdk_ready(struct dpk_bench_run *run)
 	}
 	if (eal_state == EAL_UP)
 		return true;
-	dpk_bench_fail(run,
-	               "skipped: DPDK's EAL did not start: %s (DPK_BENCH_DPDK_LOG=1 shows its log)",
+	dpk_bench_fail(run, "DPDK's EAL did not start: %s (DPK_BENCH_DPDK_LOG=1 shows its log)",
 	               eal_why);
 	return false;
 }
@@ -204,8 +203,10 @@ void *dpk_dpdk_state(struct dpk_bench_run *run, size_t size, int *rc)
 	void *st;
 
 	*rc = 0;
-	if (!dpk_dpdk_ready(run))
+	if (!dpk_dpdk_ready(run)) {
+		*rc = -ENODEV;
 		return NULL;
+	}
 	if (run->c->kind == DPK_BENCH_SINGLE && rte_lcore_id() == LCORE_ID_ANY)
 		dpk_bench_fail(run, "the main thread is not a DPDK lcore: it has no cache");
 	if (posix_memalign(&st, 64, size) != 0) {

@@ -15,8 +15,8 @@
  * DPDK's log goes nowhere unless DPK_BENCH_DPDK_LOG is set; then it goes to stderr, at
  * DPDK's default level when the variable is empty or "1", else at the level it names (an
  * EAL --log-level argument: "debug", "lib.eal:debug", "8"). Either way its last line is
- * kept, and a case that cannot run because EAL did not start fails with a reason that
- * begins "skipped:" and quotes it.
+ * kept, and a case that cannot run because EAL did not start is skipped with a reason
+ * that quotes it.
  *
  * Concurrency: dpk_dpdk_ready() and the helpers below it run in set-up and tear-down
  * (the main lcore, no role running); dpk_dpdk_role() runs in bodies, on any role.
@@ -41,18 +41,17 @@ extern unsigned dpk_dpdk_svc_cpu;
 
 /**
  * Start DPDK's EAL unless it is running (the first call decides; later calls return its
- * outcome). When EAL cannot start, case @p run fails with "skipped: DPDK's EAL did not
- * start: ..." and the reason. A set-up that gets false returns 0 and does nothing more:
- * the harness reports a set-up's own message only when it returns 0 (a code would be
- * reported as its strerror() alone).
+ * outcome). When EAL cannot start, the case's failure message says "DPDK's EAL did not
+ * start: " and the reason; a set-up that gets false returns -ENODEV and does nothing more,
+ * so that the case is skipped with that message.
  * @return whether EAL runs
  */
 bool dpk_dpdk_ready(struct dpk_bench_run *run);
 
 /**
  * The zeroed, 64-byte aligned state of @p size bytes of a case that needs EAL (free() it),
- * or NULL with *@p rc the set-up's return: 0 when EAL is down (dpk_dpdk_ready() has failed
- * the case), -ENOMEM when memory is short. A one-lcore case runs on EAL's main lcore; if
+ * or NULL with *@p rc the set-up's return: -ENODEV when EAL is down (dpk_dpdk_ready() has
+ * said why), -ENOMEM when memory is short. A one-lcore case runs on EAL's main lcore; if
  * its thread were none, per-lcore caches would go unused, and the case fails saying so.
  */
 void *dpk_dpdk_state(struct dpk_bench_run *run, size_t size, int *rc);

@@ -189,12 +189,11 @@ static bool cpu_taken(struct dpk_bench_run *run)
 	for (int i = 0; i < n; i++)
 		if (dpk_service_lcore_may_be_active(ids[i]) &&
 		    dpk_lcore_cpu(ids[i]) == dpk_dpdk_svc_cpu) {
-			dpk_bench_fail(
-			        run,
-			        "skipped: dpkit's service lcore %u spins on CPU %u, as DPDK's "
-			        "would: run this case apart from service/lcore_loop, not "
-			        "interleaved with it",
-			        ids[i], dpk_dpdk_svc_cpu);
+			dpk_bench_fail(run,
+			               "dpkit's service lcore %u spins on CPU %u, as DPDK's "
+			               "would: run this case apart from service/lcore_loop, not "
+			               "interleaved with it",
+			               ids[i], dpk_dpdk_svc_cpu);
 			return true;
 		}
 	return false;
@@ -207,7 +206,7 @@ static int loop_setup(struct dpk_bench_run *run)
 	int rc = 0;
 
 	if (!dpk_dpdk_ready(run) || cpu_taken(run))
-		return 0;
+		return -ENODEV;
 	if (!(st = dpk_dpdk_state(run, sizeof(*st), &rc)))
 		return rc;
 	for (unsigned i = 0; !rc && i < a->nservices; i++)

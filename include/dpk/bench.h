@@ -147,8 +147,9 @@ struct dpk_bench_case {
 	const char *role_names[2];
 	/** Optional: allocate and initialise run->state for run->nroles roles; 0 or -errno.
 	 *  Runs before every round of the case: each round starts from a fresh set-up.
-	 *  -ENODEV says the lcores given cannot run it (too few roles, say): the result is
-	 *  skipped with that reason instead of failed. */
+	 *  -ENODEV says the case cannot run here (too few roles, a library that cannot
+	 *  start): the result is skipped instead of failed, with the reason given to
+	 *  dpk_bench_fail() before returning, if any. */
 	int (*setup)(struct dpk_bench_run *run);
 	/** Perform @p n operations as role @p role; return the number completed. */
 	dpk_bench_body_fn body;
