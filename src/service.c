@@ -1,97 +1,31 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Service cores: registration, service-lcore loops, one iteration on any thread, and
- * statistics that are exact under concurrency without atomic read-modify-writes.
- *
- * Who writes what:
- *   struct service    control calls under ctl_lock; the hot paths only read it (and take
- *                     the MT-unsafe try-lock)
- *   struct lcore_ctl  control calls under ctl_lock; the lcore's loop reads mapped and run
- *   struct slot       one owner thread: a service lcore's loop (lcore_slots[]), or a thread
- *                     that claimed one of thread_slots[]; shared_slot is the exception,
- *                     updated with atomic read-modify-writes by every thread left without a
- *                     slot of its own
- *
- * Quiescence (dpk_service_may_be_active(), unregister) is a store-load pattern on each side:
- *
- *   runner                                  quiescer
- *   A: active |= bit   (own slot)           D: clear run state / map bit   (seq_cst store or RMW)
- *   B: load flags (and map), seq_cst        heavy_barrier()
- *      run the callback if B allows         E: load every slot's active     (seq_cst)
- *   C: active = prev   (release)
- *
- * Either E sees A (and the quiescer waits for C, whose release makes the callback's effects
- * visible to it), or B sees D and the callback is not entered. That needs a full barrier
- * between A and B and between D and E. In BARRIER_MEMBARRIER mode the quiescer's
- * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) runs a full barrier on every thread of the
- * process that is running at that moment (a thread that is not running passes one when it
- * is switched in), so A only needs a compiler barrier before B. In BARRIER_SEQ_CST mode A is
- * a seq_cst store: A, B, D and E are then all seq_cst and the single total order forbids
- * both loads missing both stores.
- *
- * Memory orders, one label per pair. Every acquire, release and seq_cst operation names
- * its label at the site, but for the two clears at the end, which order nothing:
- *   A1  mark_enter(): the runner's mark (A above); a relaxed store and a compiler barrier in
- *       BARRIER_MEMBARRIER mode, where the quiescer's membarrier is the barrier in the CPU,
- *       a seq_cst store otherwise (A1'). Pairs with E1.
- *   B1  run_iter()'s seq_cst load of the flags (B above). Pairs with D1 through the two full
- *       barriers; as an acquire it also pairs with P1-P3, so a runner that sees a flag set
- *       sees what was stored before it.
+ * Service cores, the hot path: the threads' slots and marks, the counting done on every
+ * call, dpk_service_run_iter_on_app_lcore() with run_iter() and its handlers, and the
+ * service-lcore loop. What is inlined into the entry point and the loop lives here, in one
+ * translation unit. service_int.h has the structures, who writes what, the quiescence
+ * protocol and the full memory-order legend; the labels used in this file:
+ *   A1  mark_enter(): the runner's mark (A1' in seq_cst mode). Pairs with E1 in
+ *       any_inside() (service_ctl.c).
+ *   A2  run_iter_shared()'s seq_cst increment of dpk__service_shared_active[]. Pairs with E2.
+ *   B1  run_iter()'s seq_cst load of the flags. Pairs with D1 and, as an acquire, P1-P3
+ *       (service_ctl.c).
  *   B2  the same in run_iter_shared(), after A2.
- *   B3  the same in loop_run_one(), with its seq_cst load of the lcore's map, which pairs
- *       with D2.
- *   C1  unmark(): the runner's release of its mark (C above; C3 in loop_run_one()). Pairs
- *       with E1: a quiescer that sees the mark gone sees the callback's effects.
- *   A2  run_iter_shared()'s seq_cst increment of shared_active[]: a read-modify-write,
- *       ordered before B2 in either barrier mode. Pairs with E2.
- *   C2  run_iter_shared()'s release decrement of shared_active[]. Pairs with E2.
- *   D1  the quiescer's seq_cst clear of a service's flags (drain_begin()) or of a run state
- *       (flag_set()) (D above). Pairs with B1-B3 through heavy_barrier() before E.
- *   D2  the seq_cst clear of map bits: by a quiescer (drain_begin(), unmapping in
- *       dpk_service_map_lcore_set()), pairing with B3 through heavy_barrier() before E; and
- *       by the lcore calls that clear the map of an lcore whose loop does not run, where
- *       dpk_lcore_launch() orders the store before the loop's first load.
- *   E1  any_inside()'s seq_cst loads of every slot's mark, after heavy_barrier() (E above).
- *       Pairs with A1 and C1/C3.
- *   E2  the same for shared_active[]. Pairs with A2 and C2.
- *   Q1  dpk_service_may_be_active()'s seq_cst loads of the flags and of a running loop's
- *       map, before its E: a runnable service mapped to a loop that has not returned may
- *       still be entered. Pairs with D1 and D2.
- *   P1  dpk_service_register()'s seq_cst store of the flags: publishes the fields stored
- *       before it (callback, user data, handlers, sample period, the slots' sampling
- *       state). Pairs with B1-B3 and G1.
- *   P2  flag_set() setting a flag (a run state, F_STATS): publishes as P1.
- *   P3  dpk_service_stats_sample_set() setting F_SAMPLED after the period: a runner that
- *       sees F_SAMPLED (B1-B3) sees the period.
- *   G1  the queries' acquire loads of the flags (dpk_service_probe_capability(),
- *       dpk_service_runstate_get()). Pairs with P1 and P2; only the flags' value is used.
- *   L1  svc_trylock()'s acquire exchange of an MT-unsafe service's lock. Pairs with U1.
- *   U1  svc_unlock()'s release store of the lock. Pairs with L1: the next holder sees what
- *       the last one wrote.
- *   T1  a thread slot given back: the release store of claimed (release_thread_slot(), and
- *       claim_thread_slot() when it cannot keep the slot). Pairs with T2.
- *   T2  claim_thread_slot()'s acquire CAS of claimed. Pairs with T1: the new owner sees the
- *       counters the previous one wrote before it adds to them.
- *   W1  service_lcore_loop()'s release store of loop_active = 0 as the loop returns. Pairs
- *       with W2.
- *   W2  dpk_service_lcore_may_be_active()'s acquire load of loop_active. Pairs with W1:
- *       after false, the loop's effects are visible.
- * Clearing F_STATS or F_SAMPLED is seq_cst like every write of the flags and orders
- * nothing: a runner that misses the clear counts one more call in the mode it saw. Every
- * other atomic is relaxed: counters have one writer each (read-modify-writes in
- * shared_slot) and are read as a snapshot; the sampling marks are the slot owner's own
- * (registration clears them before P1); the handler pointers are separate loads from the
- * flags (set_handlers() says how a call racing a change is counted); a loop's start (run,
- * loop_active) is ordered by dpk_lcore_launch() and its stop request by dpk_lcore_wait();
- * the barrier mode is set before any service is registered; the registered count is a
- * snapshot.
+ *   B3  the same in loop_run_one(), with the lcore's map. Pairs with D2 (service_ctl.c).
+ *   C1  unmark()'s release of the mark; C3 the same in loop_run_one(). Pairs with E1.
+ *   C2  run_iter_shared()'s release decrement of dpk__service_shared_active[]. Pairs with E2.
+ *   L1  svc_trylock()'s acquire exchange. Pairs with U1.
+ *   U1  svc_unlock()'s release store. Pairs with L1.
+ *   T1  a thread slot's release store of claimed when given back. Pairs with T2.
+ *   T2  claim_thread_slot()'s acquire CAS of claimed. Pairs with T1.
+ *   W1  dpk__service_lcore_loop()'s release store of loop_active = 0. Pairs with W2 in
+ *       dpk_service_lcore_may_be_active() (service_ctl.c).
+ * The runners' other atomics are relaxed, as service_int.h says.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <inttypes.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -106,132 +40,30 @@
 #include <dpk/service.h>
 
 #include "internal.h"
+#include "service_int.h"
 
 #define likely(x)     __builtin_expect(!!(x), 1)
 #define unlikely(x)   __builtin_expect(!!(x), 0)
 #define always_inline inline __attribute__((always_inline))
 #define line_aligned  __attribute__((aligned(DPK_CACHE_LINE)))
 
-/* Service flags, read by every call with one load. */
-#define F_REGISTERED (1u << 0)
-#define F_COMP_RUN   (1u << 1)
-#define F_APP_RUN    (1u << 2)
-#define F_MT_SAFE    (1u << 3)
-#define F_STATS      (1u << 4)
-#define F_SAMPLED    (1u << 5) /* sample period > 1 */
-#define F_RUNNABLE   (F_REGISTERED | F_COMP_RUN | F_APP_RUN)
+struct service dpk__services[DPK_SERVICE_MAX];
+struct lcore_ctl dpk__service_lcores[DPK_LCORE_MAX];
+struct slot dpk__service_lcore_slots[DPK_LCORE_MAX];
+struct slot dpk__service_thread_slots[DPK_SERVICE_THREAD_SLOTS];
+struct slot dpk__service_shared_slot;
+_Atomic uint32_t dpk__service_shared_active[DPK_SERVICE_MAX];
+_Atomic int dpk__service_barrier_mode;
 
-_Static_assert(DPK_SERVICE_MAX == 64, "one 64-bit word holds a set of services");
-
-/* Statistics sums (and baselines) of one service or one service lcore. */
-struct totals {
-	uint64_t idle, uidle, timed, untimed, errors, cycles;
-};
-
-/*
- * One service's counters in one slot, one cache line. Only the slot's owner writes them
- * (except in shared_slot): a relaxed load and a relaxed store, atomic so that 64-bit values
- * never tear on 32-bit targets and readers may sum them at any time.
- *
- * Every call moves exactly one of idle, timed and untimed, so their sum is the call count
- * and no counter is spent on it; uidle and errors only sort calls already counted there.
- * A sampled call that is not timed moves untimed before its callback runs and nothing else
- * when it returns 0, and untimed doubles as the sampling countdown: the first call made once
- * it has reached next is timed.
- */
-struct counters {
-	_Atomic uint64_t idle;    /* calls that returned -EAGAIN and were not counted in untimed */
-	_Atomic uint64_t uidle;   /* calls counted in untimed that returned -EAGAIN */
-	_Atomic uint64_t timed;   /* charged calls that were timed */
-	_Atomic uint64_t untimed; /* calls the sampling left untimed, whatever they returned */
-	_Atomic uint64_t errors;  /* charged calls that returned an error */
-	_Atomic uint64_t cycles;  /* ticks of timed charged calls, each times its weight */
-	_Atomic uint64_t next;    /* sampling: time a call once untimed has reached this */
-	_Atomic uint64_t last;    /* sampling: untimed - uidle at the last timed charged call */
-} __attribute__((aligned(DPK_CACHE_LINE)));
-
-_Static_assert(sizeof(struct counters) == DPK_CACHE_LINE, "one line per service and slot");
-
-/* A thread's marks and counters. */
-struct slot {
-	_Atomic uint64_t active;  /* bit i: the owner is inside service i's callback */
-	_Atomic uint64_t loops;   /* service lcore slots: loops run */
-	_Atomic uint32_t claimed; /* thread slots: held by a live thread */
-	alignas(DPK_CACHE_LINE) struct counters svc[DPK_SERVICE_MAX];
-};
-
-struct service;
-
-/*
- * What run_iter() jumps to once the service may run: the rest of the call (lock, callback,
- * statistics, unlock, unmark) for one statistics mode and locking, chosen when that mode
- * last changed. Returns what dpk_service_run_iter_on_app_lcore() returns.
- */
-typedef int (*run_fn)(struct slot *t, struct service *s, uint64_t prev);
-
-enum svc_state {
-	SVC_FREE,
-	SVC_REGISTERED,
-	SVC_DRAINING, /* being unregistered: waiting for callbacks in flight */
-};
-
-struct service {
-	/* Read by every call. */
-	alignas(DPK_CACHE_LINE) _Atomic uint32_t flags;
-	_Atomic uint32_t lock;   /* MT-unsafe try-lock, 1 when held */
-	_Atomic uint32_t sample; /* cycle sample period, >= 1 */
-	uint32_t coff;           /* offset of this service's counters in a struct slot */
-	dpk_service_fn callback; /* written before F_REGISTERED is published */
-	void *userdata;
-	_Atomic(run_fn) run[2]; /* run_iter()'s handler, by serialize_mt_unsafe */
-	/* Control state, under ctl_lock. */
-	alignas(DPK_CACHE_LINE) enum svc_state state;
-	char name[DPK_SERVICE_NAME_MAX];
-	struct totals base;
-};
-
-enum lc_role {
-	LC_NONE, /* not a service lcore */
-	LC_STOPPED,
-	LC_RUNNING,
-	LC_STOPPING, /* run cleared, loop not yet waited for */
-};
-
-struct lcore_ctl {
-	/* Read by the lcore's loop. */
-	alignas(DPK_CACHE_LINE) _Atomic uint64_t mapped; /* bit i: service i is mapped here */
-	_Atomic uint32_t run;                            /* the loop goes on while 1 */
-	_Atomic uint32_t loop_active;                    /* 1 from start until the loop returns */
-	/* Control state, under ctl_lock. */
-	alignas(DPK_CACHE_LINE) enum lc_role role;
-	uint64_t base_loops;
-	struct totals base;
-};
-
-enum {
-	BARRIER_SEQ_CST,
-	BARRIER_MEMBARRIER,
-};
-
-static struct service services[DPK_SERVICE_MAX];
-static struct lcore_ctl lcores[DPK_LCORE_MAX];
-static struct slot lcore_slots[DPK_LCORE_MAX];
-static struct slot thread_slots[DPK_SERVICE_THREAD_SLOTS];
-static struct slot shared_slot;
-static _Atomic uint32_t shared_active[DPK_SERVICE_MAX]; /* threads of shared_slot inside */
-
-static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic unsigned n_registered;
-static _Atomic int barrier_mode; /* BARRIER_SEQ_CST until service_init() finds membarrier */
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_key_t slot_key;
 static bool slot_key_ok;
 
 /* The calling thread's claimed slot, NULL before its first call (or when it has none). */
 static _Thread_local struct slot *tls_slot __attribute__((tls_model("initial-exec")));
-/* True when the pool was full at the thread's first call: it uses shared_slot. */
+/* True when the pool was full at the thread's first call: it uses dpk__service_shared_slot. */
 static _Thread_local bool tls_shared __attribute__((tls_model("initial-exec")));
-/* Services the thread is inside through shared_slot, for the self checks. */
+/* Services the thread is inside through dpk__service_shared_slot, for the self checks. */
 static _Thread_local uint64_t tls_shared_inside __attribute__((tls_model("initial-exec")));
 /* The slot of the service-lcore loop running on this thread, if any. */
 static _Thread_local struct slot *tls_loop_slot __attribute__((tls_model("initial-exec")));
@@ -267,18 +99,19 @@ static void service_init_once(void)
 		return;
 	/* Runs before any service is registered, so no call can have passed B yet. A runner
 	 * that still reads BARRIER_SEQ_CST later only makes a stronger mark than needed. */
-	atomic_store_explicit(&barrier_mode, BARRIER_MEMBARRIER, memory_order_relaxed);
+	atomic_store_explicit(&dpk__service_barrier_mode, BARRIER_MEMBARRIER, memory_order_relaxed);
 }
 
-static void service_init(void)
+void dpk__service_init(void)
 {
 	pthread_once(&init_once, service_init_once);
 }
 
-/* The quiescer's side of the barrier between D and E (see the top of this file). */
-static void heavy_barrier(void)
+/* The quiescer's side of the barrier between D and E (see service_int.h). */
+void dpk__service_heavy_barrier(void)
 {
-	if (atomic_load_explicit(&barrier_mode, memory_order_relaxed) != BARRIER_MEMBARRIER)
+	if (atomic_load_explicit(&dpk__service_barrier_mode, memory_order_relaxed) !=
+	    BARRIER_MEMBARRIER)
 		return; /* D and E are seq_cst, as the runners' A */
 	if (sys_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
 		/* Cannot fail once registered; the runners rely on it, so going on is unsafe. */
@@ -290,11 +123,12 @@ static void heavy_barrier(void)
 /* A: mark the caller inside the services of @p v before it checks whether it may run. */
 static inline void mark_enter(struct slot *t, uint64_t v)
 {
-	if (likely(atomic_load_explicit(&barrier_mode, memory_order_relaxed) ==
+	if (likely(atomic_load_explicit(&dpk__service_barrier_mode, memory_order_relaxed) ==
 	           BARRIER_MEMBARRIER)) {
 		atomic_store_explicit(&t->active, v, memory_order_relaxed);
-		/* A1: with heavy_barrier() in the quiescer, pairs with E1 in any_inside(). The
-		 * compiler barrier keeps B after A; membarrier orders them in the CPU. */
+		/* A1: with dpk__service_heavy_barrier() in the quiescer, pairs with E1 in
+		 * any_inside(). The compiler barrier keeps B after A; membarrier orders them in the
+		 * CPU. */
 		atomic_signal_fence(memory_order_seq_cst);
 	} else {
 		/* A1': pairs with E1 in any_inside() through the seq_cst total order. */
@@ -363,7 +197,8 @@ static __attribute__((noinline)) void call_stats(struct service *s, struct count
 	call_timed(s, c, false);
 }
 
-/* Threads of shared_slot time every call: a shared countdown would need one more RMW. */
+/* Threads of dpk__service_shared_slot time every call: a shared countdown would need one more RMW.
+ */
 static __attribute__((noinline)) void call_stats_shared(struct service *s, struct counters *c)
 {
 	call_timed(s, c, true);
@@ -553,13 +388,13 @@ static line_aligned int run_sampled_locked(struct slot *t, struct service *s, ui
 }
 
 /*
- * Point s->run at the handlers for flags @p f: ctl_lock held and @p f the flags just stored,
- * or before the service is published. run_iter() takes the pointer for calls with
+ * Point s->run at the handlers for flags @p f: the control lock held and @p f the flags just
+ * stored, or before the service is published. run_iter() takes the pointer for calls with
  * statistics only. A runner may load the flags of one mode and the handler of the next (the
  * two are separate loads): the call is then counted as the handler says, which is one of the
  * two ways a call racing a change may be counted.
  */
-static void set_handlers(struct service *s, uint32_t f)
+void dpk__service_set_handlers(struct service *s, uint32_t f)
 {
 	static const run_fn free_[] = {run_off, run_every, run_sampled};
 	static const run_fn locked[] = {run_off_locked, run_every_locked, run_sampled_locked};
@@ -572,7 +407,7 @@ static void set_handlers(struct service *s, uint32_t f)
 
 static always_inline int run_iter(struct slot *t, uint32_t id, bool serialize)
 {
-	struct service *s = &services[id];
+	struct service *s = &dpk__services[id];
 	uint64_t prev = atomic_load_explicit(&t->active, memory_order_relaxed);
 	uint32_t f;
 
@@ -593,7 +428,7 @@ static always_inline int run_iter(struct slot *t, uint32_t id, bool serialize)
 	return atomic_load_explicit(&s->run[serialize], memory_order_relaxed)(t, s, prev);
 }
 
-/* Call service @p s for a thread of shared_slot: every call with stats is timed. */
+/* Call service @p s for a thread of dpk__service_shared_slot: every call with stats is timed. */
 static inline void call_shared(struct service *s, uint32_t f, struct counters *c)
 {
 	if (!(f & F_STATS))
@@ -605,7 +440,7 @@ static inline void call_shared(struct service *s, uint32_t f, struct counters *c
 /* Threads without a slot of their own: shared counters, updated with read-modify-writes. */
 static int run_iter_shared(uint32_t id, bool serialize)
 {
-	struct service *s = &services[id];
+	struct service *s = &dpk__services[id];
 	uint64_t bit = UINT64_C(1) << id, prev = tls_shared_inside;
 	uint32_t f;
 	int rc = 0;
@@ -613,30 +448,31 @@ static int run_iter_shared(uint32_t id, bool serialize)
 	tls_shared_inside = prev | bit;
 	/* A2: a seq_cst read-modify-write orders itself before B2 in either barrier mode;
 	 * pairs with E2 in any_inside(). */
-	atomic_fetch_add_explicit(&shared_active[id], 1, memory_order_seq_cst);
+	atomic_fetch_add_explicit(&dpk__service_shared_active[id], 1, memory_order_seq_cst);
 	/* B2: as B1. */
 	f = atomic_load_explicit(&s->flags, memory_order_seq_cst);
 	if ((f & F_RUNNABLE) != F_RUNNABLE)
 		rc = (f & F_REGISTERED) ? -ENOEXEC : -EINVAL;
 	else if ((f & F_MT_SAFE) || !serialize)
-		call_shared(s, f, &shared_slot.svc[id]);
+		call_shared(s, f, &dpk__service_shared_slot.svc[id]);
 	else if (svc_trylock(&s->lock)) {
-		call_shared(s, f, &shared_slot.svc[id]);
+		call_shared(s, f, &dpk__service_shared_slot.svc[id]);
 		svc_unlock(&s->lock);
 	} else
 		rc = -EBUSY;
 	/* C2: pairs with E2 in any_inside(). */
-	atomic_fetch_sub_explicit(&shared_active[id], 1, memory_order_release);
+	atomic_fetch_sub_explicit(&dpk__service_shared_active[id], 1, memory_order_release);
 	tls_shared_inside = prev;
 	return rc;
 }
 
-/* First call of a thread: take a free slot of the pool, or fall back to shared_slot. */
+/* First call of a thread: take a free slot of the pool, or fall back to dpk__service_shared_slot.
+ */
 static struct slot *claim_thread_slot(void)
 {
-	service_init();
+	dpk__service_init();
 	for (unsigned i = 0; slot_key_ok && i < DPK_SERVICE_THREAD_SLOTS; i++) {
-		struct slot *t = &thread_slots[i];
+		struct slot *t = &dpk__service_thread_slots[i];
 		uint32_t free_ = 0;
 
 		if (atomic_load_explicit(&t->claimed, memory_order_relaxed))
@@ -690,7 +526,7 @@ dpk_service_run_iter_on_app_lcore(uint32_t id, bool serialize_mt_unsafe)
 
 static inline void loop_run_one(struct lcore_ctl *lc, struct slot *t, uint32_t id)
 {
-	struct service *s = &services[id];
+	struct service *s = &dpk__services[id];
 	uint64_t bit = UINT64_C(1) << id;
 	uint32_t f;
 	uint64_t mapped;
@@ -712,10 +548,10 @@ static inline void loop_run_one(struct lcore_ctl *lc, struct slot *t, uint32_t i
 	atomic_store_explicit(&t->active, 0, memory_order_release);
 }
 
-static int service_lcore_loop(void *arg)
+int dpk__service_lcore_loop(void *arg)
 {
 	struct lcore_ctl *lc = arg;
-	struct slot *t = &lcore_slots[lc - lcores];
+	struct slot *t = &dpk__service_lcore_slots[lc - dpk__service_lcores];
 
 	tls_loop_slot = t;
 	/* The stop request needs no ordering: dpk_lcore_wait() orders everything after. */
@@ -738,32 +574,10 @@ static int service_lcore_loop(void *arg)
 	return 0;
 }
 
-/* ---- Quiescence ---- */
-
-/* E: whether any thread is marked inside a service of @p bits (shared: service @p id). */
-static bool any_inside(uint64_t bits, uint32_t id)
-{
-	for (unsigned i = 0; i < DPK_LCORE_MAX; i++)
-		/* E1: pairs with A1 and C1/C3. */
-		if (atomic_load_explicit(&lcore_slots[i].active, memory_order_seq_cst) & bits)
-			return true;
-	for (unsigned i = 0; i < DPK_SERVICE_THREAD_SLOTS; i++)
-		/* E1, for the thread slots. */
-		if (atomic_load_explicit(&thread_slots[i].active, memory_order_seq_cst) & bits)
-			return true;
-	if (id < DPK_SERVICE_MAX)
-		/* E2: pairs with A2 and C2. */
-		return atomic_load_explicit(&shared_active[id], memory_order_seq_cst) != 0;
-	for (unsigned i = 0; i < DPK_SERVICE_MAX; i++)
-		/* E2, for every service of @p bits. */
-		if (((bits >> i) & 1) &&
-		    atomic_load_explicit(&shared_active[i], memory_order_seq_cst) != 0)
-			return true;
-	return false;
-}
+/* ---- Self checks, for the control calls ---- */
 
 /* Whether the calling thread is itself inside a service of @p bits. */
-static bool self_inside(uint64_t bits)
+bool dpk__service_self_inside(uint64_t bits)
 {
 	if (tls_slot && (atomic_load_explicit(&tls_slot->active, memory_order_relaxed) & bits))
 		return true;
@@ -771,877 +585,4 @@ static bool self_inside(uint64_t bits)
 	    (atomic_load_explicit(&tls_loop_slot->active, memory_order_relaxed) & bits))
 		return true;
 	return (tls_shared_inside & bits) != 0;
-}
-
-/* After D: wait until no thread is inside a service of @p bits (no lock held). */
-static void wait_quiet(uint64_t bits, uint32_t id)
-{
-	heavy_barrier();
-	while (any_inside(bits, id))
-		sched_yield();
-}
-
-bool dpk_service_may_be_active(uint32_t id)
-{
-	uint64_t bit;
-	uint32_t f;
-
-	if (id >= DPK_SERVICE_MAX)
-		return false;
-	service_init();
-	bit = UINT64_C(1) << id;
-	/* Q1: pairs with D1; the run state as the quiescer left it. */
-	f = atomic_load_explicit(&services[id].flags, memory_order_seq_cst);
-	if ((f & F_RUNNABLE) == F_RUNNABLE)
-		for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-			/* A loop that has not returned may still start the service; W2's
-			 * acquire is not needed here, only the value. Q1 for the map: pairs
-			 * with D2. */
-			if (atomic_load_explicit(&lcores[l].loop_active, memory_order_relaxed) &&
-			    (atomic_load_explicit(&lcores[l].mapped, memory_order_seq_cst) & bit))
-				return true;
-	heavy_barrier();
-	return any_inside(bit, id);
-}
-
-/* ---- Statistics reads ---- */
-
-static void totals_add(struct totals *sum, const struct counters *c)
-{
-	sum->idle += atomic_load_explicit(&c->idle, memory_order_relaxed);
-	sum->uidle += atomic_load_explicit(&c->uidle, memory_order_relaxed);
-	sum->timed += atomic_load_explicit(&c->timed, memory_order_relaxed);
-	sum->untimed += atomic_load_explicit(&c->untimed, memory_order_relaxed);
-	sum->errors += atomic_load_explicit(&c->errors, memory_order_relaxed);
-	sum->cycles += atomic_load_explicit(&c->cycles, memory_order_relaxed);
-}
-
-static void sum_service(uint32_t id, struct totals *sum)
-{
-	memset(sum, 0, sizeof(*sum));
-	for (unsigned i = 0; i < DPK_LCORE_MAX; i++)
-		totals_add(sum, &lcore_slots[i].svc[id]);
-	for (unsigned i = 0; i < DPK_SERVICE_THREAD_SLOTS; i++)
-		totals_add(sum, &thread_slots[i].svc[id]);
-	totals_add(sum, &shared_slot.svc[id]);
-}
-
-static void sum_lcore(unsigned lcore, struct totals *sum)
-{
-	memset(sum, 0, sizeof(*sum));
-	for (unsigned i = 0; i < DPK_SERVICE_MAX; i++)
-		totals_add(sum, &lcore_slots[lcore].svc[i]);
-}
-
-/* Counters only grow, and a later read under ctl_lock sees at least what the baseline
- * read saw, so the differences never go below zero. */
-static void stats_since(const struct totals *now, const struct totals *base,
-                        struct dpk_service_stats *out)
-{
-	uint64_t untimed = now->untimed - base->untimed, idle = now->idle - base->idle;
-
-	out->idle_calls = idle + (now->uidle - base->uidle);
-	out->timed_calls = now->timed - base->timed;
-	out->calls = idle + out->timed_calls + untimed;
-	out->error_calls = now->errors - base->errors;
-	out->cycles = now->cycles - base->cycles;
-	/* Only calls the sampling left untimed move untimed, so a read racing the writers
-	 * cannot turn an exact figure into an "estimated" one. */
-	out->cycles_estimated = untimed != 0;
-}
-
-/* ---- Control helpers (ctl_lock held) ---- */
-
-static struct service *registered(uint32_t id)
-{
-	if (id >= DPK_SERVICE_MAX || services[id].state != SVC_REGISTERED)
-		return NULL;
-	return &services[id];
-}
-
-static bool is_service_lcore(unsigned lcore)
-{
-	return lcore < DPK_LCORE_MAX && lcores[lcore].role != LC_NONE;
-}
-
-static void lcore_reset_base(unsigned lcore)
-{
-	sum_lcore(lcore, &lcores[lcore].base);
-	lcores[lcore].base_loops =
-	        atomic_load_explicit(&lcore_slots[lcore].loops, memory_order_relaxed);
-}
-
-/* ---- Registration ---- */
-
-/* Start sampling afresh in @p c: its next sampled call is timed and weighs 1. */
-static void sampling_clear(struct counters *c)
-{
-	uint64_t untimed = atomic_load_explicit(&c->untimed, memory_order_relaxed);
-
-	atomic_store_explicit(&c->next, 0, memory_order_relaxed);
-	atomic_store_explicit(&c->last,
-	                      untimed - atomic_load_explicit(&c->uidle, memory_order_relaxed),
-	                      memory_order_relaxed);
-}
-
-int dpk_service_register(const struct dpk_service_spec *spec, uint32_t *id)
-{
-	struct service *s = NULL;
-	size_t len;
-	uint32_t i;
-
-	if (!spec || !id || !spec->name || !spec->callback) {
-		dpk__set_error("service register: NULL spec, id, name or callback");
-		return -EINVAL;
-	}
-	len = strnlen(spec->name, DPK_SERVICE_NAME_MAX);
-	if (len == 0 || len >= DPK_SERVICE_NAME_MAX) {
-		dpk__set_error("service register: name must be 1..%d bytes",
-		               DPK_SERVICE_NAME_MAX - 1);
-		return -EINVAL;
-	}
-	if (spec->capabilities & ~DPK_SERVICE_CAP_MT_SAFE) {
-		dpk__set_error("service register: unknown capabilities 0x%x", spec->capabilities);
-		return -EINVAL;
-	}
-	service_init();
-	pthread_mutex_lock(&ctl_lock);
-	for (i = 0; i < DPK_SERVICE_MAX; i++)
-		if (services[i].state == SVC_REGISTERED &&
-		    strcmp(services[i].name, spec->name) == 0) {
-			pthread_mutex_unlock(&ctl_lock);
-			dpk__set_error("service register: name '%s' is taken", spec->name);
-			return -EEXIST;
-		}
-	for (i = 0; i < DPK_SERVICE_MAX; i++)
-		if (services[i].state == SVC_FREE) {
-			s = &services[i];
-			break;
-		}
-	if (!s) {
-		pthread_mutex_unlock(&ctl_lock);
-		dpk__set_error("service register: all %d ids are in use", DPK_SERVICE_MAX);
-		return -ENOSPC;
-	}
-	/* Nobody touches this id's counters now (an unregister waited for its callers), so
-	 * the baseline is stable and sampling can start afresh in every slot. */
-	memcpy(s->name, spec->name, len + 1);
-	s->coff = (uint32_t)(offsetof(struct slot, svc) + i * sizeof(struct counters));
-	s->callback = spec->callback;
-	s->userdata = spec->userdata;
-	atomic_store_explicit(&s->sample, 1, memory_order_relaxed);
-	atomic_store_explicit(&s->lock, 0, memory_order_relaxed);
-	set_handlers(s, (spec->capabilities & DPK_SERVICE_CAP_MT_SAFE) ? F_MT_SAFE : 0);
-	sum_service(i, &s->base);
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		sampling_clear(&lcore_slots[l].svc[i]);
-	for (unsigned t = 0; t < DPK_SERVICE_THREAD_SLOTS; t++)
-		sampling_clear(&thread_slots[t].svc[i]);
-	s->state = SVC_REGISTERED;
-	atomic_fetch_add_explicit(&n_registered, 1, memory_order_relaxed);
-	/* P1: publishes the fields above; pairs with B1/B2/B3 in the runners and G1. */
-	atomic_store_explicit(
-	        &s->flags,
-	        F_REGISTERED | ((spec->capabilities & DPK_SERVICE_CAP_MT_SAFE) ? F_MT_SAFE : 0),
-	        memory_order_seq_cst);
-	pthread_mutex_unlock(&ctl_lock);
-	*id = i;
-	return 0;
-}
-
-/* Start unregistering the services of @p bits (ctl_lock held): clear their flags and
- * their map bits (D1, D2) so that no runner enters them any more. */
-static void drain_begin(uint64_t bits)
-{
-	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++) {
-		if (!((bits >> i) & 1))
-			continue;
-		services[i].state = SVC_DRAINING;
-		/* D1: pairs with B1/B2/B3 through the barrier before E. */
-		atomic_store_explicit(&services[i].flags, 0, memory_order_seq_cst);
-		atomic_fetch_sub_explicit(&n_registered, 1, memory_order_relaxed);
-	}
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		/* D2: pairs with B3. */
-		atomic_fetch_and_explicit(&lcores[l].mapped, ~bits, memory_order_seq_cst);
-}
-
-static void drain_end(uint64_t bits)
-{
-	pthread_mutex_lock(&ctl_lock);
-	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
-		if ((bits >> i) & 1)
-			services[i].state = SVC_FREE;
-	pthread_mutex_unlock(&ctl_lock);
-}
-
-int dpk_service_unregister(uint32_t id)
-{
-	uint64_t bit;
-
-	service_init();
-	pthread_mutex_lock(&ctl_lock);
-	if (!registered(id)) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EINVAL;
-	}
-	bit = UINT64_C(1) << id;
-	if (self_inside(bit)) {
-		pthread_mutex_unlock(&ctl_lock);
-		dpk__set_error("service unregister: called from inside service %u", id);
-		return -EBUSY;
-	}
-	drain_begin(bit);
-	pthread_mutex_unlock(&ctl_lock);
-	/* Callbacks in flight may call control functions, so wait without the lock. */
-	wait_quiet(bit, id);
-	drain_end(bit);
-	return 0;
-}
-
-unsigned dpk_service_count(void)
-{
-	return atomic_load_explicit(&n_registered, memory_order_relaxed);
-}
-
-int dpk_service_get_by_name(const char *name, uint32_t *id)
-{
-	int rc = -ENOENT;
-
-	if (!name || !id)
-		return -EINVAL;
-	pthread_mutex_lock(&ctl_lock);
-	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
-		if (services[i].state == SVC_REGISTERED && strcmp(services[i].name, name) == 0) {
-			*id = i;
-			rc = 0;
-			break;
-		}
-	pthread_mutex_unlock(&ctl_lock);
-	return rc;
-}
-
-const char *dpk_service_name(uint32_t id)
-{
-	const char *name;
-
-	pthread_mutex_lock(&ctl_lock);
-	name = registered(id) ? services[id].name : NULL;
-	pthread_mutex_unlock(&ctl_lock);
-	return name;
-}
-
-bool dpk_service_probe_capability(uint32_t id, uint32_t cap)
-{
-	uint32_t f, have = 0;
-
-	if (id >= DPK_SERVICE_MAX)
-		return false;
-	/* G1: pairs with P1. */
-	f = atomic_load_explicit(&services[id].flags, memory_order_acquire);
-	if (!(f & F_REGISTERED))
-		return false;
-	if (f & F_MT_SAFE)
-		have |= DPK_SERVICE_CAP_MT_SAFE;
-	return (cap & ~have) == 0;
-}
-
-/* ---- Run states and flags ---- */
-
-static int flag_set(uint32_t id, uint32_t flag, bool on)
-{
-	struct service *s;
-
-	pthread_mutex_lock(&ctl_lock);
-	s = registered(id);
-	if (s) {
-		/* D1 when clearing a run state: pairs with B1/B2/B3 through the barrier before
-		 * E; when setting, P2: publishes like P1. Clearing F_STATS orders nothing. */
-		if (on)
-			atomic_fetch_or_explicit(&s->flags, flag, memory_order_seq_cst);
-		else
-			atomic_fetch_and_explicit(&s->flags, ~flag, memory_order_seq_cst);
-		set_handlers(s, atomic_load_explicit(&s->flags, memory_order_relaxed));
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return s ? 0 : -EINVAL;
-}
-
-int dpk_service_component_runstate_set(uint32_t id, bool run)
-{
-	return flag_set(id, F_COMP_RUN, run);
-}
-
-int dpk_service_runstate_set(uint32_t id, bool run)
-{
-	return flag_set(id, F_APP_RUN, run);
-}
-
-int dpk_service_runstate_get(uint32_t id)
-{
-	uint32_t f;
-
-	if (id >= DPK_SERVICE_MAX)
-		return -EINVAL;
-	/* G1: pairs with P1 and P2. */
-	f = atomic_load_explicit(&services[id].flags, memory_order_acquire);
-	if (!(f & F_REGISTERED))
-		return -EINVAL;
-	return (f & F_RUNNABLE) == F_RUNNABLE;
-}
-
-int dpk_service_stats_enable(uint32_t id, bool on)
-{
-	return flag_set(id, F_STATS, on);
-}
-
-int dpk_service_stats_sample_set(uint32_t id, uint32_t n)
-{
-	struct service *s;
-
-	if (n == 0)
-		return -EINVAL;
-	pthread_mutex_lock(&ctl_lock);
-	s = registered(id);
-	if (s) {
-		atomic_store_explicit(&s->sample, n, memory_order_relaxed);
-		if (n > 1) {
-			/* P3: pairs with B1/B2/B3: a runner that sees F_SAMPLED sees the period
-			 * stored above. */
-			atomic_fetch_or_explicit(&s->flags, F_SAMPLED, memory_order_seq_cst);
-		} else {
-			/* No label: a clear of F_SAMPLED orders nothing (see the top). */
-			atomic_fetch_and_explicit(&s->flags, ~F_SAMPLED, memory_order_seq_cst);
-		}
-		set_handlers(s, atomic_load_explicit(&s->flags, memory_order_relaxed));
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return s ? 0 : -EINVAL;
-}
-
-int dpk_service_stats_sample_get(uint32_t id, uint32_t *n)
-{
-	struct service *s;
-
-	if (!n)
-		return -EINVAL;
-	pthread_mutex_lock(&ctl_lock);
-	s = registered(id);
-	if (s)
-		*n = atomic_load_explicit(&s->sample, memory_order_relaxed);
-	pthread_mutex_unlock(&ctl_lock);
-	return s ? 0 : -EINVAL;
-}
-
-int dpk_service_stats_get(uint32_t id, struct dpk_service_stats *out)
-{
-	struct service *s;
-	struct totals now;
-
-	if (!out)
-		return -EINVAL;
-	pthread_mutex_lock(&ctl_lock);
-	s = registered(id);
-	if (s) {
-		sum_service(id, &now);
-		stats_since(&now, &s->base, out);
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return s ? 0 : -EINVAL;
-}
-
-int dpk_service_attr_get(uint32_t id, enum dpk_service_attr attr, uint64_t *value)
-{
-	struct dpk_service_stats st;
-	int rc;
-
-	if (!value || (unsigned)attr > DPK_SERVICE_ATTR_CYCLES_ESTIMATED)
-		return -EINVAL;
-	rc = dpk_service_stats_get(id, &st);
-	if (rc)
-		return rc;
-	switch (attr) {
-	case DPK_SERVICE_ATTR_CALLS:
-		*value = st.calls;
-		break;
-	case DPK_SERVICE_ATTR_IDLE_CALLS:
-		*value = st.idle_calls;
-		break;
-	case DPK_SERVICE_ATTR_ERROR_CALLS:
-		*value = st.error_calls;
-		break;
-	case DPK_SERVICE_ATTR_CYCLES:
-		*value = st.cycles;
-		break;
-	case DPK_SERVICE_ATTR_TIMED_CALLS:
-		*value = st.timed_calls;
-		break;
-	case DPK_SERVICE_ATTR_CYCLES_ESTIMATED:
-		*value = st.cycles_estimated;
-		break;
-	}
-	return 0;
-}
-
-int dpk_service_attr_reset_all(uint32_t id)
-{
-	struct service *s;
-
-	pthread_mutex_lock(&ctl_lock);
-	s = registered(id);
-	if (s) {
-		/* The writers' counters are left alone: later reads subtract this baseline. */
-		sum_service(id, &s->base);
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return s ? 0 : -EINVAL;
-}
-
-/* ---- Service lcores ---- */
-
-int dpk_service_lcore_add(unsigned lcore)
-{
-	int rc = 0;
-
-	if (lcore >= DPK_LCORE_MAX || !dpk_lcore_is_enabled(lcore) || lcore == dpk_lcore_main()) {
-		dpk__set_error("service lcore add: %u is not a worker lcore", lcore);
-		return -EINVAL;
-	}
-	service_init();
-	pthread_mutex_lock(&ctl_lock);
-	if (lcores[lcore].role != LC_NONE) {
-		rc = -EALREADY;
-	} else {
-		/* D2: no loop runs on this lcore yet; dpk_lcore_launch() orders the store
-		 * before its first load. */
-		atomic_store_explicit(&lcores[lcore].mapped, 0, memory_order_seq_cst);
-		lcores[lcore].role = LC_STOPPED;
-		lcore_reset_base(lcore);
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return rc;
-}
-
-int dpk_service_lcore_remove(unsigned lcore)
-{
-	int rc = 0;
-
-	pthread_mutex_lock(&ctl_lock);
-	if (!is_service_lcore(lcore))
-		rc = -EINVAL;
-	else if (lcores[lcore].role != LC_STOPPED)
-		rc = -EBUSY;
-	else {
-		/* D2: the lcore is stopped, its loop returned (W1); a later start orders the
-		 * store through dpk_lcore_launch(). */
-		atomic_store_explicit(&lcores[lcore].mapped, 0, memory_order_seq_cst);
-		lcores[lcore].role = LC_NONE;
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return rc;
-}
-
-/*
- * Whether the caller may start and stop service lcores: the main lcore, whose launches and
- * waits they are (or any thread while no lcores exist). From another thread a stop could
- * not wait for the loop, and would leave the lcore un-waited for the main lcore's next start.
- */
-static bool on_main_lcore(const char *what)
-{
-	if (dpk_lcore_id() == dpk_lcore_main())
-		return true;
-	dpk__set_error("service %s: only the main lcore may", what);
-	return false;
-}
-
-int dpk_service_lcore_start(unsigned lcore)
-{
-	struct lcore_ctl *lc;
-	int rc;
-
-	if (!on_main_lcore("lcore start"))
-		return -EPERM;
-	pthread_mutex_lock(&ctl_lock);
-	if (!is_service_lcore(lcore)) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EINVAL;
-	}
-	lc = &lcores[lcore];
-	if (lc->role != LC_STOPPED) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EALREADY;
-	}
-	/* dpk_lcore_launch() orders these stores before the loop's first loads. */
-	atomic_store_explicit(&lc->run, 1, memory_order_relaxed);
-	atomic_store_explicit(&lc->loop_active, 1, memory_order_relaxed);
-	rc = dpk_lcore_launch(lcore, service_lcore_loop, lc);
-	if (rc) {
-		atomic_store_explicit(&lc->run, 0, memory_order_relaxed);
-		atomic_store_explicit(&lc->loop_active, 0, memory_order_relaxed);
-		pthread_mutex_unlock(&ctl_lock);
-		dpk__set_error("service lcore start: launch on lcore %u failed (%d)", lcore, rc);
-		return rc == -EBUSY ? -EBUSY : -EINVAL;
-	}
-	lc->role = LC_RUNNING;
-	pthread_mutex_unlock(&ctl_lock);
-	return 0;
-}
-
-/* Whether stopping @p lcore would leave a runnable service mapped to no started lcore. */
-static bool only_runner(unsigned lcore)
-{
-	uint64_t todo = atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed);
-
-	while (todo) {
-		uint32_t id = (uint32_t)__builtin_ctzll(todo);
-		uint32_t f = atomic_load_explicit(&services[id].flags, memory_order_relaxed);
-		bool other = false;
-
-		todo &= todo - 1;
-		if ((f & F_RUNNABLE) != F_RUNNABLE)
-			continue;
-		for (unsigned l = 0; l < DPK_LCORE_MAX && !other; l++)
-			other = l != lcore && lcores[l].role == LC_RUNNING &&
-			        (atomic_load_explicit(&lcores[l].mapped, memory_order_relaxed) &
-			         (UINT64_C(1) << id));
-		if (!other)
-			return true;
-	}
-	return false;
-}
-
-static int lcore_stop(unsigned lcore, bool force)
-{
-	if (!on_main_lcore("lcore stop"))
-		return -EPERM;
-	pthread_mutex_lock(&ctl_lock);
-	if (!is_service_lcore(lcore)) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EINVAL;
-	}
-	if (lcores[lcore].role != LC_RUNNING) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EALREADY;
-	}
-	if (!force && only_runner(lcore)) {
-		pthread_mutex_unlock(&ctl_lock);
-		dpk__set_error("service lcore stop: lcore %u is the only one running a service",
-		               lcore);
-		return -EBUSY;
-	}
-	lcores[lcore].role = LC_STOPPING;
-	atomic_store_explicit(&lcores[lcore].run, 0, memory_order_relaxed);
-	pthread_mutex_unlock(&ctl_lock);
-	/* The loop's callbacks may take ctl_lock, so wait without it. */
-	dpk_lcore_wait(lcore);
-	pthread_mutex_lock(&ctl_lock);
-	lcores[lcore].role = LC_STOPPED;
-	pthread_mutex_unlock(&ctl_lock);
-	return 0;
-}
-
-int dpk_service_lcore_stop(unsigned lcore)
-{
-	return lcore_stop(lcore, false);
-}
-
-int dpk_service_lcore_stop_force(unsigned lcore)
-{
-	return lcore_stop(lcore, true);
-}
-
-int dpk_service_lcore_reset_all(void)
-{
-	bool stopping[DPK_LCORE_MAX] = {false};
-
-	if (!on_main_lcore("lcore reset"))
-		return -EPERM;
-	pthread_mutex_lock(&ctl_lock);
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		if (lcores[l].role == LC_RUNNING) {
-			lcores[l].role = LC_STOPPING;
-			atomic_store_explicit(&lcores[l].run, 0, memory_order_relaxed);
-			stopping[l] = true;
-		}
-	pthread_mutex_unlock(&ctl_lock);
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		if (stopping[l])
-			dpk_lcore_wait(l);
-	pthread_mutex_lock(&ctl_lock);
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		if (lcores[l].role != LC_NONE) {
-			/* D2: every loop has returned (dpk_lcore_wait() above). */
-			atomic_store_explicit(&lcores[l].mapped, 0, memory_order_seq_cst);
-			lcores[l].role = LC_NONE;
-		}
-	pthread_mutex_unlock(&ctl_lock);
-	return 0;
-}
-
-unsigned dpk_service_lcore_count(void)
-{
-	unsigned n = 0;
-
-	pthread_mutex_lock(&ctl_lock);
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		n += lcores[l].role != LC_NONE;
-	pthread_mutex_unlock(&ctl_lock);
-	return n;
-}
-
-int dpk_service_lcore_list(unsigned *out, unsigned n)
-{
-	unsigned count = 0;
-
-	if (!out && n > 0)
-		return -EINVAL;
-	pthread_mutex_lock(&ctl_lock);
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		count += lcores[l].role != LC_NONE;
-	if (count > n) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -ENOMEM;
-	}
-	count = 0;
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		if (lcores[l].role != LC_NONE)
-			out[count++] = l;
-	pthread_mutex_unlock(&ctl_lock);
-	return (int)count;
-}
-
-int dpk_service_lcore_count_services(unsigned lcore)
-{
-	int rc = -EINVAL;
-
-	pthread_mutex_lock(&ctl_lock);
-	if (is_service_lcore(lcore))
-		rc = __builtin_popcountll(
-		        atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed));
-	pthread_mutex_unlock(&ctl_lock);
-	return rc;
-}
-
-int dpk_service_lcore_services(unsigned lcore, uint32_t *ids, unsigned n)
-{
-	uint64_t mapped;
-	int count = 0;
-
-	pthread_mutex_lock(&ctl_lock);
-	if (!is_service_lcore(lcore) || (!ids && n > 0)) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EINVAL;
-	}
-	mapped = atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed);
-	if ((unsigned)__builtin_popcountll(mapped) > n) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -ENOMEM;
-	}
-	while (mapped) {
-		ids[count++] = (uint32_t)__builtin_ctzll(mapped);
-		mapped &= mapped - 1;
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return count;
-}
-
-bool dpk_service_lcore_may_be_active(unsigned lcore)
-{
-	/* W2: pairs with W1 in service_lcore_loop(): after false, the loop's effects are
-	 * visible. */
-	return lcore < DPK_LCORE_MAX &&
-	       atomic_load_explicit(&lcores[lcore].loop_active, memory_order_acquire);
-}
-
-int dpk_service_map_lcore_set(uint32_t id, unsigned lcore, bool on)
-{
-	uint64_t bit;
-	int rc = 0;
-
-	pthread_mutex_lock(&ctl_lock);
-	if (!registered(id) || !is_service_lcore(lcore)) {
-		rc = -EINVAL;
-	} else {
-		bit = UINT64_C(1) << id;
-		/* D2 when clearing: pairs with B3 through the barrier before E. Setting a bit
-		 * needs no order of its own: the loop checks the flags (B3) before it runs. */
-		if (on)
-			atomic_fetch_or_explicit(&lcores[lcore].mapped, bit, memory_order_seq_cst);
-		else
-			atomic_fetch_and_explicit(&lcores[lcore].mapped, ~bit,
-			                          memory_order_seq_cst);
-	}
-	pthread_mutex_unlock(&ctl_lock);
-	return rc;
-}
-
-int dpk_service_map_lcore_get(uint32_t id, unsigned lcore)
-{
-	int rc = -EINVAL;
-
-	pthread_mutex_lock(&ctl_lock);
-	if (registered(id) && is_service_lcore(lcore))
-		rc = (atomic_load_explicit(&lcores[lcore].mapped, memory_order_relaxed) >> id) & 1;
-	pthread_mutex_unlock(&ctl_lock);
-	return rc;
-}
-
-/* Statistics of service lcore @p lcore since its last reset (ctl_lock held). */
-static void lcore_stats(unsigned lcore, struct dpk_service_stats *st, uint64_t *loops)
-{
-	struct totals now;
-
-	sum_lcore(lcore, &now);
-	stats_since(&now, &lcores[lcore].base, st);
-	*loops = atomic_load_explicit(&lcore_slots[lcore].loops, memory_order_relaxed) -
-	         lcores[lcore].base_loops;
-}
-
-int dpk_service_lcore_attr_get(unsigned lcore, enum dpk_service_lcore_attr attr, uint64_t *value)
-{
-	struct dpk_service_stats st;
-	uint64_t loops;
-
-	if (!value || (unsigned)attr > DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED)
-		return -EINVAL;
-	pthread_mutex_lock(&ctl_lock);
-	if (!is_service_lcore(lcore)) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EINVAL;
-	}
-	lcore_stats(lcore, &st, &loops);
-	pthread_mutex_unlock(&ctl_lock);
-	switch (attr) {
-	case DPK_SERVICE_LCORE_ATTR_LOOPS:
-		*value = loops;
-		break;
-	case DPK_SERVICE_LCORE_ATTR_CALLS:
-		*value = st.calls;
-		break;
-	case DPK_SERVICE_LCORE_ATTR_CYCLES:
-		*value = st.cycles;
-		break;
-	case DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED:
-		*value = st.cycles_estimated;
-		break;
-	}
-	return 0;
-}
-
-int dpk_service_lcore_attr_reset_all(unsigned lcore)
-{
-	int rc = 0;
-
-	pthread_mutex_lock(&ctl_lock);
-	if (is_service_lcore(lcore))
-		lcore_reset_base(lcore);
-	else
-		rc = -EINVAL;
-	pthread_mutex_unlock(&ctl_lock);
-	return rc;
-}
-
-/* ---- Dump ---- */
-
-static void dump_service(FILE *f, uint32_t id)
-{
-	struct service *s = &services[id];
-	uint32_t fl = atomic_load_explicit(&s->flags, memory_order_relaxed);
-	struct dpk_service_stats st;
-	struct totals now;
-	uint64_t charged;
-	bool first = true;
-
-	sum_service(id, &now);
-	stats_since(&now, &s->base, &st);
-	charged = st.calls > st.idle_calls ? st.calls - st.idle_calls : 0;
-	fprintf(f, "  service %u \"%s\": %s, component %s, app %s, stats %s, sample %u, lcores", id,
-	        s->name, (fl & F_MT_SAFE) ? "mt-safe" : "mt-unsafe",
-	        (fl & F_COMP_RUN) ? "on" : "off", (fl & F_APP_RUN) ? "on" : "off",
-	        (fl & F_STATS) ? "on" : "off",
-	        atomic_load_explicit(&s->sample, memory_order_relaxed));
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		if (lcores[l].role != LC_NONE &&
-		    ((atomic_load_explicit(&lcores[l].mapped, memory_order_relaxed) >> id) & 1)) {
-			fprintf(f, "%s%u", first ? " " : ",", l);
-			first = false;
-		}
-	fprintf(f, "%s\n", first ? " none" : "");
-	fprintf(f,
-	        "    calls %" PRIu64 " idle %" PRIu64 " errors %" PRIu64 " cycles %" PRIu64
-	        " (%s, %" PRIu64 " timed) avg %.1f cycles/charged call\n",
-	        st.calls, st.idle_calls, st.error_calls, st.cycles,
-	        st.cycles_estimated ? "estimated" : "exact", st.timed_calls,
-	        charged ? (double)st.cycles / (double)charged : 0.0);
-}
-
-static void dump_lcore(FILE *f, unsigned l)
-{
-	static const char *const role[] = {"none", "stopped", "running", "stopping"};
-	uint64_t mapped = atomic_load_explicit(&lcores[l].mapped, memory_order_relaxed);
-	struct dpk_service_stats st;
-	uint64_t loops;
-
-	lcore_stats(l, &st, &loops);
-	fprintf(f, "  lcore %u: %s, services", l, role[lcores[l].role]);
-	if (!mapped)
-		fprintf(f, " none");
-	for (bool first = true; mapped; first = false) {
-		fprintf(f, "%s%d", first ? " " : ",", __builtin_ctzll(mapped));
-		mapped &= mapped - 1;
-	}
-	fprintf(f, "\n    loops %" PRIu64 " calls %" PRIu64 " cycles %" PRIu64 " (%s)\n", loops,
-	        st.calls, st.cycles, st.cycles_estimated ? "estimated" : "exact");
-}
-
-int dpk_service_dump(FILE *f, uint32_t id)
-{
-	unsigned nlc = 0;
-
-	if (!f)
-		return -EINVAL;
-	pthread_mutex_lock(&ctl_lock);
-	if (id != DPK_SERVICE_ALL && !registered(id)) {
-		pthread_mutex_unlock(&ctl_lock);
-		return -EINVAL;
-	}
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		nlc += lcores[l].role != LC_NONE;
-	fprintf(f, "service cores: %u services, %u service lcores, barrier %s\n",
-	        atomic_load_explicit(&n_registered, memory_order_relaxed), nlc,
-	        atomic_load_explicit(&barrier_mode, memory_order_relaxed) == BARRIER_MEMBARRIER
-	                ? "membarrier"
-	                : "seq_cst");
-	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
-		if ((id == DPK_SERVICE_ALL || id == i) && services[i].state == SVC_REGISTERED)
-			dump_service(f, i);
-	for (unsigned l = 0; l < DPK_LCORE_MAX; l++)
-		if (lcores[l].role != LC_NONE)
-			dump_lcore(f, l);
-	pthread_mutex_unlock(&ctl_lock);
-	return 0;
-}
-
-/* ---- Reset ---- */
-
-int dpk_service_reset_all(void)
-{
-	uint64_t bits = 0;
-
-	service_init();
-	if (self_inside(~UINT64_C(0))) {
-		dpk__set_error("service reset: called from inside a service");
-		return -EBUSY;
-	}
-	if (dpk_service_lcore_reset_all())
-		return -EPERM;
-	pthread_mutex_lock(&ctl_lock);
-	for (uint32_t i = 0; i < DPK_SERVICE_MAX; i++)
-		if (services[i].state == SVC_REGISTERED)
-			bits |= UINT64_C(1) << i;
-	drain_begin(bits);
-	pthread_mutex_unlock(&ctl_lock);
-	wait_quiet(bits, DPK_SERVICE_MAX);
-	drain_end(bits);
-	return 0;
 }
