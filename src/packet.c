@@ -481,44 +481,6 @@ int dpk_packet_read(const struct dpk_packet *pkt, uint32_t offset, uint32_t len,
 	return 0;
 }
 
-/*
- * Add a hold on @p pkt. With @p direct the caller holds @p pkt itself, one of the holds
- * counted; without, it holds a referencing packet that holds @p pkt, and that packet may
- * have other holders, who may add holds on @p pkt at the same time.
- */
-static void packet_hold(struct dpk_packet *pkt, bool direct)
-{
-	/* Relaxed load, stores and increment: see "Memory orders" in <dpk/impl/packet.h>. */
-	uint32_t holds = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
-
-	if (holds == 0) {
-		/* The caller is the only holder: refs leaves 0, and the pool word takes the
-		 * flag that keeps every holder's free off the inline path (see
-		 * <dpk/impl/packet.h>; a referencing packet has it already). */
-		pkt->pool_tag |= DPK__PACKET_SHARED;
-		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
-	} else if (holds == 1 && direct) {
-		/* The caller's hold is the only one, and only a holder can add or drop one.
-		 * A4: pairs with R1 of the holders that left. The store ends the release
-		 * sequence of their R1, so the last holder's A1 would not be ordered after
-		 * their accesses through it; it is through this holder's own R1 instead. */
-		dpk__packet_acquire(pkt);
-		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
-	} else {
-		atomic_fetch_add_explicit(&pkt->refs, 1, memory_order_relaxed);
-	}
-}
-
-struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt)
-{
-	if (pkt == NULL) {
-		errno = EINVAL;
-		return NULL;
-	}
-	packet_hold(pkt, true);
-	return pkt;
-}
-
 struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
 {
 	struct dpk_packet *ref, *owner;
@@ -561,6 +523,6 @@ struct dpk_packet *dpk_packet_ref(struct dpk_packet *pkt, uint32_t offset)
 	 * pool. Its pool word takes the flag for its whole life: its free goes out of line,
 	 * to drop its hold on the owner. */
 	ref->pool_tag |= DPK__PACKET_SHARED;
-	packet_hold(owner, owner == pkt);
+	dpk__packet_hold(owner, owner == pkt);
 	return ref;
 }

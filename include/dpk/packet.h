@@ -254,7 +254,7 @@ static inline struct dpk_packet_pool *dpk_packet_pool(const struct dpk_packet *p
  * one holder have freed it, the packet is read-only (see the file comment).
  * @return @p pkt, or NULL with errno EINVAL when @p pkt is NULL
  */
-struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt);
+static inline struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt);
 
 /**
  * A new packet, from @p pkt's pool, whose data is @p pkt's data from @p offset on,

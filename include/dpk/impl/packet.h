@@ -60,7 +60,7 @@
  *   R1 also pairs with A3 (acquire after the load that finds 1 in packet_release()): the
  *      last holder, freeing with a plain store, recycles the buffer after the departed
  *      holders' accesses, as with A1.
- *   R1 also pairs with A4 (acquire after the load that finds 1 in packet_hold()): the
+ *   R1 also pairs with A4 (acquire after the load that finds 1 in dpk__packet_hold()): the
  *      plain store of 2 ends the release sequence of the departed holders' R1, so a later
  *      last holder's A1 or A3 no longer synchronizes with them through the count; A4
  *      orders their accesses before this holder's, and this holder's own R1 (or its own
@@ -145,6 +145,44 @@ static inline void dpk__packet_acquire(const struct dpk_packet *pkt)
 	(void)pkt;
 	atomic_thread_fence(memory_order_acquire);
 #endif
+}
+
+/*
+ * Add a hold on @p pkt. With @p direct the caller holds @p pkt itself, one of the holds
+ * counted; without, it holds a referencing packet that holds @p pkt, and that packet may
+ * have other holders, who may add holds on @p pkt at the same time.
+ */
+static inline void dpk__packet_hold(struct dpk_packet *pkt, bool direct)
+{
+	/* Relaxed load, stores and increment: see "Memory orders" at the top of this file. */
+	uint32_t holds = atomic_load_explicit(&pkt->refs, memory_order_relaxed);
+
+	if (holds == 0) {
+		/* The caller is the only holder: refs leaves 0, and the pool word takes the
+		 * flag that keeps every holder's free off the inline path (see the
+		 * top of this file; a referencing packet has it already). */
+		pkt->pool_tag |= DPK__PACKET_SHARED;
+		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
+	} else if (holds == 1 && direct) {
+		/* The caller's hold is the only one, and only a holder can add or drop one.
+		 * A4: pairs with R1 of the holders that left. The store ends the release
+		 * sequence of their R1, so the last holder's A1 would not be ordered after
+		 * their accesses through it; it is through this holder's own R1 instead. */
+		dpk__packet_acquire(pkt);
+		atomic_store_explicit(&pkt->refs, 2, memory_order_relaxed);
+	} else {
+		atomic_fetch_add_explicit(&pkt->refs, 1, memory_order_relaxed);
+	}
+}
+
+static inline struct dpk_packet *dpk_packet_ref_static(struct dpk_packet *pkt)
+{
+	if (pkt == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	dpk__packet_hold(pkt, true);
+	return pkt;
 }
 
 /*
