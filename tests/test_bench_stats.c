@@ -806,7 +806,48 @@ static void reject_names(void)
 	ASSERT_STREQ("ctx_switch", dpk_reject_name(DPK_REJECT_CTX_SWITCH));
 	ASSERT_STREQ("gap", dpk_reject_name(DPK_REJECT_GAP));
 	ASSERT_STREQ("slow", dpk_reject_name(DPK_REJECT_SLOW));
+	ASSERT_STREQ("floor", dpk_reject_name(DPK_REJECT_FLOOR));
+	ASSERT_STREQ("alone", dpk_reject_name(DPK_REJECT_ALONE));
 	ASSERT_STREQ("invalid", dpk_reject_name(DPK_REJECT_COUNT));
+}
+
+/* A batch is alone when no other role's batch overlaps it, touching ends included; the
+ * mark then moves a kept sample's count to "alone" and leaves rejected ones alone. */
+static void alone_batches_are_found_and_marked(void)
+{
+	/* role 0: [0,10] [10,20] [30,40] [50,60] [100,110]; role 1: [5,12] [40,45];
+	 * role 2: [58,70] */
+	static const uint64_t r0[] = {0, 10, 10, 20, 30, 40, 50, 60, 100, 110};
+	static const uint64_t r1[] = {5, 12, 40, 45};
+	static const uint64_t r2[] = {58, 70};
+	const uint64_t *const spans[] = {r0, r1, r2};
+	const size_t ns[] = {5, 2, 1};
+	bool alone[5], one[2];
+	struct dpk_sample s[5] = {{.ticks_per_op = 1}, {.ticks_per_op = 1}, {.ticks_per_op = 1},
+	                          {.ticks_per_op = 1}, {.ticks_per_op = 1}};
+	size_t counts[DPK_REJECT_COUNT] = {[DPK_REJECT_NONE] = 4, [DPK_REJECT_GAP] = 1};
+
+	dpk_stats_alone(spans, ns, 3, 0, alone);
+	EXPECT_FALSE(alone[0]); /* overlaps [5,12] */
+	EXPECT_FALSE(alone[1]); /* overlaps [5,12] */
+	EXPECT_FALSE(alone[2]); /* touches [40,45] at 40 */
+	EXPECT_FALSE(alone[3]); /* overlaps role 2's [58,70] */
+	EXPECT_TRUE(alone[4]);  /* nobody after 70 */
+	dpk_stats_alone(spans, ns, 3, 1, one);
+	EXPECT_FALSE(one[0]);
+	EXPECT_FALSE(one[1]);
+	/* With role 0 alone: every batch of role 1 is alone. */
+	dpk_stats_alone(spans + 1, ns + 1, 1, 0, one);
+	EXPECT_TRUE(one[0] && one[1]);
+
+	s[4].reject = DPK_REJECT_GAP; /* already taken: stays "gap" */
+	alone[0] = true;
+	EXPECT_EQ(3, dpk_stats_mark_alone(s, 5, alone, counts));
+	EXPECT_EQ(DPK_REJECT_ALONE, s[0].reject);
+	EXPECT_EQ(DPK_REJECT_GAP, s[4].reject);
+	EXPECT_EQ(3, counts[DPK_REJECT_NONE]);
+	EXPECT_EQ(1, counts[DPK_REJECT_ALONE]);
+	EXPECT_EQ(1, counts[DPK_REJECT_GAP]);
 }
 
 static const struct dpk_test_case cases[] = {
@@ -841,6 +882,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(witness_marks_slow_samples),
         DPK_TEST(kept_ticks_keep_their_order),
         DPK_TEST(reject_names),
+        DPK_TEST(alone_batches_are_found_and_marked),
 };
 
 DPK_TEST_MAIN(cases)

@@ -27,6 +27,8 @@ const char *dpk_reject_name(enum dpk_reject r)
 		return "slow";
 	case DPK_REJECT_FLOOR:
 		return "floor";
+	case DPK_REJECT_ALONE:
+		return "alone";
 	default:
 		return "invalid";
 	}
@@ -569,6 +571,49 @@ bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrou
 	free(fill);
 	free(v);
 	return ok;
+}
+
+void dpk_stats_alone(const uint64_t *const *spans, const size_t *ns, unsigned nroles, unsigned i,
+                     bool *alone)
+{
+	size_t at[DPK_STATS_ROLES_MAX] = {0};
+
+	/* Each role's spans come in time order, so one pointer per other role moves forward:
+	 * past the spans that ended before this one began. */
+	for (size_t j = 0; j < ns[i]; j++) {
+		const uint64_t b = spans[i][2 * j], e = spans[i][2 * j + 1];
+		bool met = false;
+
+		for (unsigned k = 0; k < nroles && k < DPK_STATS_ROLES_MAX && !met; k++) {
+			if (k == i)
+				continue;
+			while (at[k] < ns[k] && spans[k][2 * at[k] + 1] < b)
+				at[k]++;
+			met = at[k] < ns[k] && spans[k][2 * at[k]] <= e;
+		}
+		alone[j] = !met;
+	}
+}
+
+size_t dpk_stats_mark_alone(struct dpk_sample *s, size_t n, const bool *alone,
+                            size_t counts[DPK_REJECT_COUNT])
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].reject != DPK_REJECT_NONE)
+			continue;
+		if (alone[i]) {
+			s[i].reject = (uint8_t)DPK_REJECT_ALONE;
+			if (counts) {
+				counts[DPK_REJECT_NONE]--;
+				counts[DPK_REJECT_ALONE]++;
+			}
+			continue;
+		}
+		kept++;
+	}
+	return kept;
 }
 
 size_t dpk_stats_mark_rounds(struct dpk_sample *s, size_t n, const bool *aside, unsigned nrounds,

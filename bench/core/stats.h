@@ -24,10 +24,14 @@ enum dpk_reject {
 	                            or its round's median is over the slow limit (see below) */
 	DPK_REJECT_FLOOR,      /**< multi-lcore: its round's cache-line round trip was off the
 	                            case's, the host had moved or crowded the lcores */
+	DPK_REJECT_ALONE,      /**< multi-lcore, several roles counted: no other counted role
+	                            was in a batch meanwhile (its CPU was taken from it), so the
+	                            batch timed the block without the contention it is about */
 	DPK_REJECT_COUNT
 };
 
-/** Short name of a rejection reason: "migration", "ctx_switch", "gap", "slow", "floor". */
+/** Short name of a rejection reason: "migration", "ctx_switch", "gap", "slow", "floor",
+ *  "alone". */
 const char *dpk_reject_name(enum dpk_reject r);
 
 /** One timed batch. */
@@ -47,6 +51,9 @@ struct dpk_sample {
 
 /** A gap is a sample above this many times the median of the other samples. */
 #define DPK_GAP_FACTOR 10.0
+
+/** Most roles dpk_stats_alone() compares (as many as a multi-lcore case can have). */
+#define DPK_STATS_ROLES_MAX 64
 
 /**
  * Mark spoiled samples in @p s (n of them): migration first, then context switches, then
@@ -217,6 +224,20 @@ double dpk_stats_median(double *v, size_t n);
  */
 bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds, double *p50,
                              uint32_t *kept);
+
+/**
+ * Which batches of role @p i ran alone: @p alone[j] is true when no batch of any other of
+ * the @p nroles roles overlapped batch j of role @p i in time. @p spans[r] holds role r's
+ * batches as @p ns[r] pairs of counter readings (begin, end), in time order.
+ */
+void dpk_stats_alone(const uint64_t *const *spans, const size_t *ns, unsigned nroles, unsigned i,
+                     bool *alone);
+
+/** Mark every kept sample i of @p s (n of them) with @p alone[i] true as
+ *  DPK_REJECT_ALONE, moving its count in @p counts (if not NULL) from kept to that reason.
+ *  Returns how many stay kept. */
+size_t dpk_stats_mark_alone(struct dpk_sample *s, size_t n, const bool *alone,
+                            size_t counts[DPK_REJECT_COUNT]);
 
 /** Mark every kept sample of a round r with @p aside[r] non-zero (r < @p nrounds) as
  *  @p why; counts as dpk_stats_reject_slow(). Returns the samples still kept. */

@@ -236,6 +236,7 @@ struct dpk_bench_mrole {
 	uint64_t batch;   /**< operations per batch, learnt in the first round */
 	uint64_t *ops;    /**< per round: operations completed in its window */
 	uint64_t *window; /**< per round: ticks of its measurement window */
+	uint64_t *span;   /**< per sample: the counter when its batch began and ended (2 each) */
 };
 
 /** A multi-lcore case of a set, across its rounds. */

@@ -245,6 +245,7 @@ static void measure(struct slice_role *sr)
 
 	while (!dpk_bench_stopped(&sl->x->run)) {
 		struct dpk_sample scratch, *s = mr->ns < mr->cap ? &mr->samples[mr->ns] : &scratch;
+		const uint64_t begin = now;
 		uint64_t done = dpk_bench_time_batch(sl->x, sr->role, n, sl->r->clock.read_cost, s,
 		                                     sl->check_ctx, &ticks);
 
@@ -253,8 +254,13 @@ static void measure(struct slice_role *sr)
 		if (done < n)
 			break; /* stopped inside the batch: the partial sample is dropped */
 		s->round = (uint16_t)sl->q;
-		if (s != &scratch)
+		if (s != &scratch) {
+			/* The counter is one clock on every CPU (invariant TSC): the roles'
+			 * spans compare, for the "alone" rule of multiset.c. */
+			mr->span[2 * mr->ns] = begin;
+			mr->span[2 * mr->ns + 1] = now;
 			mr->ns++;
+		}
 	}
 	mr->ops[sl->q] = ops;
 	mr->window[sl->q] = now - t0;

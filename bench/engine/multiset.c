@@ -59,6 +59,7 @@ static void mcase_free(struct dpk_bench_mcase *mc)
 		free(mc->role[i].samples);
 		free(mc->role[i].ops);
 		free(mc->role[i].window);
+		free(mc->role[i].span);
 	}
 	free(mc->rounds);
 	memset(mc, 0, sizeof(*mc));
@@ -87,7 +88,8 @@ static bool mcase_init(const struct dpk_bench_runner *r, struct dpk_bench_mcase 
 		mr->samples = calloc(cap, sizeof(*mr->samples));
 		mr->ops = calloc(rounds, sizeof(*mr->ops));
 		mr->window = calloc(rounds, sizeof(*mr->window));
-		ok = mr->samples && mr->ops && mr->window;
+		mr->span = calloc(2 * cap, sizeof(*mr->span));
+		ok = mr->samples && mr->ops && mr->window && mr->span;
 	}
 	if (!ok) {
 		mcase_free(mc);
@@ -249,9 +251,86 @@ static bool kept_summary(const struct dpk_sample *s, size_t n, struct dpk_summar
 	return true;
 }
 
+/*
+ * The "alone" rule. Where several roles are counted (each times its own calls on a block
+ * the others use at the same time: a shared ring, a pool), a batch during which no other
+ * counted role was in a batch of its own timed the block uncontended: the host had taken
+ * the others' CPUs. Such batches are fast and, while the others wait for a CPU, many, so
+ * a crowded run's figure would be the uncontended cost (x30 below a quiet run's, seen in
+ * docs/pairs.md). Not judged on oversub, where the roles take turns on one CPU by design,
+ * nor when a role filled its sample store (its later batches were not kept).
+ */
+_Static_assert(DPK_BENCH_ROLES_MAX <= DPK_STATS_ROLES_MAX, "dpk_stats_alone() takes every role");
+
+struct alone {
+	bool *role[DPK_BENCH_ROLES_MAX]; /* per counted role's sample, NULL when not judged */
+	bool *all;                       /* the same in pool_counted()'s order */
+};
+
+static bool alone_judged(const struct dpk_bench_mcase *mc)
+{
+	unsigned k = 0;
+
+	if (mc->placement == DPK_PLACE_OVERSUB)
+		return false;
+	for (unsigned i = 0; i < mc->nroles; i++) {
+		if (!counted(mc->c, i))
+			continue;
+		if (mc->role[i].ns >= mc->role[i].cap)
+			return false;
+		k++;
+	}
+	return k >= 2;
+}
+
+static void alone_free(struct alone *a)
+{
+	for (unsigned i = 0; i < DPK_BENCH_ROLES_MAX; i++)
+		free(a->role[i]);
+	free(a->all);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The marks of the "alone" rule for case @p mc; false when out of memory. */
+static bool alone_find(const struct dpk_bench_mcase *mc, struct alone *a)
+{
+	const uint64_t *spans[DPK_BENCH_ROLES_MAX];
+	size_t ns[DPK_BENCH_ROLES_MAX], total = 0, at = 0;
+	unsigned at_of[DPK_BENCH_ROLES_MAX], k = 0;
+
+	memset(a, 0, sizeof(*a));
+	if (!alone_judged(mc))
+		return true;
+	for (unsigned i = 0; i < mc->nroles; i++)
+		if (counted(mc->c, i)) {
+			spans[k] = mc->role[i].span;
+			ns[k] = mc->role[i].ns;
+			at_of[i] = k++;
+		}
+	for (unsigned i = 0; i < mc->nroles; i++)
+		if (counted(mc->c, i)) {
+			a->role[i] = calloc(mc->role[i].ns ? mc->role[i].ns : 1, sizeof(bool));
+			if (!a->role[i])
+				goto oom;
+			dpk_stats_alone(spans, ns, k, at_of[i], a->role[i]);
+			total += mc->role[i].ns;
+		}
+	if (!(a->all = calloc(total ? total : 1, sizeof(bool))))
+		goto oom;
+	for (unsigned i = 0; i < mc->nroles; i++)
+		if (a->role[i]) {
+			memcpy(a->all + at, a->role[i], mc->role[i].ns * sizeof(bool));
+			at += mc->role[i].ns;
+		}
+	return true;
+oom:
+	alone_free(a);
+	return false;
+}
+
 /* Per-role figures, each role's samples judged by the same rules and rounds. */
 static void role_figures(const struct dpk_bench_runner *r, const struct dpk_bench_mcase *mc,
-                         const bool *aside, unsigned nr, bool check_ctx,
+                         const bool *aside, unsigned nr, bool check_ctx, const struct alone *alone,
                          struct dpk_bench_result *res)
 {
 	for (unsigned i = 0; i < mc->nroles; i++) {
@@ -261,6 +340,8 @@ static void role_figures(const struct dpk_bench_runner *r, const struct dpk_benc
 		uint64_t ops = 0, win = 0;
 
 		dpk_stats_reject(mr->samples, mr->ns, check_ctx, rej);
+		if (alone->role[i])
+			dpk_stats_mark_alone(mr->samples, mr->ns, alone->role[i], rej);
 		dpk_stats_mark_rounds(mr->samples, mr->ns, aside, nr, DPK_REJECT_FLOOR, rej);
 		if (!kept_summary(mr->samples, mr->ns, &rr->ticks, NULL, NULL))
 			dpk_bench_result_fail(res, "out of memory");
@@ -321,14 +402,19 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 	struct dpk_sample *all = pool_counted(mc, &n);
 	uint64_t batches[DPK_BENCH_ROLES_MAX];
 	unsigned nb = 0;
+	struct alone alone;
 
 	res->floor_ref = floor_rule(mc, nr, aside, res);
-	role_figures(r, mc, aside, nr, check_ctx, res);
-	if (!all) {
+	if (!all || !alone_find(mc, &alone)) {
+		free(all);
 		dpk_bench_result_fail(res, "out of memory");
 		return;
 	}
+	role_figures(r, mc, aside, nr, check_ctx, &alone, res);
 	dpk_stats_reject(all, n, check_ctx, counts);
+	if (alone.all)
+		dpk_stats_mark_alone(all, n, alone.all, counts);
+	alone_free(&alone);
 	if (!dpk_stats_round_medians(all, n, nr, p50, kept)) {
 		free(all);
 		dpk_bench_result_fail(res, "out of memory");

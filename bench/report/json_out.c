@@ -354,7 +354,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 	fprintf(f,
 	        "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
 	        "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,rejected_floor,"
-	        "batch_ops,"
+	        "rejected_alone,batch_ops,"
 	        "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
 	        "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_samples,"
 	        "witness_slow_only,witness_kept_rounds,p50_cycles,core_mhz\n");
@@ -370,16 +370,18 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 		csv_str(f, dpk_bench_unit_name(x->c->unit));
 		if (x->status == DPK_RESULT_OK)
 			fprintf(f,
-			        ",%zu,%zu,%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,"
+			        ",%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%llu,%.4f,%.4f,%.4f,%.4f,%.4f,%."
+			        "4f,"
 			        "%.4f,%.5f,%.4f,%.4f,,,",
 			        x->samples, x->reject[0], x->reject[DPK_REJECT_MIGRATION],
 			        x->reject[DPK_REJECT_CTX_SWITCH], x->reject[DPK_REJECT_GAP],
 			        x->reject[DPK_REJECT_SLOW], x->reject[DPK_REJECT_FLOOR],
-			        (unsigned long long)x->batch_ops, t->min, t->p50, t->p90, t->p99,
-			        t->max, t->mean, t->stddev, t->cv, t->p50 * ns_per_tick, x->mops);
+			        x->reject[DPK_REJECT_ALONE], (unsigned long long)x->batch_ops,
+			        t->min, t->p50, t->p90, t->p99, t->max, t->mean, t->stddev, t->cv,
+			        t->p50 * ns_per_tick, x->mops);
 		else
 			fprintf(f,
-			        ",,,,,,,,,,,,,,,,,,,,,"); /* 20 empty fields, then the witness's */
+			        ",,,,,,,,,,,,,,,,,,,,,,"); /* 21 empty fields, then the witness's */
 		if (x->status == DPK_RESULT_OK && x->witness_slices)
 			fprintf(f, "%u,%zu,%d,%u,", x->witness_slices, x->witness_fast,
 			        x->witness_slow_only, x->witness_kept_rounds);
@@ -396,7 +398,7 @@ int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_ben
 				fprintf(f, ",%s,%u,ok,", dpk_placement_name(x->placement),
 				        x->repeat);
 				csv_str(f, dpk_bench_unit_name(x->c->unit));
-				fprintf(f, ",,,,,,,,,,,,,,,,,,,%zu,%.4f,,,,,,\n", q, x->raw[q]);
+				fprintf(f, ",,,,,,,,,,,,,,,,,,,,%zu,%.4f,,,,,,\n", q, x->raw[q]);
 			}
 		}
 	}

@@ -343,6 +343,7 @@ static void csv_figures(FILE *f, const struct dpk_results *r, const struct dpk_r
 	                         num_or(rej, "gap", NAN),
 	                         num_or(rej, "slow", NAN),
 	                         num_or(rej, "floor", NAN),
+	                         num_or(rej, "alone", NAN),
 	                         e->batch_ops};
 	const double ticks[] = {t->min, t->p50, t->p90, t->p99, t->max, t->mean, t->stddev};
 
@@ -373,7 +374,7 @@ static void csv_row(FILE *f, const struct dpk_results *r, const struct dpk_res_e
 	if (e->ok)
 		csv_figures(f, r, e);
 	else
-		fprintf(f, ",,,,,,,,,,,,,,,,,,,,,"); /* 20 empty fields, then the witness's */
+		fprintf(f, ",,,,,,,,,,,,,,,,,,,,,,"); /* 21 empty fields, then the witness's */
 	if (e->ok && e->witness_slices > 0) {
 		fprintf(f, "%.0f", e->witness_slices);
 		csv_num(f, 0, e->witness_fast);
@@ -394,7 +395,7 @@ int dpk_convert_csv(FILE *f, const struct dpk_results *r)
 	fprintf(f,
 	        "row,suite,case,params,placement,repeat,status,unit,samples,kept,"
 	        "rejected_migration,rejected_ctx_switch,rejected_gap,rejected_slow,rejected_floor,"
-	        "batch_ops,"
+	        "rejected_alone,batch_ops,"
 	        "min_ticks,p50_ticks,p90_ticks,p99_ticks,max_ticks,mean_ticks,stddev_ticks,cv,"
 	        "p50_ns,mops,sample_index,sample_ticks,witness_slices,witness_fast_samples,"
 	        "witness_slow_only,witness_kept_rounds,p50_cycles,core_mhz\n");

@@ -146,8 +146,13 @@ def main():
             summary_ok(r["ns"], where + " ns")
             assert r["kept"] <= r["samples"], where
             assert r["kept"] + sum(r["rejected"].values()) == r["samples"], where
-            assert set(r["rejected"]) == {"migration", "ctx_switch", "gap", "slow", "floor"}, \
-                where
+            assert set(r["rejected"]) == {"migration", "ctx_switch", "gap", "slow", "floor",
+                                          "alone"}, where
+            # "alone" judges several counted roles on CPUs of their own.
+            assert r["rejected"]["alone"] == 0 or (
+                r["placement"] not in ("single", "oversub") and
+                sum(1 for lc in r["lcores"] if lc["counted"]) >= 2), \
+                f"{where}: {r['rejected']['alone']} samples alone"
             assert r["lcores"], where
             for lc in r["lcores"]:
                 need(lc, LCORE, where + " lcore")
