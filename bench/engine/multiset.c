@@ -254,10 +254,11 @@ static bool kept_summary(const struct dpk_sample *s, size_t n, struct dpk_summar
 /*
  * The "alone" rule. Where several roles are counted (each times its own calls on a block
  * the others use at the same time: a shared ring, a pool), a batch during which no other
- * counted role was in a batch of its own timed the block uncontended: the host had taken
+ * counted role ran a clean batch (one the earlier rules keep) timed the block uncontended:
+ * the host had taken
  * the others' CPUs. Such batches are fast and, while the others wait for a CPU, many, so
- * a crowded run's figure would be the uncontended cost (x30 below a quiet run's, seen in
- * docs/pairs.md). Not judged on oversub, where the roles take turns on one CPU by design,
+ * a crowded run's figure would be the uncontended cost (x30 below a quiet run's; see
+ * docs/verdicts.md). Not judged on oversub, where the roles take turns on one CPU by design,
  * nor when a role filled its sample store (its later batches were not kept).
  */
 _Static_assert(DPK_BENCH_ROLES_MAX <= DPK_STATS_ROLES_MAX, "dpk_stats_alone() takes every role");
@@ -291,39 +292,75 @@ static void alone_free(struct alone *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* The marks of the "alone" rule for case @p mc; false when out of memory. */
-static bool alone_find(const struct dpk_bench_mcase *mc, struct alone *a)
+/*
+ * The spans of role @p i's batches that ran clean: those the rules before "alone" keep
+ * (no migration, no involuntary switch, no gap; dpk_stats_reject() marks the role's
+ * samples, as role_figures() does again). A batch that was preempted spans the time its
+ * role was off its CPU and overlaps everything then; it does not show the role running.
+ */
+static uint64_t *clean_spans(struct dpk_bench_mrole *mr, bool check_ctx, size_t *n)
 {
+	size_t counts[DPK_REJECT_COUNT];
+	uint64_t *out = malloc((mr->ns ? mr->ns : 1) * 2 * sizeof(*out));
+
+	*n = 0;
+	if (!out)
+		return NULL;
+	dpk_stats_reject(mr->samples, mr->ns, check_ctx, counts);
+	for (size_t j = 0; j < mr->ns; j++)
+		if (mr->samples[j].reject == DPK_REJECT_NONE) {
+			out[2 * *n] = mr->span[2 * j];
+			out[2 * *n + 1] = mr->span[2 * j + 1];
+			(*n)++;
+		}
+	return out;
+}
+
+/* The marks of the "alone" rule for case @p mc; false when out of memory. */
+static bool alone_find(struct dpk_bench_mcase *mc, bool check_ctx, struct alone *a)
+{
+	uint64_t *clean[DPK_BENCH_ROLES_MAX] = {NULL};
 	const uint64_t *spans[DPK_BENCH_ROLES_MAX];
 	size_t ns[DPK_BENCH_ROLES_MAX], total = 0, at = 0;
 	unsigned at_of[DPK_BENCH_ROLES_MAX], k = 0;
+	bool ok = true;
 
 	memset(a, 0, sizeof(*a));
 	if (!alone_judged(mc))
 		return true;
-	for (unsigned i = 0; i < mc->nroles; i++)
+	for (unsigned i = 0; ok && i < mc->nroles; i++)
 		if (counted(mc->c, i)) {
-			spans[k] = mc->role[i].span;
-			ns[k] = mc->role[i].ns;
+			ok = (clean[k] = clean_spans(&mc->role[i], check_ctx, &ns[k])) != NULL;
+			spans[k] = clean[k];
 			at_of[i] = k++;
 		}
-	for (unsigned i = 0; i < mc->nroles; i++)
+	for (unsigned i = 0; ok && i < mc->nroles; i++)
 		if (counted(mc->c, i)) {
-			a->role[i] = calloc(mc->role[i].ns ? mc->role[i].ns : 1, sizeof(bool));
-			if (!a->role[i])
-				goto oom;
-			dpk_stats_alone(spans, ns, k, at_of[i], a->role[i]);
+			/* Every batch of role i is judged, against the others' clean ones. */
+			const unsigned me = at_of[i];
+			const size_t keep = ns[me];
+
+			ok = (a->role[i] = calloc(mc->role[i].ns ? mc->role[i].ns : 1,
+			                          sizeof(bool))) != NULL;
+			if (!ok)
+				break;
+			spans[me] = mc->role[i].span;
+			ns[me] = mc->role[i].ns;
+			dpk_stats_alone(spans, ns, k, me, a->role[i]);
+			spans[me] = clean[me];
+			ns[me] = keep;
 			total += mc->role[i].ns;
 		}
-	if (!(a->all = calloc(total ? total : 1, sizeof(bool))))
-		goto oom;
-	for (unsigned i = 0; i < mc->nroles; i++)
-		if (a->role[i]) {
-			memcpy(a->all + at, a->role[i], mc->role[i].ns * sizeof(bool));
-			at += mc->role[i].ns;
-		}
-	return true;
-oom:
+	if (ok && (a->all = calloc(total ? total : 1, sizeof(bool))))
+		for (unsigned i = 0; i < mc->nroles; i++)
+			if (a->role[i]) {
+				memcpy(a->all + at, a->role[i], mc->role[i].ns * sizeof(bool));
+				at += mc->role[i].ns;
+			}
+	for (unsigned i = 0; i < k; i++)
+		free(clean[i]);
+	if (ok && a->all)
+		return true;
 	alone_free(a);
 	return false;
 }
@@ -405,7 +442,7 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 	struct alone alone;
 
 	res->floor_ref = floor_rule(mc, nr, aside, res);
-	if (!all || !alone_find(mc, &alone)) {
+	if (!all || !alone_find(mc, check_ctx, &alone)) {
 		free(all);
 		dpk_bench_result_fail(res, "out of memory");
 		return;
