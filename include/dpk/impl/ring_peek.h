@@ -40,16 +40,20 @@ DPK__RING_INLINE enum dpk__ring_peek dpk__ring_peek_kind(const struct dpk_ring *
  * @p exact (the caller wants a report) the tail is loaded in any case, so that *room is
  * exact; without it *room is only what the copy showed.
  */
-DPK__RING_INLINE unsigned dpk__ring_st_reserve(struct dpk__ring_side *own,
-                                               const struct dpk__ring_side *other, uint32_t off,
-                                               unsigned n, bool bulk, bool exact, uint32_t *head,
-                                               uint32_t *room)
+DPK__RING_INLINE unsigned dpk__ring_st_reserve(struct dpk_ring *r, bool prod, unsigned n, bool bulk,
+                                               bool exact, uint32_t *head, uint32_t *room)
 {
+	struct dpk__ring_side *own = prod ? &r->prod : &r->cons;
+	const struct dpk__ring_side *other = prod ? &r->cons : &r->prod;
+	const uint32_t off = prod ? r->capacity : 0;
 	const uint32_t h = atomic_load_explicit(&own->head, memory_order_relaxed);
 	uint32_t t = atomic_load_explicit(&own->cached, memory_order_relaxed);
+	const bool short_copy = (int64_t)(int32_t)(t + off - h) < (int64_t)n;
 	unsigned m = n;
 
-	if (exact || (int64_t)(int32_t)(t + off - h) < (int64_t)n) {
+	/* Laid out as in sp enqueue and sc dequeue: a producer that keeps ahead finds its copy
+	 * enough, a consumer that keeps up finds its copy used up on most calls. */
+	if (exact || (prod ? __builtin_expect(short_copy, 0) : __builtin_expect(short_copy, 1))) {
 		/* A1/A2: pairs with R1/R2 of the other side; the slots up to its tail are
 		 * written (consumer) or done with (producer). */
 		t = DPK__RING_TAIL(other, memory_order_acquire);
@@ -78,7 +82,7 @@ DPK__RING_INLINE unsigned dpk__ring_peek_start(struct dpk_ring *r, bool prod, un
 
 	switch (dpk__ring_peek_kind(r, prod)) {
 	case DPK__RING_PEEK_ST:
-		m = dpk__ring_st_reserve(own, other, off, n, bulk, report != NULL, head, &room);
+		m = dpk__ring_st_reserve(r, prod, n, bulk, report != NULL, head, &room);
 		break;
 	case DPK__RING_PEEK_HTS:
 		m = dpk__ring_hts_reserve(own, other, off, n, bulk, head, &room);
