@@ -10,9 +10,11 @@
  * elements also carry a check word, so a torn or mixed copy is caught.
  *
  * Every sync mode runs, and the peek and zero-copy calls on ST and HTS sides, with a
- * random part of each reservation committed. Placements have up to 8 threads on whatever
- * CPUs there are; more threads than CPUs is intended, as it is what RTS is for and what
- * preempts a thread between its reservation and its finish. The indices start just below
+ * random part of each reservation committed; an ST side also mixes copying, peek and
+ * zero-copy calls, which share its cached copy of the other side's tail. Placements have up
+ * to 8 threads on whatever CPUs there are; more threads than CPUs is intended, as it is
+ * what RTS is for and what preempts a thread between its reservation and its finish. An
+ * SP/SC pair gets that from spinning threads beside it. The indices start just below
  * 2^32 so they wrap during the run.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -34,9 +36,11 @@
 #define BITMAP_WORDS (SEQ_CAP / 64)
 #define MAX_BURST    32u
 #define ESIZE_MAX    16u
+#define MAX_HOGS     2u /* spinning threads beside the ring's */
 
-/* sp/sc, mp/mc, rts, hts, the ring's default, or its default's peek or zero-copy calls */
-enum side_mode { MODE_ST, MODE_MT, MODE_RTS, MODE_HTS, MODE_DEFAULT, MODE_PEEK, MODE_ZC };
+/* sp/sc, mp/mc, rts, hts, the ring's default, its default's peek or zero-copy calls, or
+ * (ST sides) sp/sc, peek and zero-copy calls in random turn */
+enum side_mode { MODE_ST, MODE_MT, MODE_RTS, MODE_HTS, MODE_DEFAULT, MODE_PEEK, MODE_ZC, MODE_MIX };
 enum call_kind { CALL_BULK, CALL_BURST, CALL_ONE };
 
 typedef unsigned (*enq_many)(struct dpk_ring *, const void *, unsigned, unsigned *);
@@ -75,6 +79,7 @@ struct config {
 	enum side_mode prod_mode, cons_mode;
 	bool set_htd; /* RTS sides: set htd_max to the value below, not capacity / 8 */
 	unsigned htd_max;
+	unsigned hogs; /* threads that spin beside the ring's, up to MAX_HOGS */
 };
 
 struct run {
@@ -158,6 +163,17 @@ static void zc_copy(const struct dpk_ring_zc_data *zcd, unsigned char *buf, unsi
 		memcpy(buf + (size_t)n1 * esize, zcd->ptr2, (size_t)(n - n1) * esize);
 }
 
+/* The mode of one call: @p mode, or for MODE_MIX one of the ST side's three at random
+ * (zero copy with no @p rng, as a two-step call then commits all it reserved). */
+static enum side_mode pick_mode(enum side_mode mode, uint64_t *rng)
+{
+	static const enum side_mode mix[] = {MODE_ST, MODE_PEEK, MODE_ZC};
+
+	if (mode != MODE_MIX)
+		return mode;
+	return rng ? mix[dpk_test_rand(rng) % 3] : MODE_ZC;
+}
+
 /* A random part of @p got to commit, all of it half the time, and always with no @p rng. */
 static unsigned pick_part(uint64_t *rng, unsigned got)
 {
@@ -168,11 +184,11 @@ static unsigned pick_part(uint64_t *rng, unsigned got)
 
 /* A peek or zero-copy enqueue of the first of @p n elements of @p buf: start, commit a
  * random part. Returns the count committed. */
-static unsigned enqueue_two_step(struct run *run, enum call_kind kind, unsigned char *buf,
+static unsigned enqueue_two_step(struct run *run, enum call_kind kind, bool zc, unsigned char *buf,
                                  unsigned n, unsigned *fs, unsigned pid, uint64_t *rng)
 {
 	struct dpk_ring *r = run->r;
-	const bool bulk = kind != CALL_BURST, zc = run->cfg->prod_mode == MODE_ZC;
+	const bool bulk = kind != CALL_BURST;
 	struct dpk_ring_zc_data zcd = {0};
 	unsigned got, keep;
 	int rc;
@@ -204,12 +220,12 @@ static unsigned enqueue_two_step(struct run *run, enum call_kind kind, unsigned 
 static unsigned enqueue(struct run *run, enum call_kind kind, unsigned char *buf, unsigned n,
                         unsigned *fs, unsigned pid, uint64_t *rng)
 {
-	const enum side_mode mode = run->cfg->prod_mode;
+	const enum side_mode mode = pick_mode(run->cfg->prod_mode, rng);
 	unsigned got;
 	int rc;
 
 	if (mode == MODE_PEEK || mode == MODE_ZC)
-		return enqueue_two_step(run, kind, buf, n, fs, pid, rng);
+		return enqueue_two_step(run, kind, mode == MODE_ZC, buf, n, fs, pid, rng);
 	switch (kind) {
 	case CALL_BULK:
 		got = enq_calls[mode].bulk(run->r, buf, n, fs);
@@ -231,11 +247,11 @@ static unsigned enqueue(struct run *run, enum call_kind kind, unsigned char *buf
 
 /* A peek or zero-copy dequeue: start, take a random part. Returns the count taken, which
  * is then in @p buf. */
-static unsigned dequeue_two_step(struct run *run, enum call_kind kind, unsigned char *buf,
+static unsigned dequeue_two_step(struct run *run, enum call_kind kind, bool zc, unsigned char *buf,
                                  unsigned n, unsigned *av, unsigned cid, uint64_t *rng)
 {
 	struct dpk_ring *r = run->r;
-	const bool bulk = kind != CALL_BURST, zc = run->cfg->cons_mode == MODE_ZC;
+	const bool bulk = kind != CALL_BURST;
 	struct dpk_ring_zc_data zcd = {0};
 	unsigned got, take;
 	int rc;
@@ -265,12 +281,12 @@ static unsigned dequeue_two_step(struct run *run, enum call_kind kind, unsigned 
 static unsigned dequeue(struct run *run, enum call_kind kind, unsigned char *buf, unsigned n,
                         unsigned *av, unsigned cid, uint64_t *rng)
 {
-	const enum side_mode mode = run->cfg->cons_mode;
+	const enum side_mode mode = pick_mode(run->cfg->cons_mode, rng);
 	unsigned got;
 	int rc;
 
 	if (mode == MODE_PEEK || mode == MODE_ZC)
-		return dequeue_two_step(run, kind, buf, n, av, cid, rng);
+		return dequeue_two_step(run, kind, mode == MODE_ZC, buf, n, av, cid, rng);
 	switch (kind) {
 	case CALL_BULK:
 		got = deq_calls[mode].bulk(run->r, buf, n, av);
@@ -436,11 +452,24 @@ static void check_exactly_once(struct run *run)
 
 static unsigned budget_ms(void);
 
+/* Spin until the run stops, without yielding, so that the scheduler has to preempt the
+ * ring's threads (and this one) to share the CPUs. */
+static void *hog(void *arg)
+{
+	struct run *run = arg;
+
+	pthread_barrier_wait(&run->start);
+	while (!atomic_load_explicit(&run->stop, memory_order_relaxed))
+		for (unsigned i = 0; i < 256; i++)
+			dpk_pause();
+	return NULL;
+}
+
 static void run_config(const struct config *cfg)
 {
 	struct run *run = calloc(1, sizeof(*run));
 	struct worker workers[2 * MAX_SIDE];
-	pthread_t threads[2 * MAX_SIDE];
+	pthread_t threads[2 * MAX_SIDE], hogs[MAX_HOGS];
 	unsigned nthreads = cfg->producers + cfg->consumers, ms = budget_ms();
 	struct timespec nap = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
 
@@ -464,7 +493,10 @@ static void run_config(const struct config *cfg)
 			ASSERT_NOT_NULL(run->seen[c][p]);
 		}
 	atomic_init(&run->producers_left, cfg->producers);
-	ASSERT_EQ(0, pthread_barrier_init(&run->start, NULL, nthreads + 1));
+	ASSERT_LE(cfg->hogs, MAX_HOGS);
+	ASSERT_EQ(0, pthread_barrier_init(&run->start, NULL, nthreads + cfg->hogs + 1));
+	for (unsigned i = 0; i < cfg->hogs; i++)
+		ASSERT_EQ(0, pthread_create(&hogs[i], NULL, hog, run));
 
 	for (unsigned i = 0; i < nthreads; i++) {
 		bool prod = i < cfg->producers;
@@ -479,6 +511,8 @@ static void run_config(const struct config *cfg)
 	atomic_store_explicit(&run->stop, true, memory_order_relaxed);
 	for (unsigned i = 0; i < nthreads; i++)
 		ASSERT_EQ(0, pthread_join(threads[i], NULL));
+	for (unsigned i = 0; i < cfg->hogs; i++)
+		ASSERT_EQ(0, pthread_join(hogs[i], NULL));
 
 	EXPECT_EQ(0, atomic_load(&run->errors));
 	EXPECT_TRUE(dpk_ring_empty(run->r));
@@ -498,34 +532,39 @@ static void run_config(const struct config *cfg)
 
 /* X(name, config): every case, in order. */
 #define CONFIGS(X)                                                                                 \
-	X(spsc_8, {1, 1, 8, 256, 0, MODE_ST, MODE_ST, false, 0})                                   \
+	X(spsc_8, {1, 1, 8, 256, 0, MODE_ST, MODE_ST, false, 0, 0})                                \
 	X(spsc_16_exact_default_calls,                                                             \
-	  {1, 1, 16, 100, SPSC | DPK_RING_F_EXACT_SZ, MODE_DEFAULT, MODE_DEFAULT, false, 0})       \
-	X(mpmc_4x4_8, {4, 4, 8, 128, SPSC, MODE_MT, MODE_MT, false, 0})                            \
-	X(mpmc_4x4_16_default_calls, {4, 4, 16, 64, 0, MODE_DEFAULT, MODE_DEFAULT, false, 0})      \
-	X(mpmc_1x3_8, {1, 3, 8, 256, 0, MODE_MT, MODE_MT, false, 0})                               \
-	X(mpmc_3x1_16, {3, 1, 16, 256, 0, MODE_MT, MODE_MT, false, 0})                             \
+	  {1, 1, 16, 100, SPSC | DPK_RING_F_EXACT_SZ, MODE_DEFAULT, MODE_DEFAULT, false, 0, 0})    \
+	X(mpmc_4x4_8, {4, 4, 8, 128, SPSC, MODE_MT, MODE_MT, false, 0, 0})                         \
+	X(mpmc_4x4_16_default_calls, {4, 4, 16, 64, 0, MODE_DEFAULT, MODE_DEFAULT, false, 0, 0})   \
+	X(mpmc_1x3_8, {1, 3, 8, 256, 0, MODE_MT, MODE_MT, false, 0, 0})                            \
+	X(mpmc_3x1_16, {3, 1, 16, 256, 0, MODE_MT, MODE_MT, false, 0, 0})                          \
 	X(sp_mc_1x3_16_default_calls,                                                              \
-	  {1, 3, 16, 64, DPK_RING_F_SP_ENQ, MODE_DEFAULT, MODE_DEFAULT, false, 0})                 \
-	X(mp_sc_3x1_8, {3, 1, 8, 64, DPK_RING_F_SC_DEQ, MODE_MT, MODE_ST, false, 0})               \
-	X(mpmc_2x2_8_tiny_ring, {2, 2, 8, 8, 0, MODE_MT, MODE_MT, false, 0})                       \
-	X(rts_4x4_8, {4, 4, 8, 128, RTS, MODE_RTS, MODE_RTS, false, 0})                            \
-	X(rts_4x4_16_default_calls, {4, 4, 16, 64, RTS, MODE_DEFAULT, MODE_DEFAULT, false, 0})     \
-	X(rts_3x1_8_sc,                                                                            \
-	  {3, 1, 8, 256, DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_SC_DEQ, MODE_RTS, MODE_ST, false, 0})  \
-	X(rts_1x3_16_sp,                                                                           \
-	  {1, 3, 16, 256, DPK_RING_F_SP_ENQ | DPK_RING_F_MC_RTS_DEQ, MODE_ST, MODE_RTS, false, 0}) \
-	X(rts_4x4_8_tiny_ring_htd_0, {4, 4, 8, 8, RTS, MODE_RTS, MODE_RTS, false, 0})              \
-	X(rts_4x4_8_htd_capacity, {4, 4, 8, 64, RTS, MODE_RTS, MODE_RTS, true, 63})                \
-	X(hts_4x4_8, {4, 4, 8, 128, HTS, MODE_HTS, MODE_HTS, false, 0})                            \
-	X(hts_4x4_16_default_calls, {4, 4, 16, 64, HTS, MODE_DEFAULT, MODE_DEFAULT, false, 0})     \
-	X(hts_3x3_8_peek, {3, 3, 8, 64, HTS, MODE_PEEK, MODE_PEEK, false, 0})                      \
-	X(hts_3x3_16_zc, {3, 3, 16, 64, HTS, MODE_ZC, MODE_ZC, false, 0})                          \
-	X(spsc_8_zc_peek, {1, 1, 8, 64, SPSC, MODE_ZC, MODE_PEEK, false, 0})                       \
-	X(hts_peek_3x1_8_sc_zc,                                                                    \
-	  {3, 1, 8, 64, DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_SC_DEQ, MODE_PEEK, MODE_ZC, false, 0})  \
+	  {1, 3, 16, 64, DPK_RING_F_SP_ENQ, MODE_DEFAULT, MODE_DEFAULT, false, 0, 0})              \
+	X(mp_sc_3x1_8, {3, 1, 8, 64, DPK_RING_F_SC_DEQ, MODE_MT, MODE_ST, false, 0, 0})            \
+	X(mpmc_2x2_8_tiny_ring, {2, 2, 8, 8, 0, MODE_MT, MODE_MT, false, 0, 0})                    \
+	X(rts_4x4_8, {4, 4, 8, 128, RTS, MODE_RTS, MODE_RTS, false, 0, 0})                         \
+	X(rts_4x4_16_default_calls, {4, 4, 16, 64, RTS, MODE_DEFAULT, MODE_DEFAULT, false, 0, 0})  \
+	X(rts_3x1_8_sc, {3, 1, 8, 256, DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_SC_DEQ, MODE_RTS,        \
+	                 MODE_ST, false, 0, 0})                                                    \
+	X(rts_1x3_16_sp, {1, 3, 16, 256, DPK_RING_F_SP_ENQ | DPK_RING_F_MC_RTS_DEQ, MODE_ST,       \
+	                  MODE_RTS, false, 0, 0})                                                  \
+	X(rts_4x4_8_tiny_ring_htd_0, {4, 4, 8, 8, RTS, MODE_RTS, MODE_RTS, false, 0, 0})           \
+	X(rts_4x4_8_htd_capacity, {4, 4, 8, 64, RTS, MODE_RTS, MODE_RTS, true, 63, 0})             \
+	X(hts_4x4_8, {4, 4, 8, 128, HTS, MODE_HTS, MODE_HTS, false, 0, 0})                         \
+	X(hts_4x4_16_default_calls, {4, 4, 16, 64, HTS, MODE_DEFAULT, MODE_DEFAULT, false, 0, 0})  \
+	X(hts_3x3_8_peek, {3, 3, 8, 64, HTS, MODE_PEEK, MODE_PEEK, false, 0, 0})                   \
+	X(hts_3x3_16_zc, {3, 3, 16, 64, HTS, MODE_ZC, MODE_ZC, false, 0, 0})                       \
+	X(spsc_8_zc_peek, {1, 1, 8, 64, SPSC, MODE_ZC, MODE_PEEK, false, 0, 0})                    \
+	X(spsc_8_zc_both_hogs, {1, 1, 8, 64, SPSC, MODE_ZC, MODE_ZC, false, 0, 2})                 \
+	X(spsc_16_zc_both_tiny_ring_hogs, {1, 1, 16, 8, SPSC, MODE_ZC, MODE_ZC, false, 0, 2})      \
+	X(spsc_8_mixed_calls_hogs, {1, 1, 8, 64, SPSC, MODE_MIX, MODE_MIX, false, 0, 2})           \
+	X(spsc_16_mixed_calls_exact_hogs,                                                          \
+	  {1, 1, 16, 100, SPSC | DPK_RING_F_EXACT_SZ, MODE_MIX, MODE_MIX, false, 0, 1})            \
+	X(hts_peek_3x1_8_sc_zc, {3, 1, 8, 64, DPK_RING_F_MP_HTS_ENQ | DPK_RING_F_SC_DEQ,           \
+	                         MODE_PEEK, MODE_ZC, false, 0, 0})                                 \
 	X(rts_hts_4x4_16_peek, {4, 4, 16, 64, DPK_RING_F_MP_RTS_ENQ | DPK_RING_F_MC_HTS_DEQ,       \
-	                        MODE_RTS, MODE_PEEK, false, 0})
+	                        MODE_RTS, MODE_PEEK, false, 0, 0})
 
 #define CONFIG_ROW(name, ...) __VA_ARGS__,
 static const struct config configs[] = {CONFIGS(CONFIG_ROW)};

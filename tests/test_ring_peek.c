@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Peek and zero-copy calls on one thread: against a model of the ring's contents, at the
- * end of the table, across the 32-bit wrap of the indices, at capacity, and refused on
- * the sides that take no peek.
+ * end of the table, across the 32-bit wrap of the indices, at capacity, with a stale cached
+ * copy of the other side's tail, and refused on the sides that take no peek.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -429,6 +429,93 @@ static void zero_n_starts(void)
 	}
 }
 
+/*
+ * An ST start trusts its side's cached copy of the other side's tail, as sp/sc calls do.
+ * A copy far behind (here by up to almost 2^31, as after a long run of the other sync
+ * mode) only makes the starts reload: on a ring the other side has moved under the copy, a
+ * zero-copy or peek start never reserves more room or elements than there are, also
+ * across the index wrap. Starts take no report here, which would load the tail anyway.
+ */
+static void stale_cache_starts_reload(void)
+{
+	static const uint32_t lag[] = {1,         10,          SLOTS - 1,   SLOTS,
+	                               SLOTS + 5, 0x40000000u, 0x7fffff00u, 0x7fffffffu};
+	const uint32_t start = UINT32_MAX - 20;
+
+	for (unsigned i = 0; i < sizeof(lag) / sizeof(lag[0]); i++) {
+		struct dpk_ring *r = dpk_ring_create(8, SLOTS, ST);
+		struct dpk_ring_zc_data zcd;
+		uint64_t buf[SLOTS + 8];
+
+		ASSERT_NOT_NULL(r);
+		dpk__ring_set_indices(r, start);
+		dpk__ring_set_cached(r, start - lag[i], start - lag[i]);
+		/* Empty ring: the consumer's starts find nothing. */
+		ASSERT_EQ(0, dpk_ring_dequeue_zc_burst_start(r, 8, &zcd, NULL));
+		ASSERT_EQ(0, dpk_ring_dequeue_burst_start(r, buf, 8, NULL));
+		ASSERT_EQ(0, dpk_ring_dequeue_zc_bulk_start(r, 1, &zcd, NULL));
+		/* The producer's starts reserve exactly the capacity, never more. */
+		dpk__ring_set_cached(r, start - lag[i], start - lag[i]);
+		ASSERT_EQ(0, dpk_ring_enqueue_zc_bulk_start(r, SLOTS, &zcd, NULL));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_enqueue_zc_burst_start(r, SLOTS + 8, &zcd, NULL));
+		check_spans(r, start, SLOTS - 1, &zcd);
+		ASSERT_TRUE(zc_spans_io(&zcd, 8, 0, SLOTS - 1, true));
+		ASSERT_EQ(0, dpk_ring_enqueue_zc_finish(r, SLOTS - 1));
+		ASSERT_EQ(0, dpk_ring_enqueue_burst_start(r, 1, NULL));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_count(r));
+		/* Both copies stale again: the consumer reserves exactly what was put in. */
+		dpk__ring_set_cached(r, start - lag[i], start - lag[i]);
+		ASSERT_EQ(0, dpk_ring_dequeue_zc_bulk_start(r, SLOTS, &zcd, NULL));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_dequeue_zc_burst_start(r, SLOTS + 8, &zcd, NULL));
+		ASSERT_TRUE(zc_spans_io(&zcd, 8, 0, SLOTS - 1, false));
+		ASSERT_EQ(0, dpk_ring_dequeue_zc_finish(r, 0));
+		dpk__ring_set_cached(r, start - lag[i], start - lag[i]);
+		memset(buf, 0, sizeof(buf));
+		ASSERT_EQ(SLOTS - 1, dpk_ring_dequeue_burst_start(r, buf, SLOTS + 8, NULL));
+		ASSERT_TRUE(dpk_ring_test_holds((unsigned char *)buf, 8, 0, SLOTS - 1));
+		ASSERT_EQ(0, dpk_ring_dequeue_finish(r, SLOTS - 1));
+		ASSERT_EQ(0, dpk_ring_dequeue_zc_burst_start(r, 1, &zcd, NULL));
+		ASSERT_TRUE(dpk_ring_empty(r));
+		dpk_ring_free(r);
+	}
+}
+
+/*
+ * A start whose cached copy shows enough still reports the exact room: the other side
+ * moved since the copy was taken, and the report counts that.
+ */
+static void trusted_cache_reports_exactly(void)
+{
+	struct dpk_ring *r = dpk_ring_create(8, SLOTS, ST);
+	struct dpk_ring_zc_data zcd;
+	uint64_t buf[SLOTS];
+	unsigned fs = ~0u, av = ~0u;
+
+	ASSERT_NOT_NULL(r);
+	dpk_ring_test_fill((unsigned char *)buf, 8, 0, SLOTS);
+	/* The producer's copy of cons.tail is from before the consumer took 40. */
+	ASSERT_EQ(40, dpk_ring_sp_enqueue_bulk(r, buf, 40, NULL));
+	ASSERT_EQ(40, dpk_ring_sc_dequeue_bulk(r, buf, 40, NULL));
+	ASSERT_EQ(8, dpk_ring_enqueue_zc_bulk_start(r, 8, &zcd, &fs));
+	ASSERT_EQ(SLOTS - 1 - 8, fs);
+	ASSERT_TRUE(zc_spans_io(&zcd, 8, 40, 8, true));
+	ASSERT_EQ(0, dpk_ring_enqueue_zc_finish(r, 8));
+	/* The consumer's copy of prod.tail shows the 8; 20 more arrive after it is taken. */
+	ASSERT_EQ(4, dpk_ring_dequeue_zc_bulk_start(r, 4, &zcd, NULL));
+	ASSERT_EQ(0, dpk_ring_dequeue_zc_finish(r, 4));
+	dpk_ring_test_fill((unsigned char *)buf, 8, 48, 20);
+	ASSERT_EQ(20, dpk_ring_sp_enqueue_bulk(r, buf, 20, NULL));
+	ASSERT_EQ(4, dpk_ring_dequeue_zc_bulk_start(r, 4, &zcd, &av));
+	ASSERT_EQ(20, av);
+	ASSERT_TRUE(zc_spans_io(&zcd, 8, 44, 4, false));
+	ASSERT_EQ(0, dpk_ring_dequeue_zc_finish(r, 4));
+	ASSERT_EQ(20, dpk_ring_dequeue_bulk_start(r, buf, 20, &av));
+	ASSERT_EQ(0, av);
+	ASSERT_TRUE(dpk_ring_test_holds((unsigned char *)buf, 8, 48, 20));
+	ASSERT_EQ(0, dpk_ring_dequeue_finish(r, 20));
+	dpk_ring_free(r);
+}
+
 static const struct dpk_test_case cases[] = {
         DPK_TEST(model_traffic),
         DPK_TEST(model_traffic_index_wrap),
@@ -437,6 +524,8 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(refused_on_mt_and_rts_sides),
         DPK_TEST(bad_finish_changes_nothing),
         DPK_TEST(zero_n_starts),
+        DPK_TEST(stale_cache_starts_reload),
+        DPK_TEST(trusted_cache_reports_exactly),
 };
 
 DPK_TEST_MAIN(cases)

@@ -14,11 +14,12 @@
  *   M_pair_burst         the same with burst calls, which may move fewer than n
  *   M_pair_shared        mpmc, rts and hts: both lcores enqueue a bulk of n then dequeue
  *                        one, on a ring prefilled to half; figure = per element of either
- * A pair case runs on every pair placement, oversub included: there the two lcores share
- * one CPU, and a thread preempted between its reservation and its publication holds up
- * the other's calls on an MP/MC or HTS side until it runs again (an RTS side lets the
- * other go on until the head is htd_max past the tail). The shared cases show that cost;
- * the producer/consumer ones, with one thread per side, do not meet it.
+ * The shared cases carry DPK_BENCH_ON_OVERSUB, so a default run also puts them on oversub:
+ * there the two lcores share one CPU, and a thread preempted between its reservation and
+ * its publication holds up the other's calls on an MP/MC or HTS side until it runs again
+ * (an RTS side lets the other go on until the head is htd_max past the tail). The
+ * producer/consumer pairs, with one thread per side, do not meet that cost, and run on
+ * oversub only when --placement names it.
  */
 #ifndef DPK_BENCH_RING_CASES_SYNC_H
 #define DPK_BENCH_RING_CASES_SYNC_H
@@ -89,7 +90,8 @@ static inline void ring_number(uint64_t *buf, unsigned words, unsigned k, uint64
 		.kind = DPK_BENCH_PAIR, .unit = DPK_UNIT_ELEMENT,                                  \
 		.params = {{"esize", 8}, {"n", nn}}, .ops_multiple = nn, .setup = SU,              \
 		.body = P##_##m##_shared, .teardown = TD,                                          \
-		.arg = RING_ARG_FILL(M, RING_OP_BULK, 8, nn, RING_FILL_HALF)                       \
+		.arg = RING_ARG_FILL(M, RING_OP_BULK, 8, nn, RING_FILL_HALF),                      \
+		.flags = DPK_BENCH_ON_OVERSUB                                                      \
 	}
 
 /* One sync mode's cases. */

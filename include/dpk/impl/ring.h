@@ -21,8 +21,11 @@
  *       acquires the new tail (A1, A3).
  *   R2  the same for cons.tail (dequeues): the slots read before it are done with, so a
  *       producer that acquires the new tail (A2, A4) may overwrite them.
- *   A1  load-acquire of prod.tail by a consumer; pairs with R1.
- *   A2  load-acquire of cons.tail by a producer; pairs with R2.
+ *   A1  load-acquire of prod.tail by a consumer; pairs with R1. In sc dequeue and an ST
+ *       peek or zc start it reloads the side's cached copy, only when that falls short
+ *       or an exact report is asked for.
+ *   A2  load-acquire of cons.tail by a producer; pairs with R2; in sp enqueue and an ST
+ *       start, the same reload.
  *   A3  mp enqueue waiting for its turn (prod.tail == its old head); pairs with R1 of the
  *       producer before it, so that producer's slot writes are ordered before this one's
  *       R1 and a consumer acquiring the later tail sees both.
@@ -44,9 +47,11 @@
  *   AR10 HTS tail word: load-acquire and the acquiring CAS of a reserver; pairs with the
  *       R1/R2 store of the finisher before it, whose slot work is thus ordered before this
  *       reserver's, and keeps the room from wrapping as AR5 does.
- * The cached copies carry no order of their own: each is written and read by one side,
- * and every value in one was loaded with A1 or A2 by that side (calls of the other mode on
- * other threads are ordered before by whatever separates the two modes in time).
+ * The cached copies carry no order of their own: each is written and read by one side
+ * (its sp/sc calls, ST peek and zc starts and mp/mc publications), and every value in one
+ * was loaded with A1 or A2 by that side, so the slots a trusted copy covers were acquired
+ * then (calls of the other mode, or on other threads, are ordered before by whatever
+ * separates them in time).
  */
 #ifndef DPK_RING_H
 #error "include <dpk/ring.h>, not <dpk/impl/ring.h>"

@@ -9,7 +9,9 @@
  * tell how much was reserved and refuses a count above it.
  *
  * Memory-order labels (legend at the top of <dpk/impl/ring.h>): A1/A2 load the other
- * side's tail in the start, R1/R2 publish in the finish, AR10 as in HTS. The loads of a
+ * side's tail in an ST start when the side's cached copy of it falls short (or for an
+ * exact report), as in the sp/sc calls, and in every HTS start; R1/R2 publish in the
+ * finish; AR10 as in HTS. The loads of a
  * side's own head and tail in its finish are relaxed: the finishing thread is the one that
  * wrote them (ST), or holds the side so that no one else writes them (HTS).
  */
@@ -30,21 +32,35 @@ DPK__RING_INLINE enum dpk__ring_peek dpk__ring_peek_kind(const struct dpk_ring *
 }
 
 /*
- * ST reservation for a peek: from the head (equal to the tail when nothing is reserved),
- * against a freshly loaded tail of the other side, which also refreshes the cached copy
- * so that it stays within the capacity of the head (see dpk__ring_sp_enqueue()).
+ * ST reservation for a peek or zero copy: from the head (equal to the tail when nothing is
+ * reserved), against the side's cached copy of the other side's tail while that shows
+ * room for @p n, and a freshly loaded tail only when it does not, as the sp/sc calls do
+ * (see dpk__ring_sp_enqueue_n(), also for why a stale copy is harmless): the copy and its
+ * signed test are theirs, so the two kinds of call can take turns on a side. With
+ * @p exact (the caller wants a report) the tail is loaded in any case, so that *room is
+ * exact; without it *room is only what the copy showed.
  */
-DPK__RING_INLINE unsigned dpk__ring_st_reserve(struct dpk__ring_side *own,
-                                               const struct dpk__ring_side *other, uint32_t off,
-                                               unsigned n, bool bulk, uint32_t *head,
-                                               uint32_t *room)
+DPK__RING_INLINE unsigned dpk__ring_st_reserve(struct dpk_ring *r, bool prod, unsigned n, bool bulk,
+                                               bool exact, uint32_t *head, uint32_t *room)
 {
+	struct dpk__ring_side *own = prod ? &r->prod : &r->cons;
+	const struct dpk__ring_side *other = prod ? &r->cons : &r->prod;
+	const uint32_t off = prod ? r->capacity : 0;
 	const uint32_t h = atomic_load_explicit(&own->head, memory_order_relaxed);
-	/* A1/A2: pairs with R1/R2 of the other side. */
-	const uint32_t t = DPK__RING_TAIL(other, memory_order_acquire);
-	const unsigned m = dpk__ring_fit(n, *room = t + off - h, bulk);
+	uint32_t t = atomic_load_explicit(&own->cached, memory_order_relaxed);
+	const bool short_copy = (int64_t)(int32_t)(t + off - h) < (int64_t)n;
+	unsigned m = n;
 
-	atomic_store_explicit(&own->cached, t, memory_order_relaxed);
+	/* Laid out as in sp enqueue and sc dequeue: a producer that keeps ahead finds its copy
+	 * enough, a consumer that keeps up finds its copy used up on most calls. */
+	if (exact || (prod ? __builtin_expect(short_copy, 0) : __builtin_expect(short_copy, 1))) {
+		/* A1/A2: pairs with R1/R2 of the other side; the slots up to its tail are
+		 * written (consumer) or done with (producer). */
+		t = DPK__RING_TAIL(other, memory_order_acquire);
+		m = dpk__ring_fit(n, t + off - h, bulk);
+		atomic_store_explicit(&own->cached, t, memory_order_relaxed);
+	}
+	*room = t + off - h;
 	atomic_store_explicit(&own->head, h + m, memory_order_relaxed);
 	*head = h;
 	return m;
@@ -66,7 +82,7 @@ DPK__RING_INLINE unsigned dpk__ring_peek_start(struct dpk_ring *r, bool prod, un
 
 	switch (dpk__ring_peek_kind(r, prod)) {
 	case DPK__RING_PEEK_ST:
-		m = dpk__ring_st_reserve(own, other, off, n, bulk, head, &room);
+		m = dpk__ring_st_reserve(r, prod, n, bulk, report != NULL, head, &room);
 		break;
 	case DPK__RING_PEEK_HTS:
 		m = dpk__ring_hts_reserve(own, other, off, n, bulk, head, &room);
