@@ -943,6 +943,65 @@ static double scripted_floor(unsigned round, unsigned bracket)
 	return bracket == 1 && (round == 2 || round == 5) ? 500.0 : 100.0;
 }
 
+/* Role 1 does eight times role 0's work per operation. */
+static uint64_t body_uneven(struct dpk_bench_run *run, unsigned role, uint64_t n)
+{
+	uint64_t acc = 0, per = role == 1 ? 64 : 8;
+
+	(void)run;
+	for (uint64_t i = 0; i < n * per; i++)
+		acc += i;
+	DPK_BENCH_KEEP(acc);
+	return n;
+}
+
+static const struct dpk_bench_case c_pair_uneven = {.name = "uneven",
+                                                    .desc = "two counted roles, one slower",
+                                                    .kind = DPK_BENCH_PAIR,
+                                                    .unit = DPK_UNIT_ITERATION,
+                                                    .counted_roles = 3,
+                                                    .body = body_uneven};
+
+/* With every role counted on CPUs of their own, the row and each round take the slowest
+ * role's median, not the pooled samples' (where the faster role's many batches would set
+ * it), and the rounds' kept samples still add up to the row's. */
+static void several_counted_roles_take_the_slowest(void)
+{
+	struct dpk_bench_result res;
+	unsigned a, b;
+	char why[160];
+	size_t kept = 0;
+
+	if (!have_two_cpus())
+		DPK_SKIP("needs two online CPUs");
+	ASSERT_EQ(0, start(NULL));
+	if (!dpk_bench_placement_available(&runner, DPK_PLACE_CORE, &a, &b, why, sizeof(why)))
+		DPK_SKIP("no core placement");
+	runner.opt.rounds = 8;
+	runner.opt.time_s = 0.08;
+	dpk_bench_run_case(&runner, &suite, &c_pair_uneven, DPK_PLACE_CORE, 0, &res);
+	if (res.status == DPK_RESULT_EMPTY) { /* a host that kept the roles apart throughout */
+		dpk_bench_result_free(&res);
+		DPK_SKIP("no batch of the two roles overlapped");
+	}
+	ASSERT_EQ(DPK_RESULT_OK, res.status);
+	ASSERT_EQ_U(2, res.nroles);
+	EXPECT_TRUE(res.role[0].counted && res.role[1].counted);
+	if (res.role[0].ticks.n && res.role[1].ticks.n) {
+		const struct dpk_summary *slow = res.role[1].ticks.p50 >= res.role[0].ticks.p50
+		                                         ? &res.role[1].ticks
+		                                         : &res.role[0].ticks;
+
+		EXPECT_TRUE(slow->p50 == res.ticks.p50);
+		EXPECT_EQ(slow->n, res.ticks.n);
+	}
+	for (unsigned q = 0; q < res.nrounds; q++)
+		kept += res.rounds[q].kept;
+	EXPECT_EQ(kept, res.reject[DPK_REJECT_NONE] + res.reject[DPK_REJECT_FLOOR]);
+	dpk_bench_result_free(&res);
+	stop();
+}
+
 /* A pair case on two CPUs runs in rounds, each bracketed by its own floor: rounds whose
  * floor moved off the case's are set aside and their samples counted as "floor", and the
  * figure over the floor is the kept rounds'. */
@@ -2129,6 +2188,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(failing_pair_ends_before_its_budget),
         DPK_TEST(missing_placements_are_skipped),
         DPK_TEST(nodev_setups_are_skipped_with_their_reason),
+        DPK_TEST(several_counted_roles_take_the_slowest),
         DPK_TEST(all_takes_one_worker_per_cpu),
         DPK_TEST(rounds_visit_cases_in_turn),
         DPK_TEST(rounds_drop_only_the_failed_case),

@@ -365,11 +365,14 @@ static bool alone_find(struct dpk_bench_mcase *mc, bool check_ctx, struct alone 
 	return false;
 }
 
-/* Per-role figures, each role's samples judged by the same rules and rounds. */
+/* Per-role figures, each role's samples judged by the same rules and rounds; with @p rp50,
+ * each judged role's round medians (before the floor rule) at rp50[i * nr + q]. */
 static void role_figures(const struct dpk_bench_runner *r, const struct dpk_bench_mcase *mc,
                          const bool *aside, unsigned nr, bool check_ctx, const struct alone *alone,
-                         struct dpk_bench_result *res)
+                         double *rp50, struct dpk_bench_result *res)
 {
+	uint32_t rkept[DPK_BENCH_ROUNDS_MAX];
+
 	for (unsigned i = 0; i < mc->nroles; i++) {
 		const struct dpk_bench_mrole *mr = &mc->role[i];
 		struct dpk_bench_role_result *rr = &res->role[i];
@@ -379,6 +382,9 @@ static void role_figures(const struct dpk_bench_runner *r, const struct dpk_benc
 		dpk_stats_reject(mr->samples, mr->ns, check_ctx, rej);
 		if (alone->role[i])
 			dpk_stats_mark_alone(mr->samples, mr->ns, alone->role[i], rej);
+		if (rp50 && alone->role[i] &&
+		    !dpk_stats_round_medians(mr->samples, mr->ns, nr, rp50 + (size_t)i * nr, rkept))
+			dpk_bench_result_fail(res, "out of memory");
 		dpk_stats_mark_rounds(mr->samples, mr->ns, aside, nr, DPK_REJECT_FLOOR, rej);
 		if (!kept_summary(mr->samples, mr->ns, &rr->ticks, NULL, NULL))
 			dpk_bench_result_fail(res, "out of memory");
@@ -427,6 +433,43 @@ static void round_figures(const struct dpk_bench_mcase *mc, unsigned nr, const b
 	dpk_bench_regimes(mc->rounds, nr, aside, mc->floors, res);
 }
 
+/*
+ * Where the "alone" rule judges (several counted roles on CPUs of their own), a round's
+ * figure is the median of its slowest counted role that kept samples in it: pooled, the
+ * role that got more of its CPU would set the figure with its many batches against a block
+ * the others touched only now and then (docs/verdicts.md).
+ */
+static void slowest_rounds(const struct dpk_bench_mcase *mc, const double *rp50, unsigned nr,
+                           double *p50)
+{
+	for (unsigned q = 0; q < nr; q++) {
+		double most = 0;
+
+		for (unsigned i = 0; i < mc->nroles; i++)
+			if (counted(mc->c, i)) {
+				const double v = rp50[(size_t)i * nr + q];
+
+				most = v > most ? v : most; /* NaN, a role without samples, compares
+				                               false */
+			}
+		if (most > 0)
+			p50[q] = most;
+	}
+}
+
+/* The row's summary: the slowest counted role's, as slowest_rounds() takes its rounds. */
+static void slowest_summary(const struct dpk_bench_mcase *mc, struct dpk_bench_result *res)
+{
+	const struct dpk_summary *most = NULL;
+
+	for (unsigned i = 0; i < mc->nroles; i++)
+		if (counted(mc->c, i) && res->role[i].ticks.n &&
+		    (!most || res->role[i].ticks.p50 > most->p50))
+			most = &res->role[i].ticks;
+	if (most)
+		res->ticks = *most;
+}
+
 void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_mcase *mc,
                             struct dpk_bench_result *res)
 {
@@ -440,6 +483,8 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 	uint64_t batches[DPK_BENCH_ROLES_MAX];
 	unsigned nb = 0;
 	struct alone alone;
+	double *rp50;
+	bool slowest;
 
 	res->floor_ref = floor_rule(mc, nr, aside, res);
 	if (!all || !alone_find(mc, check_ctx, &alone)) {
@@ -447,16 +492,23 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 		dpk_bench_result_fail(res, "out of memory");
 		return;
 	}
-	role_figures(r, mc, aside, nr, check_ctx, &alone, res);
+	rp50 = alone.all ? malloc((size_t)mc->nroles * (nr ? nr : 1) * sizeof(*rp50)) : NULL;
+	role_figures(r, mc, aside, nr, check_ctx, &alone, rp50, res);
 	dpk_stats_reject(all, n, check_ctx, counts);
 	if (alone.all)
 		dpk_stats_mark_alone(all, n, alone.all, counts);
-	alone_free(&alone);
-	if (!dpk_stats_round_medians(all, n, nr, p50, kept)) {
+	if (!dpk_stats_round_medians(all, n, nr, p50, kept) || (alone.all && !rp50)) {
+		alone_free(&alone);
+		free(rp50);
 		free(all);
 		dpk_bench_result_fail(res, "out of memory");
 		return;
 	}
+	slowest = rp50 != NULL;
+	if (slowest)
+		slowest_rounds(mc, rp50, nr, p50);
+	alone_free(&alone);
+	free(rp50);
 	for (unsigned q = 0; q < nr; q++) {
 		mc->rounds[q].p50 = p50[q];
 		mc->rounds[q].p50_cycles = NAN;
@@ -469,6 +521,8 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 	memcpy(res->reject, counts, sizeof(counts));
 	if (!kept_summary(all, n, &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw))
 		dpk_bench_result_fail(res, "out of memory");
+	if (slowest)
+		slowest_summary(mc, res);
 	free(all);
 	for (unsigned i = 0; i < mc->nroles; i++)
 		if (res->role[i].counted) {
