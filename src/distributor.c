@@ -85,9 +85,41 @@ static unsigned owner(struct dpk_distributor *d, uint32_t t)
 	return NO_WORKER;
 }
 
+/* Count tag @p t, now in flight on worker @p w, in the filter, while the filter is kept. */
+static inline void filter_add(struct dpk_distributor *d, uint32_t t, unsigned w)
+{
+	uint32_t *b;
+
+	if (d->sole != NO_WORKER)
+		return;
+	b = bucket(d, t);
+	*b = ((*b + COUNT_ONE) & ~0xffu) | w;
+}
+
+/* Tag @p t, counted while in flight, is no longer, while the filter is kept. */
+static inline void filter_del(struct dpk_distributor *d, uint32_t t)
+{
+	if (d->sole == NO_WORKER)
+		*bucket(d, t) -= COUNT_ONE;
+}
+
+/* After a join or a leave: the sole worker, and the filter emptied or rebuilt to match. */
 static void update_sole(struct dpk_distributor *d)
 {
+	unsigned was = d->sole;
+
 	d->sole = d->nactive == 1 ? lowest(d->active_mask) : NO_WORKER;
+	if (was == NO_WORKER && d->sole != NO_WORKER) {
+		memset(d->filter, 0, sizeof(d->filter[0]) << (32 - d->filter_shift));
+	} else if (was != NO_WORKER && d->sole == NO_WORKER) {
+		for (uint64_t m = d->all_mask; m; m &= m - 1) {
+			const struct dworker *dw = &d->dw[lowest(m)];
+
+			for (unsigned i = 0; i < BURST + BACKLOG; i++)
+				if (dw->valid[i])
+					filter_add(d, dw->tags[i], lowest(m));
+		}
+	}
 }
 
 /* Put @p p (tag @p t) at the end of worker @p w's backlog, which has room. */
@@ -95,14 +127,13 @@ static inline void append(struct dpk_distributor *d, unsigned w, struct dpk_pack
 {
 	struct dworker *dw = &d->dw[w];
 	unsigned pos = (dw->bl_head + dw->bl_count) & (BACKLOG - 1);
-	uint32_t *b = bucket(d, t);
 
 	dw->bl[pos] = p;
 	dw->tags[BURST + pos] = t;
 	dw->valid[BURST + pos] = UINT32_MAX;
 	if (++dw->bl_count == BACKLOG)
 		d->full_mask |= bit(w);
-	*b = ((*b + COUNT_ONE) & ~0xffu) | w;
+	filter_add(d, t, w);
 }
 
 /* Hand worker @p w (D_READY) the next packets of its backlog, possibly none. */
@@ -143,7 +174,7 @@ static void complete(struct dpk_distributor *d, unsigned w)
 	struct dworker *dw = &d->dw[w];
 
 	for (unsigned i = 0; i < dw->line_count; i++) {
-		*bucket(d, dw->tags[i]) -= COUNT_ONE;
+		filter_del(d, dw->tags[i]);
 		dw->valid[i] = 0;
 	}
 	d->inflight -= dw->line_count;
@@ -173,7 +204,7 @@ static void leave(struct dpk_distributor *d, unsigned w)
 		unsigned pos = (dw->bl_head + i) & (BACKLOG - 1);
 
 		d->pending[(d->pend_head + i) & (PENDING - 1)] = dw->bl[pos];
-		*bucket(d, dw->tags[BURST + pos]) -= COUNT_ONE;
+		filter_del(d, dw->tags[BURST + pos]);
 		dw->valid[BURST + pos] = 0;
 	}
 	d->pend_count += k;
@@ -419,12 +450,16 @@ void dpk_distributor_free(struct dpk_distributor *d)
 int dpk_distributor_process(struct dpk_distributor *d, struct dpk_packet *const *pkts, unsigned n)
 {
 	unsigned taken;
+	bool bad = false;
 
 	if (d == NULL || (n > 0 && pkts == NULL) || n > INT_MAX)
 		return -EINVAL;
+	/* No early exit: the loop vectorises, and a caller offering the same waiting packets
+	 * call after call pays a few cycles for the check, not one branch per packet. */
 	for (unsigned i = 0; i < n; i++)
-		if (pkts[i] == NULL)
-			return -EINVAL;
+		bad |= pkts[i] == NULL;
+	if (bad)
+		return -EINVAL;
 	taken = run(d, pkts, n);
 	bump(&d->distributed, taken);
 	publish(d);

@@ -45,7 +45,10 @@
  * (bits 8..31) and remembers the worker that last got one (bits 0..7). A count of 0 means
  * the tag is not in flight; otherwise the hinted worker's tags are checked, then, if the
  * hint is wrong (another tag with the same hash moved it), every worker's. The table has
- * at least four buckets per packet that can be in flight.
+ * at least four buckets per packet that can be in flight. The filter is kept only while
+ * no worker is sole: with exactly one worker taking part every packet goes to it, so the
+ * table stays empty, and it is rebuilt from the tags in flight (valid[]) when that worker
+ * stops being the only one.
  */
 #ifndef DPK_DISTRIBUTOR_INT_H
 #define DPK_DISTRIBUTOR_INT_H
