@@ -3,9 +3,11 @@
  * The packet distributor, the distributor thread's side: placing packets, taking requests
  * and returns in, flush. The hand-off protocol and its memory orders are described in
  * distributor_int.h; the labels this file uses:
- *   A1  acquire load of word 0 in service(); pairs with R1 in post() (distributor_worker.c)
- *   R2  release stores of word 0 in deliver() and, after a leave, in service(); pair with
- *       A2 in poll_pkt(), get_pkt() and line_free() (distributor_worker.c)
+ *   A1  acquire load of rq word 0 in service(); pairs with R1 in post()
+ *   R2  release store of ho word 0 in deliver(); pairs with A2 in take()
+ *   R3  release store of rq word 0 = 0 in take_request(); pairs with A3 in rq_free()
+ *   A4  acquire load of ho word 0 in ho_check(); pairs with R4 in take()
+ *   (post(), take() and rq_free() are in distributor_worker.c)
  *   Counters and the snapshot are relaxed, single writer (see distributor_int.h).
  */
 #include <errno.h>
@@ -64,7 +66,7 @@ static inline bool holds(const struct dworker *dw, uint32_t t)
 	/* Kept a loop: GCC at -O3 would otherwise unroll it fully before its vectoriser
 	 * runs, and leave sixteen scalar compares. */
 #pragma GCC unroll 1
-	for (unsigned i = 0; i < BURST + BACKLOG; i++)
+	for (unsigned i = 0; i < TAGS; i++)
 		acc |= dw->valid[i] & (0u - (uint32_t)(dw->tags[i] == t));
 	return acc != 0;
 }
@@ -115,7 +117,7 @@ static void update_sole(struct dpk_distributor *d)
 		for (uint64_t m = d->all_mask; m; m &= m - 1) {
 			const struct dworker *dw = &d->dw[lowest(m)];
 
-			for (unsigned i = 0; i < BURST + BACKLOG; i++)
+			for (unsigned i = 0; i < TAGS; i++)
 				if (dw->valid[i])
 					filter_add(d, dw->tags[i], lowest(m));
 		}
@@ -129,28 +131,34 @@ static inline void append(struct dpk_distributor *d, unsigned w, struct dpk_pack
 	unsigned pos = (dw->bl_head + dw->bl_count) & (BACKLOG - 1);
 
 	dw->bl[pos] = p;
-	dw->tags[BURST + pos] = t;
-	dw->valid[BURST + pos] = UINT32_MAX;
+	dw->tags[BL_TAGS + pos] = t;
+	dw->valid[BL_TAGS + pos] = UINT32_MAX;
 	if (++dw->bl_count == BACKLOG)
 		d->full_mask |= bit(w);
 	filter_add(d, t, w);
 }
 
-/* Hand worker @p w (D_READY) the next packets of its backlog, possibly none. */
+/*
+ * Write worker @p w's next hand-off, the next packets of its backlog (possibly none), into
+ * its hand-off line. The line is free (!ho_full) and fewer than two hand-offs are
+ * outstanding: the caller checked.
+ */
 static void deliver(struct dpk_distributor *d, unsigned w)
 {
 	struct dworker *dw = &d->dw[w];
-	struct line *l = &d->lines[w];
+	struct line *l = ho_line(d, w);
 	unsigned k = dw->bl_count < d->burst ? dw->bl_count : d->burst;
 	unsigned head = dw->bl_head;
-	uintptr_t w0 = k ? (uintptr_t)dw->bl[head] : 0;
+	unsigned b = (dw->ho_head + dw->ho_count) & 1;
+	uintptr_t w0 = k ? (uintptr_t)dw->bl[head] : d->ahead ? H_NONE : 0;
 
+	assert(!dw->ho_full && dw->ho_count < 2);
 	for (unsigned i = 0; i < k; i++) {
 		unsigned pos = (head + i) & (BACKLOG - 1);
 
-		dw->tags[i] = dw->tags[BURST + pos];
-		dw->valid[i] = UINT32_MAX;
-		dw->valid[BURST + pos] = 0;
+		dw->tags[b * BURST + i] = dw->tags[BL_TAGS + pos];
+		dw->valid[b * BURST + i] = UINT32_MAX;
+		dw->valid[BL_TAGS + pos] = 0;
 	}
 	for (unsigned i = 1; i < k; i++)
 		l->slot[i - 1] = (uintptr_t)dw->bl[(head + i) & (BACKLOG - 1)];
@@ -158,36 +166,94 @@ static void deliver(struct dpk_distributor *d, unsigned w)
 		l->slot[k - 1] = 0;
 	dw->bl_head = (head + k) & (BACKLOG - 1);
 	dw->bl_count -= k;
-	dw->line_count = k;
+	dw->ho_len[b] = k;
+	dw->ho_count++;
+	dw->ho_full = d->ahead; /* single mode: the request line, the worker's again */
 	dw->state = D_BUSY;
 	d->full_mask &= ~bit(w);
 	d->ready_mask &= ~bit(w);
 	bump(&dw->handled, k);
 	bump(&dw->handoffs, 1);
-	/* R2: pairs with A2 in poll_pkt() / get_pkt(); the slots and the packets are written. */
+	/* R2: pairs with A2 in take(); the slots and the packets are written. */
 	atomic_store_explicit(&l->word0, w0, memory_order_release);
 }
 
-/* The packets of worker @p w's current hand-off are done. */
+/* The packets of worker @p w's oldest outstanding hand-off, if any, are done. */
 static void complete(struct dpk_distributor *d, unsigned w)
 {
 	struct dworker *dw = &d->dw[w];
+	unsigned b = dw->ho_head;
 
-	for (unsigned i = 0; i < dw->line_count; i++) {
-		filter_del(d, dw->tags[i]);
-		dw->valid[i] = 0;
+	if (dw->ho_count == 0)
+		return;
+	for (unsigned i = 0; i < dw->ho_len[b]; i++) {
+		filter_del(d, dw->tags[b * BURST + i]);
+		dw->valid[b * BURST + i] = 0;
 	}
-	d->inflight -= dw->line_count;
-	dw->line_count = 0;
+	d->inflight -= dw->ho_len[b];
+	dw->ho_len[b] = 0;
+	dw->ho_head = b ^ 1;
+	dw->ho_count--;
 }
 
-/* Worker @p w stops taking part; its backlog goes to the front of pending, in order. */
-static void leave(struct dpk_distributor *d, unsigned w)
+/* Note whether worker @p w has copied its hand-off out of its hand-off line. */
+static void ho_check(struct dpk_distributor *d, unsigned w)
 {
 	struct dworker *dw = &d->dw[w];
-	unsigned k = dw->bl_count;
 
-	dw->state = D_OUT;
+	/* A4: pairs with R4 in take(); the worker has read the slots. */
+	if (dw->ho_full && atomic_load_explicit(&d->ho[w].word0, memory_order_acquire) == 0)
+		dw->ho_full = false;
+}
+
+/*
+ * Take back, into @p back in order, what worker @p w (leaving) will not see: the hand-off
+ * written ahead that it never took, then its backlog. Returns their number.
+ */
+static unsigned reclaim(struct dpk_distributor *d, unsigned w, struct dpk_packet **back)
+{
+	struct dworker *dw = &d->dw[w];
+	struct line *l = &d->ho[w];
+	unsigned k = 0, b = dw->ho_head;
+
+	for (unsigned i = 0; dw->ho_count > 0 && i < dw->ho_len[b]; i++) {
+		/* The distributor's own writes: the worker never took this hand-off. */
+		back[k++] = (struct dpk_packet *)(i == 0 ? atomic_load_explicit(
+		                                                   &l->word0, memory_order_relaxed)
+		                                         : l->slot[i - 1]);
+		filter_del(d, dw->tags[b * BURST + i]);
+		dw->valid[b * BURST + i] = 0;
+	}
+	if (dw->ho_count > 0) {
+		/* It never reached the worker: its counts go (adding the negation, mod 2^64). */
+		bump(&dw->handled, (uint64_t)0 - k);
+		bump(&dw->handoffs, UINT64_MAX);
+	}
+	dw->ho_len[b] = 0;
+	dw->ho_head = dw->ho_count = 0;
+	/* Relaxed: R3, after it, orders it before the worker's next look at the line. */
+	if (d->ahead)
+		atomic_store_explicit(&l->word0, 0, memory_order_relaxed);
+	dw->ho_full = false;
+	for (unsigned i = 0; i < dw->bl_count; i++) {
+		unsigned pos = (dw->bl_head + i) & (BACKLOG - 1);
+
+		back[k++] = dw->bl[pos];
+		filter_del(d, dw->tags[BL_TAGS + pos]);
+		dw->valid[BL_TAGS + pos] = 0;
+	}
+	dw->bl_head = 0;
+	dw->bl_count = 0;
+	return k;
+}
+
+/* Worker @p w stops taking part; what it will not see goes to the front of pending. */
+static void leave(struct dpk_distributor *d, unsigned w)
+{
+	struct dpk_packet *back[BURST + BACKLOG];
+	unsigned k;
+
+	d->dw[w].state = D_OUT;
 	if (!(d->active_mask & bit(w)))
 		return;
 	d->active_mask &= ~bit(w);
@@ -195,21 +261,15 @@ static void leave(struct dpk_distributor *d, unsigned w)
 	d->full_mask &= ~bit(w);
 	d->nactive--;
 	update_sole(d);
+	k = reclaim(d, w, back);
 	if (k == 0)
 		return;
-	/* Pending packets are later than any packet in flight of the same flow, so the
-	 * backlog (earlier packets of its flows) goes in front of them. */
+	/* Pending packets are later than any packet in flight of the same flow, so these
+	 * (earlier packets of their flows) go in front of them. */
 	d->pend_head = (d->pend_head - k) & (PENDING - 1);
-	for (unsigned i = 0; i < k; i++) {
-		unsigned pos = (dw->bl_head + i) & (BACKLOG - 1);
-
-		d->pending[(d->pend_head + i) & (PENDING - 1)] = dw->bl[pos];
-		filter_del(d, dw->tags[BURST + pos]);
-		dw->valid[BURST + pos] = 0;
-	}
+	for (unsigned i = 0; i < k; i++)
+		d->pending[(d->pend_head + i) & (PENDING - 1)] = back[i];
 	d->pend_count += k;
-	dw->bl_head = 0;
-	dw->bl_count = 0;
 	d->leaves++;
 }
 
@@ -220,29 +280,13 @@ static void join(struct dpk_distributor *d, unsigned w)
 	update_sole(d);
 }
 
-/*
- * Look at worker @p w's line: take a request in (its returns, then the next hand-off from
- * the backlog) or a leave. Returns true when something changed.
- */
-static bool service(struct dpk_distributor *d, unsigned w)
+/* Move the returns of worker @p w's request (word 0 of request line @p l read as @p w0)
+ * into the returns buffer. False, taking nothing, when they find no room. */
+static bool take_returns(struct dpk_distributor *d, unsigned w, const struct line *l, uintptr_t w0)
 {
 	struct dworker *dw = &d->dw[w];
-	struct line *l = &d->lines[w];
-	uintptr_t w0;
-	unsigned k = 0;
+	unsigned k = 0, tail = d->ret_head + d->ret_count;
 
-	if (dw->state == D_READY)
-		return false;
-	if (dw->state != D_HELD) {
-		/* A1: pairs with R1 in post(); the returns are in the slots and the worker is
-		 * done with its last hand-off. */
-		w0 = atomic_load_explicit(&l->word0, memory_order_acquire);
-		if ((w0 & F_MASK) == 0)
-			return false;
-		dw->word0 = w0;
-		dw->state = D_HELD;
-	}
-	w0 = dw->word0;
 	if (w0 & ~F_MASK) {
 		k = 1;
 		while (k < BURST && l->slot[k - 1] != 0)
@@ -260,28 +304,105 @@ static bool service(struct dpk_distributor *d, unsigned w)
 		dw->blocked = false;
 		d->held_mask &= ~bit(w);
 	}
-	if (k > 0) {
-		unsigned tail = d->ret_head + d->ret_count;
+	if (k == 0)
+		return true;
+	d->ret[tail & (RETURNS - 1)] = (struct dpk_packet *)(w0 & ~F_MASK);
+	for (unsigned i = 1; i < k; i++)
+		d->ret[(tail + i) & (RETURNS - 1)] = (struct dpk_packet *)l->slot[i - 1];
+	d->ret_count += k;
+	bump(&d->returned, k);
+	return true;
+}
 
-		d->ret[tail & (RETURNS - 1)] = (struct dpk_packet *)(w0 & ~F_MASK);
-		for (unsigned i = 1; i < k; i++)
-			d->ret[(tail + i) & (RETURNS - 1)] = (struct dpk_packet *)l->slot[i - 1];
-		d->ret_count += k;
-		bump(&d->returned, k);
-	}
+/* Take worker @p w's request or leave in (D_HELD). False when its returns find no room. */
+static bool take_request(struct dpk_distributor *d, unsigned w)
+{
+	struct dworker *dw = &d->dw[w];
+	struct line *l = &d->rq[w][dw->rq_next];
+	uintptr_t w0 = dw->word0;
+
+	if (!take_returns(d, w, l, w0))
+		return false;
 	complete(d, w);
+	/* R3: pairs with A3 in rq_free() (a worker coming back after a leave); the returns
+	 * are read (after a leave, the hand-off line is cleared). For a worker taking part,
+	 * R2 of every later hand-off orders it before the worker's next use of this line. */
 	if (w0 & F_RET) {
 		leave(d, w);
-		/* R2: pairs with A2 in line_free(); the returns have been read. */
+		dw->rq_next = 0;
 		atomic_store_explicit(&l->word0, 0, memory_order_release);
 		return true;
 	}
+	if (d->ahead) { /* single mode: the hand-off overwrites the request */
+		atomic_store_explicit(&l->word0, 0, memory_order_release);
+		dw->rq_next ^= 1;
+	}
 	if (!(d->active_mask & bit(w)))
 		join(d, w);
-	dw->state = D_READY;
-	d->ready_mask |= bit(w);
-	if (dw->bl_count > 0)
-		deliver(d, w);
+	/* The worker took its last hand-off before it asked, and A1 made its R4 visible: with
+	 * none written ahead, the line is free without a look. */
+	if (dw->ho_count == 0)
+		dw->ho_full = false;
+	else
+		ho_check(d, w);
+	dw->state = D_BUSY;
+	if (dw->ho_count == 0) {
+		assert(!dw->ho_full);
+		dw->state = D_READY;
+		d->ready_mask |= bit(w);
+		if (dw->bl_count > 0)
+			deliver(d, w);
+	}
+	return true;
+}
+
+/*
+ * Write worker @p w's next full hand-off ahead, if its hand-off line is free. True if it
+ * did. Called only once the requests the worker posted before it last took a hand-off
+ * are taken in (see service()): so whichever hand-off a worker holds, the request line
+ * its next request goes to is free.
+ */
+static bool prefill(struct dpk_distributor *d, unsigned w)
+{
+	struct dworker *dw = &d->dw[w];
+
+	if (!d->ahead || dw->state != D_BUSY || dw->bl_count < d->burst || dw->ho_count >= 2)
+		return false;
+	ho_check(d, w);
+	if (dw->ho_full)
+		return false;
+	deliver(d, w);
+	return true;
+}
+
+/*
+ * Look at worker @p w's lines: take a request or a leave in (its returns, then the next
+ * hand-off from the backlog), and write a full hand-off ahead where the hand-off line is
+ * free. Returns true when something changed.
+ */
+static bool service(struct dpk_distributor *d, unsigned w)
+{
+	struct dworker *dw = &d->dw[w];
+	uintptr_t w0;
+
+	if (dw->state == D_READY)
+		return false;
+	if (dw->state != D_HELD) {
+		/* The hand-off line first: once it is seen free, the request the worker posted
+		 * before taking the hand-off is visible to the load below (A4 then A1). */
+		if (d->ahead)
+			ho_check(d, w);
+		/* A1: pairs with R1 in post(); the returns are in the slots and the worker is
+		 * done with the hand-off it took before. */
+		w0 = atomic_load_explicit(&d->rq[w][dw->rq_next].word0, memory_order_acquire);
+		if ((w0 & F_MASK) == 0)
+			return prefill(d, w);
+		dw->word0 = w0;
+		dw->state = D_HELD;
+	}
+	if (!take_request(d, w))
+		return false;
+	(void)prefill(d, w);
 	return true;
 }
 
@@ -417,16 +538,19 @@ struct dpk_distributor *dpk_distributor_create(unsigned workers, enum dpk_distri
 		return NULL;
 	}
 	memset(d, 0, sizeof(*d));
-	while (buckets < workers * (BURST + BACKLOG) * 4)
+	while (buckets < workers * TAGS * 4)
 		buckets *= 2;
 	d->nworkers = workers;
 	d->mode = mode;
 	d->burst = mode == DPK_DISTRIBUTOR_BURST ? BURST : 1;
+	d->ahead = mode == DPK_DISTRIBUTOR_BURST;
 	d->filter_shift = 32 - (unsigned)__builtin_ctz(buckets);
 	d->all_mask = workers == 64 ? UINT64_MAX : bit(workers) - 1;
 	d->sole = NO_WORKER;
 	for (unsigned w = 0; w < workers; w++) {
-		atomic_init(&d->lines[w].word0, 0);
+		atomic_init(&d->rq[w][0].word0, 0);
+		atomic_init(&d->rq[w][1].word0, 0);
+		atomic_init(&d->ho[w].word0, 0);
 		d->wpriv[w].state = W_OUT;
 		d->dw[w].state = D_OUT;
 		atomic_init(&d->dw[w].handled, 0);

@@ -4,42 +4,62 @@
  * side: process, returns, flush) and distributor_worker.c (the workers' calls and the
  * counters). Never installed.
  *
- * Hand-off line of a worker: word 0 and seven slots, one cache line. Word 0 holds the
- * first packet pointer (0: none) and, in its two low bits, the flags; the slots hold the
- * next pointers, ended by a 0 slot when fewer than eight. Packet pointers are at least
- * 4-aligned, so the flags never clash with a pointer. The line has one owner at a time:
- *   - flags clear: the worker owns it. It may be reading packets the distributor wrote,
- *     working on them, or not taking part. The distributor only reads word 0, to see a
- *     request come in.
- *   - F_REQ or F_RET set: the distributor owns it. It holds the worker's returns; F_REQ
- *     asks for packets, F_RET says the worker leaves. The worker only reads word 0, to
- *     see the answer come.
+ * Each worker has two lines, each a 64-byte line alone on its line pair, each with word 0
+ * and seven slots: word 0 holds the first packet pointer, the slots the next ones, ended by
+ * a 0 slot when fewer than eight. Packet pointers are at least 4-aligned, so the two low
+ * bits of word 0 are free for flags.
+ *   request line (rq, worker to distributor): word 0 is 0 while the worker owns it. The
+ *     worker writes its returns and F_REQ (asks for packets) or F_RET (leaves) and so
+ *     gives it to the distributor, which takes the returns in and writes 0 back.
+ *   hand-off line (ho, distributor to worker): word 0 is 0 while the distributor owns it.
+ *     The distributor writes the packets of a hand-off (H_NONE: an empty one, from flush)
+ *     and so gives it to the worker, which copies them out and writes 0 back.
+ * With two lines the distributor can write a worker's next hand-off while the worker is
+ * still busy with its current one (as soon as the worker has copied the current one out),
+ * so a worker that asks again usually finds its next packets already there, instead of
+ * waiting a round trip for them. Between two requests a worker takes exactly one
+ * hand-off (a request waits in the worker's own state while the distributor has not taken
+ * the previous one in: the worker takes nothing before it is posted), so each request but
+ * a joining one completes the oldest hand-off the distributor counts as outstanding, and at
+ * most two are: the one being worked on and the one written ahead.
+ * Single mode writes nothing ahead: with one packet per hand-off, the two more line
+ * transfers a hand-off line costs per hand-off weigh more than the wait they save. There
+ * the hand-off comes back in request line 0 itself, over the request (flags clear: the
+ * worker owns the line again; word 0 = 0: an empty hand-off), one line round trip per
+ * hand-off, and the distributor clears the line only after a leave.
  * Each side writes the slots first and word 0 last, with a release store; the other side
  * reads word 0 with an acquire load and only then the slots.
  *
  * Memory orders, paired:
- *   R1 (release store of word 0 in post(), by request_pkt, get_pkt and return_pkt) pairs
- *      with A1 (acquire load of word 0 in service()): the returns in the slots, and all
- *      the worker did with the packets of its last hand-off, happen before the
- *      distributor reads the slots and hands those packets back to the application.
- *   R2 (release store of word 0 in deliver() and, after a leave, in service()) pairs with
- *      A2 (acquire loads of word 0 in poll_pkt, get_pkt and line_free()): the packet
- *      pointers in the slots, and whatever the application wrote into those packets
- *      before process(), happen before the worker reads them; after a leave, the
- *      distributor's reads of the returns happen before the worker writes the line again.
- *   Counters and the published snapshot are relaxed: each has one writer, the distributor
- *   thread, which updates it with a load and a store; readers get a snapshot and read
+ *   R1 (release store of rq word 0 in post(), by request_pkt, poll_pkt, get_pkt and
+ *      return_pkt) pairs with A1 (acquire load of rq word 0 in service()): the returns in
+ *      the slots, and all the worker did with the packets it hands back, happen before the
+ *      distributor reads the slots and hands those packets to the application.
+ *   R2 (release store of ho word 0 in deliver(); single mode: rq line 0) pairs with A2
+ *      (acquire load of the same word in take()): the packet pointers in the slots, and whatever
+ * the application wrote into those packets before process(), happen before the worker reads them.
+ *   R3 (release store of rq word 0 = 0 in take_request(); single mode: after a leave
+ *      only) pairs with A3 (acquire load of rq
+ *      word 0 in rq_free()): the distributor's reads of the returns happen before the
+ *      worker writes the slots again; after a leave, so does its clearing of the
+ *      hand-off line (a relaxed store before R3), so a rejoining worker finds it empty.
+ *   R4 (release store of ho word 0 = 0 in take(); burst mode) pairs with A4 (acquire load of ho
+ * word 0 in ho_taken()): the worker's reads of the slots happen before the distributor writes the
+ * next hand-off into them. Counters and the published snapshot are relaxed: each has one writer,
+ * the distributor thread, which updates it with a load and a store; readers get a snapshot and read
  *   nothing through it.
  *
  * Distributor-side state of a worker (struct dworker, distributor thread only):
- *   D_OUT   not taking part; the worker owns the line
- *   D_BUSY  taking part; the worker owns the line (it has a hand-off, maybe empty)
- *   D_READY taking part; the distributor owns the line (the worker waits for packets)
- *   D_HELD  the distributor owns the line and has not taken its returns in yet: there
- *           was no room for them in the returns buffer
- * tags[0..7] are the tags of the packets of the worker's current hand-off, tags[8..15]
- * those of its backlog (a ring of 8 from bl_head); valid[i] is all ones where tags[i]
- * is in flight, 0 elsewhere, so that a match is a short loop the compiler vectorises.
+ *   D_OUT   not taking part
+ *   D_BUSY  taking part, no request waiting: the worker has a hand-off (maybe empty), or
+ *           one written ahead is on its way
+ *   D_READY taking part, its request taken in, nothing outstanding: it waits for packets
+ *   D_HELD  a request (or leave) seen whose returns have not been taken in yet: there was
+ *           no room for them in the returns buffer
+ * tags[0..15] are the tags of the packets of the outstanding hand-offs (a ring of two
+ * blocks of eight from ho_head), tags[16..23] those of the backlog (a ring of 8 from
+ * bl_head); valid[i] is all ones where tags[i] is in flight, 0 elsewhere, so that a match
+ * is a short loop the compiler vectorises.
  *
  * Finding the worker of a tag: filter[] counts the packets in flight per hash of their tag
  * (bits 8..31) and remembers the worker that last got one (bits 0..7). A count of 0 means
@@ -72,17 +92,20 @@
 #define RETURNS    DPK_DISTRIBUTOR_RETURNS
 #define WMAX       DPK_DISTRIBUTOR_WORKERS_MAX
 #define PENDING    (WMAX * BACKLOG)
-#define FILTER_MAX (WMAX * (BURST + BACKLOG) * 4)
+#define TAGS       (2 * BURST + BACKLOG) /* tags[] of a worker: two hand-offs, backlog */
+#define BL_TAGS    (2 * BURST)           /* the backlog's first tag */
+#define FILTER_MAX (WMAX * TAGS * 4)
 
 #define F_REQ  ((uintptr_t)1) /* word 0: the worker asks for packets */
 #define F_RET  ((uintptr_t)2) /* word 0: the worker leaves */
 #define F_MASK (F_REQ | F_RET)
+#define H_NONE ((uintptr_t)1) /* ho word 0: an empty hand-off */
 
 #define NO_WORKER UINT_MAX
 #define COUNT_ONE (1u << 8) /* one packet in a filter entry */
 
 static_assert(_Alignof(struct dpk_packet) >= 4, "packet pointers need two free low bits");
-static_assert(BURST == 8 && BACKLOG == 8, "the tag arrays are laid out for 8 + 8");
+static_assert(BURST == 8 && BACKLOG == 8, "the tag arrays are laid out for 8 + 8 + 8");
 static_assert((RETURNS & (RETURNS - 1)) == 0, "the returns ring is a power of two");
 static_assert(WMAX <= 64, "worker sets are 64-bit masks");
 static_assert(WMAX <= 256, "filter hints are 8 bits");
@@ -90,7 +113,7 @@ static_assert(WMAX <= 256, "filter hints are 8 bits");
 enum dstate { D_OUT, D_BUSY, D_READY, D_HELD };
 enum wstate { W_OUT, W_REQUESTED, W_HOLDING };
 
-/* The shared hand-off line of one worker (see the file comment). */
+/* A request or hand-off line of one worker (see the file comment). */
 struct line {
 	_Alignas(LINE_PAIR) _Atomic uintptr_t word0;
 	uintptr_t slot[BURST - 1];
@@ -100,18 +123,22 @@ static_assert(sizeof(struct line) == LINE_PAIR, "one line per pair");
 /* Worker-side state, written by the worker's thread only. */
 struct wpriv {
 	_Alignas(LINE_PAIR) enum wstate state;
+	unsigned rq_next; /* the request line of the next request */
 };
 
 /* Distributor-side state of one worker, written by the distributor thread only. */
 struct dworker {
-	_Alignas(LINE_PAIR) uint32_t tags[BURST + BACKLOG];
-	uint32_t valid[BURST + BACKLOG];
+	_Alignas(LINE_PAIR) uint32_t tags[TAGS];
+	uint32_t valid[TAGS];
 	struct dpk_packet *bl[BACKLOG]; /* backlog ring */
-	uintptr_t word0;                /* word 0 as read, while D_HELD */
+	uintptr_t word0;                /* rq word 0 as read, while D_HELD */
 	enum dstate state;
 	unsigned bl_head, bl_count;
-	unsigned line_count; /* packets of the current hand-off */
-	bool blocked;        /* returns waiting for room, already counted */
+	unsigned rq_next;           /* the request line the next request comes in */
+	unsigned ho_head, ho_count; /* outstanding hand-offs: a ring of two blocks of tags */
+	unsigned ho_len[2];         /* packets of each */
+	bool ho_full;               /* the hand-off line holds a hand-off not seen taken */
+	bool blocked;               /* returns waiting for room, already counted */
 	_Atomic uint64_t handled, handoffs;
 };
 
@@ -120,6 +147,7 @@ struct dpk_distributor {
 	 * reads never meet the distributor's writes. */
 	unsigned nworkers;
 	unsigned burst;        /* packets per hand-off: 1 or BURST */
+	bool ahead;            /* hand-offs are written ahead (burst mode) */
 	unsigned filter_shift; /* 32 - log2(filter size) */
 	enum dpk_distributor_mode mode;
 	uint64_t all_mask; /* one bit per worker id */
@@ -142,7 +170,8 @@ struct dpk_distributor {
 	_Atomic uint64_t active_pub; /* active_mask */
 	_Atomic unsigned inflight_pub, returns_pub, blocked_pub;
 
-	struct line lines[WMAX];
+	struct line rq[WMAX][2]; /* request lines, used in turn */
+	struct line ho[WMAX];    /* hand-off lines */
 	struct wpriv wpriv[WMAX];
 	struct dworker dw[WMAX];
 	_Alignas(DPK_CACHE_LINE) uint32_t filter[FILTER_MAX];
@@ -161,6 +190,13 @@ static inline void relax(unsigned *spins)
 		sched_yield();
 	else
 		dpk_pause();
+}
+
+/* The line worker @p w's hand-offs come in: its hand-off line when they are written ahead
+ * (burst mode), else its request line 0, which then carries both ways. */
+static inline struct line *ho_line(struct dpk_distributor *d, unsigned w)
+{
+	return d->ahead ? &d->ho[w] : &d->rq[w][0];
 }
 
 #endif /* DPK_DISTRIBUTOR_INT_H */
