@@ -94,7 +94,7 @@
 #define PENDING    (WMAX * BACKLOG)
 #define TAGS       (2 * BURST + BACKLOG) /* tags[] of a worker: two hand-offs, backlog */
 #define BL_TAGS    (2 * BURST)           /* the backlog's first tag */
-#define FILTER_MAX (WMAX * TAGS * 4)
+#define FILTER_MAX 8192u                 /* the power of two at or above WMAX * TAGS * 4 buckets */
 
 #define F_REQ  ((uintptr_t)1) /* word 0: the worker asks for packets */
 #define F_RET  ((uintptr_t)2) /* word 0: the worker leaves */
@@ -109,6 +109,9 @@ static_assert(BURST == 8 && BACKLOG == 8, "the tag arrays are laid out for 8 + 8
 static_assert((RETURNS & (RETURNS - 1)) == 0, "the returns ring is a power of two");
 static_assert(WMAX <= 64, "worker sets are 64-bit masks");
 static_assert(WMAX <= 256, "filter hints are 8 bits");
+static_assert(FILTER_MAX >= WMAX * TAGS * 4 && FILTER_MAX / 2 < WMAX * TAGS * 4 &&
+                      (FILTER_MAX & (FILTER_MAX - 1)) == 0,
+              "create() rounds the filter up to a power of two");
 
 enum dstate { D_OUT, D_BUSY, D_READY, D_HELD };
 enum wstate { W_OUT, W_REQUESTED, W_HOLDING };
