@@ -259,9 +259,13 @@ static void dist_stage(struct dist_state *st, unsigned k)
 {
 	if (st->stage_head < st->nstage)
 		return;
+	if (k > st->nfree)
+		k = st->nfree;
 	st->stage_head = st->nstage = 0;
-	while (st->nstage < k && st->nfree > 0) {
-		struct rte_mbuf *m = st->free[--st->nfree];
+	st->nfree -= k;
+	/* The top k of the free stack, in stack order. */
+	while (st->nstage < k) {
+		struct rte_mbuf *m = st->free[st->nfree + st->nstage];
 		struct dist_stamp *sp = rte_pktmbuf_mtod(m, struct dist_stamp *);
 		unsigned f = st->next_flow;
 
