@@ -4,7 +4,7 @@
  * and returns in, flush. The hand-off protocol and its memory orders are described in
  * distributor_int.h; the labels this file uses:
  *   A1  acquire load of rq word 0 in service(); pairs with R1 in post()
- *   R2  release store of ho word 0 in deliver(); pairs with A2 in take()
+ *   R2  release store of ho word 0 (single mode: rq[0]) in deliver(); pairs with A2 in take()
  *   R3  release store of rq word 0 = 0 in take_request(); pairs with A3 in rq_free()
  *   A4  acquire load of ho word 0 in ho_check(); pairs with R4 in take()
  *   (post(), take() and rq_free() are in distributor_worker.c)

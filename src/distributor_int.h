@@ -4,49 +4,55 @@
  * side: process, returns, flush) and distributor_worker.c (the workers' calls and the
  * counters). Never installed.
  *
- * Each worker has two lines, each a 64-byte line alone on its line pair, each with word 0
- * and seven slots: word 0 holds the first packet pointer, the slots the next ones, ended by
- * a 0 slot when fewer than eight. Packet pointers are at least 4-aligned, so the two low
- * bits of word 0 are free for flags.
- *   request line (rq, worker to distributor): word 0 is 0 while the worker owns it. The
- *     worker writes its returns and F_REQ (asks for packets) or F_RET (leaves) and so
- *     gives it to the distributor, which takes the returns in and writes 0 back.
- *   hand-off line (ho, distributor to worker): word 0 is 0 while the distributor owns it.
- *     The distributor writes the packets of a hand-off (H_NONE: an empty one, from flush)
- *     and so gives it to the worker, which copies them out and writes 0 back.
- * With two lines the distributor can write a worker's next hand-off while the worker is
- * still busy with its current one (as soon as the worker has copied the current one out),
- * so a worker that asks again usually finds its next packets already there, instead of
- * waiting a round trip for them. Between two requests a worker takes exactly one
- * hand-off (a request waits in the worker's own state while the distributor has not taken
- * the previous one in: the worker takes nothing before it is posted), so each request but
- * a joining one completes the oldest hand-off the distributor counts as outstanding, and at
- * most two are: the one being worked on and the one written ahead.
+ * Lines of a worker, each a 64-byte line alone on its line pair, each with word 0 and seven
+ * slots: word 0 holds the first packet pointer, the slots the next ones, ended by a 0 slot
+ * when fewer than eight. Packet pointers are at least 4-aligned, so the two low bits of
+ * word 0 are free for flags.
+ *   request lines rq[0] and rq[1] (worker to distributor): word 0 is 0 while the worker
+ *     owns one. The worker writes its returns and F_REQ (asks for packets) or F_RET
+ *     (leaves), so giving it to the distributor, which takes the returns in and writes 0
+ *     back. Burst mode uses the two in turn; single mode only rq[0].
+ *   hand-off line ho (distributor to worker, burst mode): word 0 is 0 while the
+ *     distributor owns it. The distributor writes the packets of a hand-off (H_NONE: an
+ *     empty one, from flush), so giving it to the worker, which copies them out and
+ *     writes 0 back.
+ * Burst mode: the distributor writes a worker's next full hand-off as soon as the worker
+ * has copied the current one out, so a worker that asks again usually finds its packets
+ * already there instead of waiting a round trip for them. Between two requests a worker
+ * takes exactly one hand-off, so each request but a joining one completes the oldest
+ * hand-off the distributor counts as outstanding, and at most two are: the one being
+ * worked on and the one written ahead. The distributor writes ahead only once it has taken
+ * in every request the worker posted before its last take (it reads ho, then rq: A4 then
+ * A1); so whatever hand-off a worker holds, the request line its next request goes to
+ * (the one before last) is free, and the worker never reads it to find out.
  * Single mode writes nothing ahead: with one packet per hand-off, the two more line
- * transfers a hand-off line costs per hand-off weigh more than the wait they save. There
- * the hand-off comes back in request line 0 itself, over the request (flags clear: the
- * worker owns the line again; word 0 = 0: an empty hand-off), one line round trip per
- * hand-off, and the distributor clears the line only after a leave.
+ * transfers a hand-off line costs weigh more than the wait they save
+ * (docs/distributor.md). The hand-off comes back in rq[0] itself, over the request (flags
+ * clear: the worker owns the line again; word 0 = 0: an empty hand-off), one line round
+ * trip per hand-off, and the distributor clears the line only after a leave.
  * Each side writes the slots first and word 0 last, with a release store; the other side
  * reads word 0 with an acquire load and only then the slots.
  *
  * Memory orders, paired:
- *   R1 (release store of rq word 0 in post(), by request_pkt, poll_pkt, get_pkt and
- *      return_pkt) pairs with A1 (acquire load of rq word 0 in service()): the returns in
- *      the slots, and all the worker did with the packets it hands back, happen before the
- *      distributor reads the slots and hands those packets to the application.
- *   R2 (release store of ho word 0 in deliver(); single mode: rq line 0) pairs with A2
- *      (acquire load of the same word in take()): the packet pointers in the slots, and whatever
- * the application wrote into those packets before process(), happen before the worker reads them.
- *   R3 (release store of rq word 0 = 0 in take_request(); single mode: after a leave
- *      only) pairs with A3 (acquire load of rq
- *      word 0 in rq_free()): the distributor's reads of the returns happen before the
- *      worker writes the slots again; after a leave, so does its clearing of the
- *      hand-off line (a relaxed store before R3), so a rejoining worker finds it empty.
- *   R4 (release store of ho word 0 = 0 in take(); burst mode) pairs with A4 (acquire load of ho
- * word 0 in ho_taken()): the worker's reads of the slots happen before the distributor writes the
- * next hand-off into them. Counters and the published snapshot are relaxed: each has one writer,
- * the distributor thread, which updates it with a load and a store; readers get a snapshot and read
+ *   R1 (release store of rq word 0 in post(), by request_pkt, get_pkt and return_pkt)
+ *      pairs with A1 (acquire load of rq word 0 in service()): the returns in the slots,
+ *      and all the worker did with the packets it hands back (and, burst mode, its R4 of
+ *      the hand-off it took before), happen before the distributor reads the slots and
+ *      hands those packets to the application.
+ *   R2 (release store of ho word 0 in deliver(); single mode: of rq[0]) pairs with A2
+ *      (acquire load of the same word in take()): the packet pointers in the slots, and
+ *      whatever the application wrote into those packets before process(), happen before
+ *      the worker reads them; in burst mode also the distributor's R3 of the request line
+ *      the worker's next request goes to.
+ *   R3 (release store of rq word 0 = 0 in take_request(); single mode: after a leave only)
+ *      pairs with A3 (acquire loads in rq_free(), by a worker coming back after a leave):
+ *      the distributor's reads of the returns, and its clearing of the hand-off line
+ *      (relaxed, in reclaim()), happen before the worker writes its lines again.
+ *   R4 (release store of ho word 0 = 0 in take(); burst mode) pairs with A4 (acquire load
+ *      of ho word 0 in ho_check()): the worker's reads of the slots happen before the
+ *      distributor writes the next hand-off into them.
+ *   Counters and the published snapshot are relaxed: each has one writer, the distributor
+ *   thread, which updates it with a load and a store; readers get a snapshot and read
  *   nothing through it.
  *
  * Distributor-side state of a worker (struct dworker, distributor thread only):

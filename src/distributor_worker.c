@@ -3,7 +3,8 @@
  * The packet distributor, the workers' calls and the counters. The hand-off protocol and
  * its memory orders are described in distributor_int.h; the labels this file uses:
  *   R1  release store of rq word 0 in post(); pairs with A1 in service() (distributor.c)
- *   A2  acquire load of ho word 0 in take(); pairs with R2 in deliver() (distributor.c)
+ *   A2  acquire load of ho word 0 (single mode: rq[0]) in take(); pairs with R2 in deliver()
+ *       (distributor.c)
  *   A3  acquire load of rq word 0 in rq_free() (coming back after a leave); pairs with R3
  *       in take_request()
  *   R4  release store of ho word 0 = 0 in take(); pairs with A4 in ho_check()
