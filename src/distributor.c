@@ -1,163 +1,22 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The packet distributor.
- *
- * Hand-off line of a worker: word 0 and seven slots, one cache line. Word 0 holds the
- * first packet pointer (0: none) and, in its two low bits, the flags; the slots hold the
- * next pointers, ended by a 0 slot when fewer than eight. Packet pointers are at least
- * 4-aligned, so the flags never clash with a pointer. The line has one owner at a time:
- *   - flags clear: the worker owns it. It may be reading packets the distributor wrote,
- *     working on them, or not taking part. The distributor only reads word 0, to see a
- *     request come in.
- *   - F_REQ or F_RET set: the distributor owns it. It holds the worker's returns; F_REQ
- *     asks for packets, F_RET says the worker leaves. The worker only reads word 0, to
- *     see the answer come.
- * Each side writes the slots first and word 0 last, with a release store; the other side
- * reads word 0 with an acquire load and only then the slots.
- *
- * Memory orders, paired:
- *   R1 (release store of word 0 in post(), by request_pkt, get_pkt and return_pkt) pairs
- *      with A1 (acquire load of word 0 in service()): the returns in the slots, and all
- *      the worker did with the packets of its last hand-off, happen before the
- *      distributor reads the slots and hands those packets back to the application.
- *   R2 (release store of word 0 in deliver() and, after a leave, in service()) pairs with
- *      A2 (acquire loads of word 0 in poll_pkt, get_pkt and line_free()): the packet
- *      pointers in the slots, and whatever the application wrote into those packets
- *      before process(), happen before the worker reads them; after a leave, the
- *      distributor's reads of the returns happen before the worker writes the line again.
- *   Counters and the published snapshot are relaxed: each has one writer, the distributor
- *   thread, which updates it with a load and a store; readers get a snapshot and read
- *   nothing through it.
- *
- * Distributor-side state of a worker (struct dworker, distributor thread only):
- *   D_OUT   not taking part; the worker owns the line
- *   D_BUSY  taking part; the worker owns the line (it has a hand-off, maybe empty)
- *   D_READY taking part; the distributor owns the line (the worker waits for packets)
- *   D_HELD  the distributor owns the line and has not taken its returns in yet: there
- *           was no room for them in the returns buffer
- * tags[0..7] are the tags of the packets of the worker's current hand-off, tags[8..15]
- * those of its backlog (a ring of 8 from bl_head); valid[i] is all ones where tags[i]
- * is in flight, 0 elsewhere, so that a match is a short loop the compiler vectorises.
- *
- * Finding the worker of a tag: filter[] counts the packets in flight per hash of their tag
- * (bits 8..31) and remembers the worker that last got one (bits 0..7). A count of 0 means
- * the tag is not in flight; otherwise the hinted worker's tags are checked, then, if the
- * hint is wrong (another tag with the same hash moved it), every worker's. The table has
- * at least four buckets per packet that can be in flight.
+ * The packet distributor, the distributor thread's side: placing packets, taking requests
+ * and returns in, flush. The hand-off protocol and its memory orders are described in
+ * distributor_int.h; the labels this file uses:
+ *   A1  acquire load of rq word 0 in service(); pairs with R1 in post()
+ *   R2  release store of ho word 0 (single mode: rq[0]) in deliver(); pairs with A2 in take()
+ *   R3  release store of rq word 0 = 0 in take_request(); pairs with A3 in rq_free()
+ *   A4  acquire load of ho word 0 in ho_check(); pairs with R4 in take()
+ *   (post(), take() and rq_free() are in distributor_worker.c)
+ *   Counters and the snapshot are relaxed, single writer (see distributor_int.h).
  */
-#include <assert.h>
 #include <errno.h>
-#include <limits.h>
-#include <sched.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <dpk/cycles.h>
-#include <dpk/distributor.h>
-#include <dpk/packet.h>
-
+#include "distributor_int.h"
 #include "internal.h"
 
-/* Per-worker structures are a line pair apart: Intel's adjacent-line prefetcher moves
- * aligned pairs of lines, and one worker's line must not drag another's along. */
-#define LINE_PAIR (2 * DPK_CACHE_LINE)
-
-#define BURST      DPK_DISTRIBUTOR_BURST_SIZE
-#define BACKLOG    DPK_DISTRIBUTOR_BACKLOG
-#define RETURNS    DPK_DISTRIBUTOR_RETURNS
-#define WMAX       DPK_DISTRIBUTOR_WORKERS_MAX
-#define PENDING    (WMAX * BACKLOG)
-#define FILTER_MAX (WMAX * (BURST + BACKLOG) * 4)
-
-#define F_REQ  ((uintptr_t)1) /* word 0: the worker asks for packets */
-#define F_RET  ((uintptr_t)2) /* word 0: the worker leaves */
-#define F_MASK (F_REQ | F_RET)
-
-#define NO_WORKER UINT_MAX
-#define COUNT_ONE (1u << 8) /* one packet in a filter entry */
-
-static_assert(_Alignof(struct dpk_packet) >= 4, "packet pointers need two free low bits");
-static_assert(BURST == 8 && BACKLOG == 8, "the tag arrays are laid out for 8 + 8");
-static_assert((RETURNS & (RETURNS - 1)) == 0, "the returns ring is a power of two");
-static_assert(WMAX <= 64, "worker sets are 64-bit masks");
-static_assert(WMAX <= 256, "filter hints are 8 bits");
-
-enum dstate { D_OUT, D_BUSY, D_READY, D_HELD };
-enum wstate { W_OUT, W_REQUESTED, W_HOLDING };
-
-/* The shared hand-off line of one worker (see the file comment). */
-struct line {
-	_Alignas(LINE_PAIR) _Atomic uintptr_t word0;
-	uintptr_t slot[BURST - 1];
-};
-static_assert(sizeof(struct line) == LINE_PAIR, "one line per pair");
-
-/* Worker-side state, written by the worker's thread only. */
-struct wpriv {
-	_Alignas(LINE_PAIR) enum wstate state;
-};
-
-/* Distributor-side state of one worker, written by the distributor thread only. */
-struct dworker {
-	_Alignas(LINE_PAIR) uint32_t tags[BURST + BACKLOG];
-	uint32_t valid[BURST + BACKLOG];
-	struct dpk_packet *bl[BACKLOG]; /* backlog ring */
-	uintptr_t word0;                /* word 0 as read, while D_HELD */
-	enum dstate state;
-	unsigned bl_head, bl_count;
-	unsigned line_count; /* packets of the current hand-off */
-	bool blocked;        /* returns waiting for room, already counted */
-	_Atomic uint64_t handled, handoffs;
-};
-
-struct dpk_distributor {
-	/* Set at create, read by every thread: alone on its line pair, so that the workers'
-	 * reads never meet the distributor's writes. */
-	unsigned nworkers;
-	unsigned burst;        /* packets per hand-off: 1 or BURST */
-	unsigned filter_shift; /* 32 - log2(filter size) */
-	enum dpk_distributor_mode mode;
-	uint64_t all_mask; /* one bit per worker id */
-
-	/* Distributor thread only. */
-	_Alignas(LINE_PAIR) uint64_t active_mask; /* taking part */
-	uint64_t ready_mask;                      /* D_READY */
-	uint64_t full_mask;                       /* backlog full */
-	uint64_t held_mask;                       /* returns waiting for room */
-	unsigned nactive;
-	unsigned sole;   /* the one worker taking part, or NO_WORKER */
-	unsigned cur;    /* burst mode: the backlog being filled; single: last chosen */
-	unsigned leaves; /* leaves that sent backlog packets to pending */
-	unsigned inflight;
-	unsigned ret_head, ret_count;
-	unsigned pend_head, pend_count;
-
-	/* Counters and a snapshot for other threads (see the file comment). */
-	_Alignas(LINE_PAIR) _Atomic uint64_t distributed, returned, returns_full;
-	_Atomic uint64_t active_pub; /* active_mask */
-	_Atomic unsigned inflight_pub, returns_pub, blocked_pub;
-
-	struct line lines[WMAX];
-	struct wpriv wpriv[WMAX];
-	struct dworker dw[WMAX];
-	_Alignas(DPK_CACHE_LINE) uint32_t filter[FILTER_MAX];
-	struct dpk_packet *ret[RETURNS];
-	struct dpk_packet *pending[PENDING]; /* ring: backlogs of workers that left */
-};
-
-/*
- * A wait step for the loops below: pause, and give the CPU away now and then, so a
- * distributor or worker sharing its CPU with the thread it waits for (an oversubscribed
- * placement) lets that thread run instead of burning its whole time slice.
- */
-static inline void relax(unsigned *spins)
-{
-	if (++*spins % 1024 == 0)
-		sched_yield();
-	else
-		dpk_pause();
-}
 static void bump(_Atomic uint64_t *c, uint64_t n)
 {
 	/* Relaxed, single writer: see the file comment. */
@@ -207,7 +66,7 @@ static inline bool holds(const struct dworker *dw, uint32_t t)
 	/* Kept a loop: GCC at -O3 would otherwise unroll it fully before its vectoriser
 	 * runs, and leave sixteen scalar compares. */
 #pragma GCC unroll 1
-	for (unsigned i = 0; i < BURST + BACKLOG; i++)
+	for (unsigned i = 0; i < TAGS; i++)
 		acc |= dw->valid[i] & (0u - (uint32_t)(dw->tags[i] == t));
 	return acc != 0;
 }
@@ -228,9 +87,41 @@ static unsigned owner(struct dpk_distributor *d, uint32_t t)
 	return NO_WORKER;
 }
 
+/* Count tag @p t, now in flight on worker @p w, in the filter, while the filter is kept. */
+static inline void filter_add(struct dpk_distributor *d, uint32_t t, unsigned w)
+{
+	uint32_t *b;
+
+	if (d->sole != NO_WORKER)
+		return;
+	b = bucket(d, t);
+	*b = ((*b + COUNT_ONE) & ~0xffu) | w;
+}
+
+/* Tag @p t, counted while in flight, is no longer, while the filter is kept. */
+static inline void filter_del(struct dpk_distributor *d, uint32_t t)
+{
+	if (d->sole == NO_WORKER)
+		*bucket(d, t) -= COUNT_ONE;
+}
+
+/* After a join or a leave: the sole worker, and the filter emptied or rebuilt to match. */
 static void update_sole(struct dpk_distributor *d)
 {
+	unsigned was = d->sole;
+
 	d->sole = d->nactive == 1 ? lowest(d->active_mask) : NO_WORKER;
+	if (was == NO_WORKER && d->sole != NO_WORKER) {
+		memset(d->filter, 0, sizeof(d->filter[0]) << (32 - d->filter_shift));
+	} else if (was != NO_WORKER && d->sole == NO_WORKER) {
+		for (uint64_t m = d->all_mask; m; m &= m - 1) {
+			const struct dworker *dw = &d->dw[lowest(m)];
+
+			for (unsigned i = 0; i < TAGS; i++)
+				if (dw->valid[i])
+					filter_add(d, dw->tags[i], lowest(m));
+		}
+	}
 }
 
 /* Put @p p (tag @p t) at the end of worker @p w's backlog, which has room. */
@@ -238,31 +129,36 @@ static inline void append(struct dpk_distributor *d, unsigned w, struct dpk_pack
 {
 	struct dworker *dw = &d->dw[w];
 	unsigned pos = (dw->bl_head + dw->bl_count) & (BACKLOG - 1);
-	uint32_t *b = bucket(d, t);
 
 	dw->bl[pos] = p;
-	dw->tags[BURST + pos] = t;
-	dw->valid[BURST + pos] = UINT32_MAX;
+	dw->tags[BL_TAGS + pos] = t;
+	dw->valid[BL_TAGS + pos] = UINT32_MAX;
 	if (++dw->bl_count == BACKLOG)
 		d->full_mask |= bit(w);
-	*b = ((*b + COUNT_ONE) & ~0xffu) | w;
+	filter_add(d, t, w);
 }
 
-/* Hand worker @p w (D_READY) the next packets of its backlog, possibly none. */
+/*
+ * Write worker @p w's next hand-off, the next packets of its backlog (possibly none), into
+ * its hand-off line. The line is free (!ho_full) and fewer than two hand-offs are
+ * outstanding: the caller checked.
+ */
 static void deliver(struct dpk_distributor *d, unsigned w)
 {
 	struct dworker *dw = &d->dw[w];
-	struct line *l = &d->lines[w];
+	struct line *l = ho_line(d, w);
 	unsigned k = dw->bl_count < d->burst ? dw->bl_count : d->burst;
 	unsigned head = dw->bl_head;
-	uintptr_t w0 = k ? (uintptr_t)dw->bl[head] : 0;
+	unsigned b = (dw->ho_head + dw->ho_count) & 1;
+	uintptr_t w0 = k ? (uintptr_t)dw->bl[head] : d->ahead ? H_NONE : 0;
 
+	assert(!dw->ho_full && dw->ho_count < 2);
 	for (unsigned i = 0; i < k; i++) {
 		unsigned pos = (head + i) & (BACKLOG - 1);
 
-		dw->tags[i] = dw->tags[BURST + pos];
-		dw->valid[i] = UINT32_MAX;
-		dw->valid[BURST + pos] = 0;
+		dw->tags[b * BURST + i] = dw->tags[BL_TAGS + pos];
+		dw->valid[b * BURST + i] = UINT32_MAX;
+		dw->valid[BL_TAGS + pos] = 0;
 	}
 	for (unsigned i = 1; i < k; i++)
 		l->slot[i - 1] = (uintptr_t)dw->bl[(head + i) & (BACKLOG - 1)];
@@ -270,36 +166,94 @@ static void deliver(struct dpk_distributor *d, unsigned w)
 		l->slot[k - 1] = 0;
 	dw->bl_head = (head + k) & (BACKLOG - 1);
 	dw->bl_count -= k;
-	dw->line_count = k;
+	dw->ho_len[b] = k;
+	dw->ho_count++;
+	dw->ho_full = d->ahead; /* single mode: the request line, the worker's again */
 	dw->state = D_BUSY;
 	d->full_mask &= ~bit(w);
 	d->ready_mask &= ~bit(w);
 	bump(&dw->handled, k);
 	bump(&dw->handoffs, 1);
-	/* R2: pairs with A2 in poll_pkt() / get_pkt(); the slots and the packets are written. */
+	/* R2: pairs with A2 in take(); the slots and the packets are written. */
 	atomic_store_explicit(&l->word0, w0, memory_order_release);
 }
 
-/* The packets of worker @p w's current hand-off are done. */
+/* The packets of worker @p w's oldest outstanding hand-off, if any, are done. */
 static void complete(struct dpk_distributor *d, unsigned w)
 {
 	struct dworker *dw = &d->dw[w];
+	unsigned b = dw->ho_head;
 
-	for (unsigned i = 0; i < dw->line_count; i++) {
-		*bucket(d, dw->tags[i]) -= COUNT_ONE;
-		dw->valid[i] = 0;
+	if (dw->ho_count == 0)
+		return;
+	for (unsigned i = 0; i < dw->ho_len[b]; i++) {
+		filter_del(d, dw->tags[b * BURST + i]);
+		dw->valid[b * BURST + i] = 0;
 	}
-	d->inflight -= dw->line_count;
-	dw->line_count = 0;
+	d->inflight -= dw->ho_len[b];
+	dw->ho_len[b] = 0;
+	dw->ho_head = b ^ 1;
+	dw->ho_count--;
 }
 
-/* Worker @p w stops taking part; its backlog goes to the front of pending, in order. */
-static void leave(struct dpk_distributor *d, unsigned w)
+/* Note whether worker @p w has copied its hand-off out of its hand-off line. */
+static void ho_check(struct dpk_distributor *d, unsigned w)
 {
 	struct dworker *dw = &d->dw[w];
-	unsigned k = dw->bl_count;
 
-	dw->state = D_OUT;
+	/* A4: pairs with R4 in take(); the worker has read the slots. */
+	if (dw->ho_full && atomic_load_explicit(&d->ho[w].word0, memory_order_acquire) == 0)
+		dw->ho_full = false;
+}
+
+/*
+ * Take back, into @p back in order, what worker @p w (leaving) will not see: the hand-off
+ * written ahead that it never took, then its backlog. Returns their number.
+ */
+static unsigned reclaim(struct dpk_distributor *d, unsigned w, struct dpk_packet **back)
+{
+	struct dworker *dw = &d->dw[w];
+	struct line *l = &d->ho[w];
+	unsigned k = 0, b = dw->ho_head;
+
+	for (unsigned i = 0; dw->ho_count > 0 && i < dw->ho_len[b]; i++) {
+		/* The distributor's own writes: the worker never took this hand-off. */
+		back[k++] = (struct dpk_packet *)(i == 0 ? atomic_load_explicit(
+		                                                   &l->word0, memory_order_relaxed)
+		                                         : l->slot[i - 1]);
+		filter_del(d, dw->tags[b * BURST + i]);
+		dw->valid[b * BURST + i] = 0;
+	}
+	if (dw->ho_count > 0) {
+		/* It never reached the worker: its counts go (adding the negation, mod 2^64). */
+		bump(&dw->handled, (uint64_t)0 - k);
+		bump(&dw->handoffs, UINT64_MAX);
+	}
+	dw->ho_len[b] = 0;
+	dw->ho_head = dw->ho_count = 0;
+	/* Relaxed: R3, after it, orders it before the worker's next look at the line. */
+	if (d->ahead)
+		atomic_store_explicit(&l->word0, 0, memory_order_relaxed);
+	dw->ho_full = false;
+	for (unsigned i = 0; i < dw->bl_count; i++) {
+		unsigned pos = (dw->bl_head + i) & (BACKLOG - 1);
+
+		back[k++] = dw->bl[pos];
+		filter_del(d, dw->tags[BL_TAGS + pos]);
+		dw->valid[BL_TAGS + pos] = 0;
+	}
+	dw->bl_head = 0;
+	dw->bl_count = 0;
+	return k;
+}
+
+/* Worker @p w stops taking part; what it will not see goes to the front of pending. */
+static void leave(struct dpk_distributor *d, unsigned w)
+{
+	struct dpk_packet *back[BURST + BACKLOG];
+	unsigned k;
+
+	d->dw[w].state = D_OUT;
 	if (!(d->active_mask & bit(w)))
 		return;
 	d->active_mask &= ~bit(w);
@@ -307,21 +261,15 @@ static void leave(struct dpk_distributor *d, unsigned w)
 	d->full_mask &= ~bit(w);
 	d->nactive--;
 	update_sole(d);
+	k = reclaim(d, w, back);
 	if (k == 0)
 		return;
-	/* Pending packets are later than any packet in flight of the same flow, so the
-	 * backlog (earlier packets of its flows) goes in front of them. */
+	/* Pending packets are later than any packet in flight of the same flow, so these
+	 * (earlier packets of their flows) go in front of them. */
 	d->pend_head = (d->pend_head - k) & (PENDING - 1);
-	for (unsigned i = 0; i < k; i++) {
-		unsigned pos = (dw->bl_head + i) & (BACKLOG - 1);
-
-		d->pending[(d->pend_head + i) & (PENDING - 1)] = dw->bl[pos];
-		*bucket(d, dw->tags[BURST + pos]) -= COUNT_ONE;
-		dw->valid[BURST + pos] = 0;
-	}
+	for (unsigned i = 0; i < k; i++)
+		d->pending[(d->pend_head + i) & (PENDING - 1)] = back[i];
 	d->pend_count += k;
-	dw->bl_head = 0;
-	dw->bl_count = 0;
 	d->leaves++;
 }
 
@@ -332,29 +280,13 @@ static void join(struct dpk_distributor *d, unsigned w)
 	update_sole(d);
 }
 
-/*
- * Look at worker @p w's line: take a request in (its returns, then the next hand-off from
- * the backlog) or a leave. Returns true when something changed.
- */
-static bool service(struct dpk_distributor *d, unsigned w)
+/* Move the returns of worker @p w's request (word 0 of request line @p l read as @p w0)
+ * into the returns buffer. False, taking nothing, when they find no room. */
+static bool take_returns(struct dpk_distributor *d, unsigned w, const struct line *l, uintptr_t w0)
 {
 	struct dworker *dw = &d->dw[w];
-	struct line *l = &d->lines[w];
-	uintptr_t w0;
-	unsigned k = 0;
+	unsigned k = 0, tail = d->ret_head + d->ret_count;
 
-	if (dw->state == D_READY)
-		return false;
-	if (dw->state != D_HELD) {
-		/* A1: pairs with R1 in post(); the returns are in the slots and the worker is
-		 * done with its last hand-off. */
-		w0 = atomic_load_explicit(&l->word0, memory_order_acquire);
-		if ((w0 & F_MASK) == 0)
-			return false;
-		dw->word0 = w0;
-		dw->state = D_HELD;
-	}
-	w0 = dw->word0;
 	if (w0 & ~F_MASK) {
 		k = 1;
 		while (k < BURST && l->slot[k - 1] != 0)
@@ -372,28 +304,105 @@ static bool service(struct dpk_distributor *d, unsigned w)
 		dw->blocked = false;
 		d->held_mask &= ~bit(w);
 	}
-	if (k > 0) {
-		unsigned tail = d->ret_head + d->ret_count;
+	if (k == 0)
+		return true;
+	d->ret[tail & (RETURNS - 1)] = (struct dpk_packet *)(w0 & ~F_MASK);
+	for (unsigned i = 1; i < k; i++)
+		d->ret[(tail + i) & (RETURNS - 1)] = (struct dpk_packet *)l->slot[i - 1];
+	d->ret_count += k;
+	bump(&d->returned, k);
+	return true;
+}
 
-		d->ret[tail & (RETURNS - 1)] = (struct dpk_packet *)(w0 & ~F_MASK);
-		for (unsigned i = 1; i < k; i++)
-			d->ret[(tail + i) & (RETURNS - 1)] = (struct dpk_packet *)l->slot[i - 1];
-		d->ret_count += k;
-		bump(&d->returned, k);
-	}
+/* Take worker @p w's request or leave in (D_HELD). False when its returns find no room. */
+static bool take_request(struct dpk_distributor *d, unsigned w)
+{
+	struct dworker *dw = &d->dw[w];
+	struct line *l = &d->rq[w][dw->rq_next];
+	uintptr_t w0 = dw->word0;
+
+	if (!take_returns(d, w, l, w0))
+		return false;
 	complete(d, w);
+	/* R3: pairs with A3 in rq_free() (a worker coming back after a leave); the returns
+	 * are read (after a leave, the hand-off line is cleared). For a worker taking part,
+	 * R2 of every later hand-off orders it before the worker's next use of this line. */
 	if (w0 & F_RET) {
 		leave(d, w);
-		/* R2: pairs with A2 in line_free(); the returns have been read. */
+		dw->rq_next = 0;
 		atomic_store_explicit(&l->word0, 0, memory_order_release);
 		return true;
 	}
+	if (d->ahead) { /* single mode: the hand-off overwrites the request */
+		atomic_store_explicit(&l->word0, 0, memory_order_release);
+		dw->rq_next ^= 1;
+	}
 	if (!(d->active_mask & bit(w)))
 		join(d, w);
-	dw->state = D_READY;
-	d->ready_mask |= bit(w);
-	if (dw->bl_count > 0)
-		deliver(d, w);
+	/* The worker took its last hand-off before it asked, and A1 made its R4 visible: with
+	 * none written ahead, the line is free without a look. */
+	if (dw->ho_count == 0)
+		dw->ho_full = false;
+	else
+		ho_check(d, w);
+	dw->state = D_BUSY;
+	if (dw->ho_count == 0) {
+		assert(!dw->ho_full);
+		dw->state = D_READY;
+		d->ready_mask |= bit(w);
+		if (dw->bl_count > 0)
+			deliver(d, w);
+	}
+	return true;
+}
+
+/*
+ * Write worker @p w's next full hand-off ahead, if its hand-off line is free. True if it
+ * did. Called only once the requests the worker posted before it last took a hand-off
+ * are taken in (see service()): so whichever hand-off a worker holds, the request line
+ * its next request goes to is free.
+ */
+static bool prefill(struct dpk_distributor *d, unsigned w)
+{
+	struct dworker *dw = &d->dw[w];
+
+	if (!d->ahead || dw->state != D_BUSY || dw->bl_count < d->burst || dw->ho_count >= 2)
+		return false;
+	ho_check(d, w);
+	if (dw->ho_full)
+		return false;
+	deliver(d, w);
+	return true;
+}
+
+/*
+ * Look at worker @p w's lines: take a request or a leave in (its returns, then the next
+ * hand-off from the backlog), and write a full hand-off ahead where the hand-off line is
+ * free. Returns true when something changed.
+ */
+static bool service(struct dpk_distributor *d, unsigned w)
+{
+	struct dworker *dw = &d->dw[w];
+	uintptr_t w0;
+
+	if (dw->state == D_READY)
+		return false;
+	if (dw->state != D_HELD) {
+		/* The hand-off line first: once it is seen free, the request the worker posted
+		 * before taking the hand-off is visible to the load below (A4 then A1). */
+		if (d->ahead)
+			ho_check(d, w);
+		/* A1: pairs with R1 in post(); the returns are in the slots and the worker is
+		 * done with the hand-off it took before. */
+		w0 = atomic_load_explicit(&d->rq[w][dw->rq_next].word0, memory_order_acquire);
+		if ((w0 & F_MASK) == 0)
+			return prefill(d, w);
+		dw->word0 = w0;
+		dw->state = D_HELD;
+	}
+	if (!take_request(d, w))
+		return false;
+	(void)prefill(d, w);
 	return true;
 }
 
@@ -529,16 +538,19 @@ struct dpk_distributor *dpk_distributor_create(unsigned workers, enum dpk_distri
 		return NULL;
 	}
 	memset(d, 0, sizeof(*d));
-	while (buckets < workers * (BURST + BACKLOG) * 4)
+	while (buckets < workers * TAGS * 4)
 		buckets *= 2;
 	d->nworkers = workers;
 	d->mode = mode;
 	d->burst = mode == DPK_DISTRIBUTOR_BURST ? BURST : 1;
+	d->ahead = mode == DPK_DISTRIBUTOR_BURST;
 	d->filter_shift = 32 - (unsigned)__builtin_ctz(buckets);
 	d->all_mask = workers == 64 ? UINT64_MAX : bit(workers) - 1;
 	d->sole = NO_WORKER;
 	for (unsigned w = 0; w < workers; w++) {
-		atomic_init(&d->lines[w].word0, 0);
+		atomic_init(&d->rq[w][0].word0, 0);
+		atomic_init(&d->rq[w][1].word0, 0);
+		atomic_init(&d->ho[w].word0, 0);
 		d->wpriv[w].state = W_OUT;
 		d->dw[w].state = D_OUT;
 		atomic_init(&d->dw[w].handled, 0);
@@ -562,12 +574,16 @@ void dpk_distributor_free(struct dpk_distributor *d)
 int dpk_distributor_process(struct dpk_distributor *d, struct dpk_packet *const *pkts, unsigned n)
 {
 	unsigned taken;
+	bool bad = false;
 
 	if (d == NULL || (n > 0 && pkts == NULL) || n > INT_MAX)
 		return -EINVAL;
+	/* No early exit: the loop vectorises, and a caller offering the same waiting packets
+	 * call after call pays a few cycles for the check, not one branch per packet. */
 	for (unsigned i = 0; i < n; i++)
-		if (pkts[i] == NULL)
-			return -EINVAL;
+		bad |= pkts[i] == NULL;
+	if (bad)
+		return -EINVAL;
 	taken = run(d, pkts, n);
 	bump(&d->distributed, taken);
 	publish(d);
@@ -639,161 +655,4 @@ int dpk_distributor_clear_returns(struct dpk_distributor *d)
 bool dpk_distributor_returns_blocked(const struct dpk_distributor *d)
 {
 	return d != NULL && d->held_mask != 0;
-}
-
-/* True when @p olds[0..n-1] is a valid list of packets to hand back. */
-static bool olds_ok(struct dpk_packet *const *olds, unsigned n)
-{
-	if (n > BURST || (n > 0 && olds == NULL))
-		return false;
-	for (unsigned i = 0; i < n; i++)
-		if (olds[i] == NULL)
-			return false;
-	return true;
-}
-
-/* True when the worker owns its line (the distributor has taken in its last leave). */
-static bool line_free(struct line *l)
-{
-	/* A2: pairs with R2 in service() after a leave; the returns were read. */
-	return (atomic_load_explicit(&l->word0, memory_order_acquire) & F_MASK) == 0;
-}
-
-/* Write @p n returns and @p flag into the worker's line and give it to the distributor. */
-static void post(struct line *l, struct dpk_packet *const *olds, unsigned n, uintptr_t flag)
-{
-	uintptr_t w0 = (n > 0 ? (uintptr_t)olds[0] : 0) | flag;
-
-	for (unsigned i = 1; i < n; i++)
-		l->slot[i - 1] = (uintptr_t)olds[i];
-	if (n > 0 && n < BURST)
-		l->slot[n - 1] = 0;
-	/* R1: pairs with A1 in service(); the returns are in the slots. */
-	atomic_store_explicit(&l->word0, w0, memory_order_release);
-}
-
-/* Copy the packets of an answered request (word 0 read as @p w0) into @p pkts. */
-static int unpack(const struct line *l, uintptr_t w0, struct dpk_packet **pkts)
-{
-	unsigned k = 1;
-
-	if (w0 == 0)
-		return 0;
-	pkts[0] = (struct dpk_packet *)w0;
-	while (k < BURST && l->slot[k - 1] != 0) {
-		pkts[k] = (struct dpk_packet *)l->slot[k - 1];
-		k++;
-	}
-	return (int)k;
-}
-
-int dpk_distributor_request_pkt(struct dpk_distributor *d, unsigned w,
-                                struct dpk_packet *const *oldpkts, unsigned nold)
-{
-	struct wpriv *wp;
-
-	if (d == NULL || w >= d->nworkers || !olds_ok(oldpkts, nold))
-		return -EINVAL;
-	wp = &d->wpriv[w];
-	if (wp->state == W_REQUESTED || (wp->state == W_OUT && !line_free(&d->lines[w])))
-		return -EBUSY;
-	post(&d->lines[w], oldpkts, nold, F_REQ);
-	wp->state = W_REQUESTED;
-	return 0;
-}
-
-int dpk_distributor_poll_pkt(struct dpk_distributor *d, unsigned w, struct dpk_packet **pkts)
-{
-	struct line *l;
-	uintptr_t w0;
-
-	if (d == NULL || w >= d->nworkers || pkts == NULL || d->wpriv[w].state != W_REQUESTED)
-		return -EINVAL;
-	l = &d->lines[w];
-	/* A2: pairs with R2 in deliver(); the slots and the packets are written. */
-	w0 = atomic_load_explicit(&l->word0, memory_order_acquire);
-	if (w0 & F_MASK)
-		return -EAGAIN;
-	d->wpriv[w].state = W_HOLDING;
-	return unpack(l, w0, pkts);
-}
-
-int dpk_distributor_get_pkt(struct dpk_distributor *d, unsigned w, struct dpk_packet **pkts,
-                            struct dpk_packet *const *oldpkts, unsigned nold)
-{
-	struct wpriv *wp;
-	struct line *l;
-	uintptr_t w0;
-	unsigned spins = 0;
-
-	if (d == NULL || w >= d->nworkers || pkts == NULL || !olds_ok(oldpkts, nold))
-		return -EINVAL;
-	wp = &d->wpriv[w];
-	l = &d->lines[w];
-	if (wp->state == W_REQUESTED)
-		return -EBUSY;
-	if (wp->state == W_OUT)
-		while (!line_free(l))
-			relax(&spins);
-	post(l, oldpkts, nold, F_REQ);
-	wp->state = W_REQUESTED;
-	/* A2: pairs with R2 in deliver(); the slots and the packets are written. */
-	while ((w0 = atomic_load_explicit(&l->word0, memory_order_acquire)) & F_MASK)
-		relax(&spins);
-	wp->state = W_HOLDING;
-	return unpack(l, w0, pkts);
-}
-
-int dpk_distributor_return_pkt(struct dpk_distributor *d, unsigned w,
-                               struct dpk_packet *const *oldpkts, unsigned n)
-{
-	struct wpriv *wp;
-
-	if (d == NULL || w >= d->nworkers || !olds_ok(oldpkts, n))
-		return -EINVAL;
-	wp = &d->wpriv[w];
-	if (wp->state == W_REQUESTED)
-		return -EBUSY;
-	if (wp->state == W_OUT) {
-		if (n == 0)
-			return 0;
-		if (!line_free(&d->lines[w]))
-			return -EBUSY;
-	}
-	post(&d->lines[w], oldpkts, n, F_RET);
-	wp->state = W_OUT;
-	return 0;
-}
-
-int dpk_distributor_stats_get(const struct dpk_distributor *d, struct dpk_distributor_stats *st)
-{
-	uint64_t handoffs = 0;
-
-	if (d == NULL || st == NULL)
-		return -EINVAL;
-	/* Relaxed loads: a snapshot of single-writer values (see the file comment). */
-	for (unsigned w = 0; w < d->nworkers; w++)
-		handoffs += atomic_load_explicit(&d->dw[w].handoffs, memory_order_relaxed);
-	st->distributed = atomic_load_explicit(&d->distributed, memory_order_relaxed);
-	st->returned = atomic_load_explicit(&d->returned, memory_order_relaxed);
-	st->handoffs = handoffs;
-	st->returns_full = atomic_load_explicit(&d->returns_full, memory_order_relaxed);
-	st->in_flight = atomic_load_explicit(&d->inflight_pub, memory_order_relaxed);
-	st->returns = atomic_load_explicit(&d->returns_pub, memory_order_relaxed);
-	st->active_workers = (unsigned)__builtin_popcountll(
-	        atomic_load_explicit(&d->active_pub, memory_order_relaxed));
-	st->blocked_workers = atomic_load_explicit(&d->blocked_pub, memory_order_relaxed);
-	return 0;
-}
-
-int dpk_distributor_worker_stats_get(const struct dpk_distributor *d, unsigned w,
-                                     struct dpk_distributor_worker_stats *st)
-{
-	if (d == NULL || st == NULL || w >= d->nworkers)
-		return -EINVAL;
-	/* Relaxed loads: a snapshot of single-writer values (see the file comment). */
-	st->handled = atomic_load_explicit(&d->dw[w].handled, memory_order_relaxed);
-	st->handoffs = atomic_load_explicit(&d->dw[w].handoffs, memory_order_relaxed);
-	st->active = (atomic_load_explicit(&d->active_pub, memory_order_relaxed) >> w) & 1;
-	return 0;
 }

@@ -31,6 +31,13 @@
  * stop flag). Invariants: returns come back in per-flow order; at teardown the packets
  * sent minus those received back equal the distributor's count in flight plus waiting
  * returns.
+ *
+ * The DPDK twin (dpdk_distributor.c) runs these loops line for line. DPDK's process()
+ * waits inside until it has placed every packet it is given, dpkit's takes what it can
+ * and returns, so the harness must not charge work per call: packets are stamped once,
+ * when they enter a stage of up to 64 that is refilled only once empty, and process() is
+ * offered the stage's waiting packets, with no copying. The stream sends only while at
+ * most 63 packets are out, the bound DPDK's returns need, here as there.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -47,19 +54,23 @@
 
 struct clswitch {
 	_Alignas(64) atomic_uint_fast64_t flag;
-	_Alignas(64) uint64_t vflag;     /* for the __sync variant only */
-	_Alignas(64) uint64_t rounds[2]; /* each written by its own role */
+	_Alignas(64) uint64_t vflag; /* for the __sync variant only */
+	/* Each role's count on a line pair of its own: were they on one line, each role's
+	 * update would pull it from the other, a second line crossing per round trip. */
+	struct {
+		_Alignas(128) uint64_t n;
+	} rounds[2];
 };
 
 static int clswitch_setup(struct dpk_bench_run *run)
 {
 	struct clswitch *cs;
 
-	if (posix_memalign((void **)&cs, 64, sizeof(*cs)) != 0)
+	if (posix_memalign((void **)&cs, 128, sizeof(*cs)) != 0)
 		return -ENOMEM;
 	atomic_init(&cs->flag, 0);
 	cs->vflag = 0;
-	cs->rounds[0] = cs->rounds[1] = 0;
+	cs->rounds[0].n = cs->rounds[1].n = 0;
 	run->state = cs;
 	return 0;
 }
@@ -67,7 +78,7 @@ static int clswitch_setup(struct dpk_bench_run *run)
 static void clswitch_teardown(struct dpk_bench_run *run)
 {
 	struct clswitch *cs = run->state;
-	uint64_t a = cs->rounds[0], b = cs->rounds[1];
+	uint64_t a = cs->rounds[0].n, b = cs->rounds[1].n;
 
 	/* One round trip may be in flight when the stop flag rises. */
 	if ((a > b ? a - b : b - a) > 1)
@@ -86,7 +97,7 @@ static void clswitch_teardown(struct dpk_bench_run *run)
 		struct clswitch *cs = run->state;                                                  \
 		uint64_t i;                                                                        \
 		for (i = 0; i < n; i++) {                                                          \
-			uint64_t k = cs->rounds[role], want, mine;                                 \
+			uint64_t k = cs->rounds[role].n, want, mine;                               \
 			want = role == 0 ? k * 2 + 2 : k * 2 + 1;                                  \
 			mine = role == 0 ? k * 2 + 1 : k * 2 + 2;                                  \
 			if (role == 0)                                                             \
@@ -108,7 +119,7 @@ static void clswitch_teardown(struct dpk_bench_run *run)
 			AFTER_WAIT;                                                                \
 			if (role == 1)                                                             \
 				STORE(cs, mine);                                                   \
-			cs->rounds[role] = k + 1;                                                  \
+			cs->rounds[role].n = k + 1;                                                \
 		}                                                                                  \
 		return n;                                                                          \
 	}
@@ -135,6 +146,7 @@ CLSWITCH_BODY(body_cl_sync, LD_VOL, ST_SYNC, __sync_synchronize())
 
 #define DIST_FLOWS 64u
 #define DIST_PKTS  1024u
+#define MAX_OUT    63u /* stream: packets out before the next burst, as in the DPDK twin */
 
 struct dist_arg {
 	enum dpk_distributor_mode mode;
@@ -155,6 +167,8 @@ struct dist_state {
 	/* distributor role's own */
 	struct dpk_packet *free[DIST_PKTS];
 	unsigned nfree;
+	struct dpk_packet *stage[DIST_FLOWS]; /* stamped, not yet taken by process() */
+	unsigned stage_head, nstage;          /* stage[stage_head..nstage-1] are waiting */
 	uint32_t next_seq[DIST_FLOWS];
 	uint32_t want_seq[DIST_FLOWS];
 	unsigned next_flow;
@@ -223,6 +237,8 @@ static void dist_teardown(struct dpk_bench_run *run)
 	dpk_distributor_free(st->d);
 	for (unsigned i = 0; i < st->nfree; i++)
 		dpk_packet_free(st->free[i]);
+	for (unsigned i = st->stage_head; i < st->nstage; i++)
+		dpk_packet_free(st->stage[i]);
 	dpk_packet_pool_free(st->pp);
 	free(st);
 }
@@ -247,35 +263,44 @@ static bool dist_collect(struct dpk_bench_run *run, struct dist_state *st)
 	return true;
 }
 
-/* Stamp up to @p k free packets with the next flows and hand as many as process() takes. */
-static unsigned dist_send(struct dist_state *st, unsigned k)
+/* Once the stage is empty, fill it with up to @p k packets, stamping each once: the next
+ * flow and that flow's next sequence. The stage holds at most 64 packets, so a flow appears
+ * in it at most once, and process() takes its packets in stage order. Refilling only an
+ * empty stage stamps a burst at a time however many packets each process() takes. */
+static void dist_stage(struct dist_state *st, unsigned k)
 {
-	struct dpk_packet **burst;
-	int taken;
-
+	if (st->stage_head < st->nstage)
+		return;
 	if (k > st->nfree)
 		k = st->nfree;
-	burst = &st->free[st->nfree - k];
-	/* Each flow appears at most once in a burst of up to 64, so a packet's sequence is
-	 * its flow's next one; only the prefix process() takes consumes its number. */
-	for (unsigned i = 0; i < k; i++) {
-		struct dist_stamp *sp = dpk_packet_data(burst[i]);
-		unsigned f = (st->next_flow + i) % DIST_FLOWS;
+	st->stage_head = st->nstage = 0;
+	st->nfree -= k;
+	/* The top k of the free stack, in stack order. */
+	while (st->nstage < k) {
+		struct dpk_packet *p = st->free[st->nfree + st->nstage];
+		struct dist_stamp *sp = dpk_packet_data(p);
+		unsigned f = st->next_flow;
+
 		sp->flow = f;
-		sp->seq = st->next_seq[f];
-		dpk_packet_flow_tag_set(burst[i], f);
+		sp->seq = st->next_seq[f]++;
+		dpk_packet_flow_tag_set(p, f);
+		st->next_flow = (f + 1) % DIST_FLOWS;
+		st->stage[st->nstage++] = p;
 	}
-	taken = dpk_distributor_process(st->d, burst, k);
-	if (taken < 0)
+}
+
+/* Offer up to @p k staged packets to process(); returns how many it took. */
+static unsigned dist_send(struct dist_state *st, unsigned k)
+{
+	unsigned left;
+	int taken;
+
+	dist_stage(st, k);
+	left = st->nstage - st->stage_head;
+	taken = dpk_distributor_process(st->d, st->stage + st->stage_head, k < left ? k : left);
+	if (taken <= 0)
 		return 0;
-	for (int i = 0; i < taken; i++) {
-		const struct dist_stamp *sp = dpk_packet_data(burst[i]);
-		st->next_seq[sp->flow]++;
-	}
-	/* The taken prefix leaves the stack; the rest slides down over it. */
-	memmove(burst, burst + taken, (k - (unsigned)taken) * sizeof(*burst));
-	st->nfree -= (unsigned)taken;
-	st->next_flow = (st->next_flow + (unsigned)taken) % DIST_FLOWS;
+	st->stage_head += (unsigned)taken; /* the rest stays, stamped as it was */
 	st->sent += (unsigned)taken;
 	return (unsigned)taken;
 }
@@ -362,8 +387,11 @@ static uint64_t body_dist_stream(struct dpk_bench_run *run, unsigned role, uint6
 	if (role != 0)
 		return dist_worker(run, st, role, n);
 	while (done < n) {
-		unsigned t =
-		        dist_send(st, n - done < DIST_FLOWS ? (unsigned)(n - done) : DIST_FLOWS);
+		unsigned t = 0;
+
+		if (st->sent - st->received <= MAX_OUT)
+			t = dist_send(st,
+			              n - done < DIST_FLOWS ? (unsigned)(n - done) : DIST_FLOWS);
 		if (!dist_collect(run, st))
 			return done;
 		done += t;

@@ -29,7 +29,11 @@
  *   each round starts from it drained (teardown plays every role until all packets are
  *   back: the invariant the twin checks with its counts).
  * DPDK keeps at most 127 returns between two returned_pkts() calls and drops the oldest
- * beyond that, so the stream sends only while no more than 63 packets are out.
+ * beyond that, so the stream sends only while no more than 63 packets are out (the twin
+ * keeps the same bound). Both suites stamp each packet once, when it enters a stage that
+ * is refilled only once empty, and offer process() the stage's waiting packets: DPDK's
+ * process() places all it is given before it returns, dpkit's may take a few per call,
+ * and the harness's work per packet must not depend on which.
  *
  * Memory orders (labels of this file):
  *   G1  gate_enter()'s seq_cst store of busy, then its seq_cst load of every other
@@ -63,12 +67,16 @@
 
 struct clswitch {
 	_Alignas(64) atomic_uint_fast64_t flag;
-	_Alignas(64) uint64_t rounds[2]; /* each written by its own role */
+	/* Each role's count on a line pair of its own: were they on one line, each role's
+	 * update would pull it from the other, a second line crossing per round trip. */
+	struct {
+		_Alignas(128) uint64_t n;
+	} rounds[2];
 };
 
 static int cl_setup(struct dpk_bench_run *run)
 {
-	struct clswitch *cs = dpk_bench_alloc(run, sizeof(*cs), 64);
+	struct clswitch *cs = dpk_bench_alloc(run, sizeof(*cs), 128);
 
 	if (!cs)
 		return -ENOMEM;
@@ -80,7 +88,7 @@ static int cl_setup(struct dpk_bench_run *run)
 static void cl_teardown(struct dpk_bench_run *run)
 {
 	struct clswitch *cs = run->state;
-	uint64_t a = cs->rounds[0], b = cs->rounds[1];
+	uint64_t a = cs->rounds[0].n, b = cs->rounds[1].n;
 
 	/* One round trip may be in flight when the stop flag rises. */
 	if ((a > b ? a - b : b - a) > 1)
@@ -108,7 +116,7 @@ static uint64_t body_cl(struct dpk_bench_run *run, unsigned role, uint64_t n)
 			rte_pause();
 		}
 		atomic_store_explicit(&cs->flag, 1 - wait_for, memory_order_relaxed);
-		cs->rounds[role]++;
+		cs->rounds[role].n++;
 	}
 	return n;
 }
@@ -155,6 +163,8 @@ struct dist_state {
 	/* distributor role's own */
 	struct rte_mbuf *free[DIST_PKTS];
 	unsigned nfree;
+	struct rte_mbuf *stage[DIST_FLOWS]; /* stamped, not yet taken by process() */
+	unsigned stage_head, nstage;        /* stage[stage_head..nstage-1] are waiting */
 	uint32_t next_seq[DIST_FLOWS];
 	uint32_t want_seq[DIST_FLOWS];
 	unsigned next_flow;
@@ -241,37 +251,48 @@ static bool dist_collect(struct dpk_bench_run *run, struct dist_state *st)
 	return true;
 }
 
-/* Stamp up to @p k free packets with the next flows and hand as many as process() takes
- * (none while a worker is out of its body: process() could wait for it). */
-static unsigned dist_send(struct dist_state *st, unsigned k)
+/* Once the stage is empty, fill it with up to @p k packets, stamping each once: the next
+ * flow and that flow's next sequence. The stage holds at most 64 packets, so a flow appears
+ * in it at most once, and process() takes its packets in stage order. Refilling only an
+ * empty stage stamps a burst at a time however many packets each process() takes. */
+static void dist_stage(struct dist_state *st, unsigned k)
 {
-	struct rte_mbuf **burst;
-	int taken;
-
+	if (st->stage_head < st->nstage)
+		return;
 	if (k > st->nfree)
 		k = st->nfree;
-	burst = &st->free[st->nfree - k];
-	/* Each flow appears at most once in a burst of up to 64, so a packet's sequence is
-	 * its flow's next one; only the prefix process() takes consumes its number. */
-	for (unsigned i = 0; i < k; i++) {
-		struct dist_stamp *sp = rte_pktmbuf_mtod(burst[i], struct dist_stamp *);
-		unsigned f = (st->next_flow + i) % DIST_FLOWS;
+	st->stage_head = st->nstage = 0;
+	st->nfree -= k;
+	/* The top k of the free stack, in stack order. */
+	while (st->nstage < k) {
+		struct rte_mbuf *m = st->free[st->nfree + st->nstage];
+		struct dist_stamp *sp = rte_pktmbuf_mtod(m, struct dist_stamp *);
+		unsigned f = st->next_flow;
+
 		sp->flow = f;
-		sp->seq = st->next_seq[f];
-		burst[i]->hash.usr = f;
+		sp->seq = st->next_seq[f]++;
+		m->hash.usr = f;
+		st->next_flow = (f + 1) % DIST_FLOWS;
+		st->stage[st->nstage++] = m;
 	}
+}
+
+/* Offer up to @p k staged packets to process(); returns how many it took (none while a
+ * worker is out of its body: process() could wait for it). */
+static unsigned dist_send(struct dist_state *st, unsigned k)
+{
+	unsigned left;
+	int taken;
+
+	dist_stage(st, k);
 	if (!gate_enter(st, 0))
 		return 0;
-	taken = rte_distributor_process(st->d, burst, k);
+	left = st->nstage - st->stage_head;
+	taken = rte_distributor_process(st->d, st->stage + st->stage_head, k < left ? k : left);
 	gate_exit(st, 0);
 	if (taken <= 0)
 		return 0;
-	for (int i = 0; i < taken; i++)
-		st->next_seq[stamp_of(burst[i])->flow]++;
-	/* The taken prefix leaves the stack; the rest slides down over it. */
-	memmove(burst, burst + taken, (k - (unsigned)taken) * sizeof(*burst));
-	st->nfree -= (unsigned)taken;
-	st->next_flow = (st->next_flow + (unsigned)taken) % DIST_FLOWS;
+	st->stage_head += (unsigned)taken; /* the rest stays, stamped as it was */
 	st->sent += (unsigned)taken;
 	return (unsigned)taken;
 }
@@ -456,6 +477,8 @@ static void dist_free(struct dist_state *st)
 {
 	for (unsigned i = 0; i < st->nfree; i++)
 		rte_pktmbuf_free(st->free[i]);
+	for (unsigned i = st->stage_head; i < st->nstage; i++)
+		rte_pktmbuf_free(st->stage[i]);
 	rte_mempool_free(st->mp);
 	free(st);
 }

@@ -9,13 +9,15 @@
  * Distributors are independent: several may run at once in one process, and no state is
  * shared between them.
  *
- * Hand-off. Each worker has one hand-off line (a 64-byte cache line, alone on its line
- * pair) that the two sides own in turn. A worker requests work by writing the packets it
- * has finished (up to DPK_DISTRIBUTOR_BURST_SIZE) into its line with a request flag and
- * giving the line to the distributor; the distributor takes those packets into its
- * returns buffer, writes the next packets for the worker into the same line (one in single
- * mode, up to DPK_DISTRIBUTOR_BURST_SIZE in burst mode) and gives the line back. One cache
- * line round trip per hand-off, no locks, no atomic read-modify-write.
+ * Hand-off. A worker requests work by writing the packets it has finished (up to
+ * DPK_DISTRIBUTOR_BURST_SIZE) into a request line of its own (a 64-byte cache line, alone
+ * on its line pair) with a request flag; the distributor takes those packets into its
+ * returns buffer. In single mode the distributor then writes the worker's next packet into
+ * that same line and gives it back: one cache line round trip per hand-off. In burst mode
+ * the packets (up to DPK_DISTRIBUTOR_BURST_SIZE) go into a second line, the hand-off line,
+ * which the worker gives back as soon as it has copied them out; so the distributor writes
+ * a worker's next full hand-off while the worker is still busy with the current one, and
+ * a worker that asks again usually finds it there. No locks, no atomic read-modify-write.
  *
  * Backlogs. Between hand-offs, packets wait in a backlog of DPK_DISTRIBUTOR_BACKLOG
  * packets per worker, kept by the distributor thread. When a worker asks and its backlog
@@ -41,8 +43,10 @@
  *                there and the packet stays with the caller.
  *   burst mode   a backlog with room, filled up to DPK_DISTRIBUTOR_BACKLOG packets before
  *                moving on to the next worker, preferring workers waiting for work.
- * A full backlog is handed to its worker as soon as the worker asks; in burst mode the
- * partly filled backlogs of waiting workers are handed out at the end of every process().
+ * A full backlog is handed to its worker as soon as the worker asks (in burst mode, as
+ * soon as the worker has copied its current hand-off out, with at most two hand-offs not
+ * yet completed by a request); in burst mode the partly filled backlogs of waiting workers
+ * are handed out at the end of every process().
  *
  * process() never waits. It takes the packets it can place, in order, and stops at the
  * first one it cannot (its flow's worker has a full backlog and has not asked yet, or no
