@@ -595,24 +595,28 @@ void dpk_stats_alone(const uint64_t *const *spans, const size_t *ns, unsigned nr
 	}
 }
 
+/* Move kept sample @p x to reason @p why, and its count with it. */
+static void take(struct dpk_sample *x, enum dpk_reject why, size_t counts[DPK_REJECT_COUNT])
+{
+	x->reject = (uint8_t)why;
+	if (counts) {
+		counts[DPK_REJECT_NONE]--;
+		counts[why]++;
+	}
+}
+
 size_t dpk_stats_mark_alone(struct dpk_sample *s, size_t n, const bool *alone,
                             size_t counts[DPK_REJECT_COUNT])
 {
 	size_t kept = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].reject != DPK_REJECT_NONE)
-			continue;
-		if (alone[i]) {
-			s[i].reject = (uint8_t)DPK_REJECT_ALONE;
-			if (counts) {
-				counts[DPK_REJECT_NONE]--;
-				counts[DPK_REJECT_ALONE]++;
-			}
-			continue;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE) {
+			if (alone[i])
+				take(&s[i], DPK_REJECT_ALONE, counts);
+			else
+				kept++;
 		}
-		kept++;
-	}
 	return kept;
 }
 
@@ -621,19 +625,13 @@ size_t dpk_stats_mark_rounds(struct dpk_sample *s, size_t n, const bool *aside, 
 {
 	size_t kept = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].reject != DPK_REJECT_NONE)
-			continue;
-		if (s[i].round < nrounds && aside[s[i].round]) {
-			s[i].reject = (uint8_t)why;
-			if (counts) {
-				counts[DPK_REJECT_NONE]--;
-				counts[why]++;
-			}
-			continue;
+	for (size_t i = 0; i < n; i++)
+		if (s[i].reject == DPK_REJECT_NONE) {
+			if (s[i].round < nrounds && aside[s[i].round])
+				take(&s[i], why, counts);
+			else
+				kept++;
 		}
-		kept++;
-	}
 	return kept;
 }
 
