@@ -51,9 +51,10 @@
  * on it and go out of line, with no test of their own.
  *
  * Memory orders, paired:
- *   R1 (release decrement in packet_release(), src/packet.c) pairs with A1 (acquire fence
- *      after the last decrement, same function): every holder's accesses to the packet
- *      happen before the buffer is recycled by the last one.
+ *   R1 (release decrement in packet_release(), src/packet.c, and in dpk_packet_free())
+ *      pairs with A1 (acquire fence after the last decrement, in the same two places):
+ *      every holder's accesses to the packet happen before the buffer is recycled by the
+ *      last one.
  *   R1 also pairs with A2 (acquire in dpk__packet_exclusive() and dpk_packet_has_ref()):
  *      a holder that sees the count fall to 1 may change the packet after the others'
  *      reads of it.
@@ -235,6 +236,18 @@ static inline void dpk_packet_free(struct dpk_packet *pkt)
 	if (__builtin_expect(pkt->pool_tag == (uintptr_t)pp && id < DPK_LCORE_MAX, 1) &&
 	    __builtin_expect(dpk__pool_cache_put1(pp->caches[id], pkt), 1))
 		return;
+	/* A referenced packet that references nothing, with other holders: one decrement,
+	 * inline as DPDK's free of a referenced mbuf. The count is read first so that the
+	 * only holder keeps its plain store (packet_release()). */
+	if ((pkt->pool_tag & DPK__PACKET_SHARED) && pkt->referenced == NULL &&
+	    atomic_load_explicit(&pkt->refs, memory_order_relaxed) > 1) {
+		/* R1: this holder's accesses happen before the last holder recycles it. */
+		if (atomic_fetch_sub_explicit(&pkt->refs, 1, memory_order_release) != 1)
+			return;
+		/* The others left meanwhile. A1: pairs with their R1. The count is 0 now,
+		 * which the out-of-line free takes for this holder's own, the last. */
+		dpk__packet_acquire(pkt);
+	}
 	dpk__packet_free_slow(pkt);
 }
 
