@@ -187,6 +187,15 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 		dpk_pause();                                                                       \
 	}
 
+/* Fail the case and return @p done from the body unless @p ok: the consumer's elements did
+ * not carry the numbers from rr->seq on. */
+#define RING_RECEIVED_OR_FAIL(run, rr, ok, done)                                                   \
+	if (!(ok)) {                                                                               \
+		dpk_bench_fail(run, "consumer expected %llu, got %llu",                            \
+		               (unsigned long long)(rr)->seq, (unsigned long long)(rr)->out[0]);   \
+		return done;                                                                       \
+	}
+
 /* Enqueue then dequeue n elements a call of b at a time (bulk or burst calls). */
 #define RING_CALLS_BODY(NAME, L, ENQ, DEQ, WHAT)                                                   \
 	DPK_BENCH_CODE_AT(L)                                                                       \
@@ -234,12 +243,8 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 		} else {                                                                           \
 			while (done < n) {                                                         \
 				RING_WAIT_WHILE(run, DEQB(&u, rr->out, b) == 0, done)              \
-				if (!ring_check(rr->out, w, b, rr->seq)) {                         \
-					dpk_bench_fail(run, "consumer expected %llu, got %llu",    \
-					               (unsigned long long)rr->seq,                \
-					               (unsigned long long)rr->out[0]);            \
-					return done;                                               \
-				}                                                                  \
+				RING_RECEIVED_OR_FAIL(run, rr, ring_check(rr->out, w, b, rr->seq), \
+				                      done)                                        \
 				rr->seq += b;                                                      \
 				rr->deq += b;                                                      \
 				done += b;                                                         \

@@ -50,12 +50,9 @@ static inline void ring_number(uint64_t *buf, unsigned words, unsigned k, uint64
 				rr->enq += k;                                                      \
 			} else {                                                                   \
 				RING_WAIT_WHILE(run, (k = DEQS(&u, rr->out, want)) == 0, done)     \
-				if (k > want || !ring_check(rr->out, w, k, rr->seq)) {             \
-					dpk_bench_fail(run, "consumer expected %llu, got %llu",    \
-					               (unsigned long long)rr->seq,                \
-					               (unsigned long long)rr->out[0]);            \
-					return done;                                               \
-				}                                                                  \
+				RING_RECEIVED_OR_FAIL(                                             \
+				        run, rr, k <= want && ring_check(rr->out, w, k, rr->seq),  \
+				        done)                                                      \
 				rr->deq += k;                                                      \
 			}                                                                          \
 			rr->seq += k;                                                              \

@@ -124,12 +124,8 @@
 				                done)                                              \
 			} else {                                                                   \
 				RING_WAIT_WHILE(run, DEQB(&u, rr->out, b) == 0, done)              \
-				if (!ring_check(rr->out, w, b, rr->seq)) {                         \
-					dpk_bench_fail(run, "consumer expected %llu, got %llu",    \
-					               (unsigned long long)rr->seq,                \
-					               (unsigned long long)rr->out[0]);            \
-					return done;                                               \
-				}                                                                  \
+				RING_RECEIVED_OR_FAIL(run, rr, ring_check(rr->out, w, b, rr->seq), \
+				                      done)                                        \
 				rr->seq += b;                                                      \
 				rr->deq += b;                                                      \
 				__atomic_store_n(st->taken, rr->seq, __ATOMIC_RELAXED);            \
