@@ -255,17 +255,17 @@ static bool kept_summary(const struct dpk_sample *s, size_t n, struct dpk_summar
  * The "alone" rule. Where several roles are counted (each times its own calls on a block
  * the others use at the same time: a shared ring, a pool), a batch during which no other
  * counted role ran a clean batch (one the earlier rules keep) timed the block uncontended:
- * the host had taken
- * the others' CPUs. Such batches are fast and, while the others wait for a CPU, many, so
- * a crowded run's figure would be the uncontended cost (x30 below a quiet run's; see
- * docs/verdicts.md). Not judged on oversub, where the roles take turns on one CPU by design,
- * nor when a role filled its sample store (its later batches were not kept).
+ * the host had taken the others' CPUs. Such batches are fast and, while the others wait
+ * for a CPU, many, so a crowded run's figure would be the uncontended cost
+ * (docs/verdicts.md, "ab, A/A and A/B"). Not judged on oversub, where the roles take turns
+ * on one CPU by design, nor when a role filled its sample store (its later batches were
+ * not kept).
  */
 _Static_assert(DPK_BENCH_ROLES_MAX <= DPK_STATS_ROLES_MAX, "dpk_stats_alone() takes every role");
 
 struct alone {
+	bool judged;
 	bool *role[DPK_BENCH_ROLES_MAX]; /* per counted role's sample, NULL when not judged */
-	bool *all;                       /* the same in pool_counted()'s order */
 };
 
 static bool alone_judged(const struct dpk_bench_mcase *mc)
@@ -288,7 +288,6 @@ static void alone_free(struct alone *a)
 {
 	for (unsigned i = 0; i < DPK_BENCH_ROLES_MAX; i++)
 		free(a->role[i]);
-	free(a->all);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -321,7 +320,7 @@ static bool alone_find(struct dpk_bench_mcase *mc, bool check_ctx, struct alone 
 {
 	uint64_t *clean[DPK_BENCH_ROLES_MAX] = {NULL};
 	const uint64_t *spans[DPK_BENCH_ROLES_MAX];
-	size_t ns[DPK_BENCH_ROLES_MAX], total = 0, at = 0;
+	size_t ns[DPK_BENCH_ROLES_MAX];
 	unsigned at_of[DPK_BENCH_ROLES_MAX], k = 0;
 	bool ok = true;
 
@@ -349,20 +348,28 @@ static bool alone_find(struct dpk_bench_mcase *mc, bool check_ctx, struct alone 
 			dpk_stats_alone(spans, ns, k, me, a->role[i]);
 			spans[me] = clean[me];
 			ns[me] = keep;
-			total += mc->role[i].ns;
 		}
-	if (ok && (a->all = calloc(total ? total : 1, sizeof(bool))))
-		for (unsigned i = 0; i < mc->nroles; i++)
-			if (a->role[i]) {
-				memcpy(a->all + at, a->role[i], mc->role[i].ns * sizeof(bool));
-				at += mc->role[i].ns;
-			}
 	for (unsigned i = 0; i < k; i++)
 		free(clean[i]);
-	if (ok && a->all)
+	if (ok) {
+		a->judged = true;
 		return true;
+	}
 	alone_free(a);
 	return false;
+}
+
+/* The alone marks on @p all, the counted roles' samples in pool_counted()'s order. */
+static void alone_mark_pooled(const struct dpk_bench_mcase *mc, const struct alone *a,
+                              struct dpk_sample *all, size_t counts[DPK_REJECT_COUNT])
+{
+	size_t at = 0;
+
+	for (unsigned i = 0; i < mc->nroles; i++)
+		if (counted(mc->c, i)) {
+			dpk_stats_mark_alone(all + at, mc->role[i].ns, a->role[i], counts);
+			at += mc->role[i].ns;
+		}
 }
 
 /* Per-role figures, each role's samples judged by the same rules and rounds; with @p rp50,
@@ -492,12 +499,12 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 		dpk_bench_result_fail(res, "out of memory");
 		return;
 	}
-	rp50 = alone.all ? malloc((size_t)mc->nroles * (nr ? nr : 1) * sizeof(*rp50)) : NULL;
+	rp50 = alone.judged ? malloc((size_t)mc->nroles * (nr ? nr : 1) * sizeof(*rp50)) : NULL;
 	role_figures(r, mc, aside, nr, check_ctx, &alone, rp50, res);
 	dpk_stats_reject(all, n, check_ctx, counts);
-	if (alone.all)
-		dpk_stats_mark_alone(all, n, alone.all, counts);
-	if (!dpk_stats_round_medians(all, n, nr, p50, kept) || (alone.all && !rp50)) {
+	if (alone.judged)
+		alone_mark_pooled(mc, &alone, all, counts);
+	if (!dpk_stats_round_medians(all, n, nr, p50, kept) || (alone.judged && !rp50)) {
 		alone_free(&alone);
 		free(rp50);
 		free(all);
