@@ -308,6 +308,13 @@ static void json_result(struct dpk_json *j, const struct dpk_bench_result *x, do
 int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
                     size_t n)
 {
+	return dpk_report_json_more(f, m, res, n, NULL, NULL);
+}
+
+int dpk_report_json_more(FILE *f, const struct dpk_bench_meta *m,
+                         const struct dpk_bench_result *res, size_t n,
+                         dpk_report_json_more_fn *more, void *ctx)
+{
 	const struct dpk_bench_runner *r = m->runner;
 	const double ns_per_tick = 1e9 / (double)r->clock.hz;
 	struct dpk_json j;
@@ -328,6 +335,8 @@ int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_be
 	for (size_t i = 0; i < n; i++)
 		json_result(&j, &res[i], ns_per_tick);
 	dpk_json_array_end(&j);
+	if (more)
+		more(&j, ctx);
 	dpk_json_object_end(&j);
 	return dpk_json_finish(&j);
 }

@@ -94,6 +94,17 @@ void dpk_report_fold(FILE *f, int cols, int indent, const char *fmt, ...)
 int dpk_report_json(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
                     size_t n);
 
+struct dpk_json;
+
+/** Writes members of its own into the document's top-level object, after "results". */
+typedef void dpk_report_json_more_fn(struct dpk_json *j, void *ctx);
+
+/** dpk_report_json() with @p more (if not NULL) called with @p ctx before the document's
+ * top-level object closes: a command's own members (peers' "peers"). 0 or -EIO. */
+int dpk_report_json_more(FILE *f, const struct dpk_bench_meta *m,
+                         const struct dpk_bench_result *res, size_t n,
+                         dpk_report_json_more_fn *more, void *ctx);
+
 /** Write the CSV (a row per result, and with @p raw a row per kept sample); 0 or -EIO. */
 int dpk_report_csv(FILE *f, const struct dpk_bench_meta *m, const struct dpk_bench_result *res,
                    size_t n, bool raw);

@@ -157,7 +157,8 @@ def main():
             for lc in r["lcores"]:
                 need(lc, LCORE, where + " lcore")
             # One-lcore ring cases run their body at four code offsets; nothing else does.
-            ring_single = r["suite"] in ("ring", "dpdk_ring") and r["placement"] == "single"
+            ring_single = r["suite"] in ("ring", "dpdk_ring", "ck_ring") and \
+                r["placement"] == "single"
             assert r["code_layouts"] == (4 if ring_single else 1), where
             if "witness_slices" in r:  # single-lcore cases run in rounds
                 assert r["placement"] == "single", where

@@ -235,6 +235,11 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "run single-lcore variants of one question (the same case in ring and dpdk_ring, a "
          "case group) batch by batch in turn, and report each as a paired ratio to the first",
          dpk_cli_set_flag, AT(interleave)},
+        {"--json", NULL, "FILE", "peers", false,
+         "also write every case's results (schema dpkit-bench v1, which compare, report and "
+         "convert read) with the tables' rows under \"peers\"; '-' puts it on standard output "
+         "alone and the tables on standard error",
+         dpk_cli_set_path, AT(json)},
         {"--quiet", NULL, NULL, "run peers", false, "no environment block and no progress line",
          dpk_cli_set_flag, AT(quiet)},
         {"--wide", NULL, NULL, "run", false,

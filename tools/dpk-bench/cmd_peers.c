@@ -30,7 +30,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dpk/cycles.h>
+
 #include "commands.h"
+#include "json.h"
+#include "output.h"
 #include "report.h"
 #include "session.h"
 
@@ -50,6 +54,8 @@ struct peers {
 	struct dpk_bench_result *res; /* one per plan item */
 	bool *apart;                  /* res[i] comes from the run apart */
 	double noise;
+	struct dpk_output json; /* --json: the results and the tables' rows */
+	FILE *out;              /* the tables: stderr when the JSON goes to stdout */
 };
 
 static bool is_dpkit(const struct dpk_bench_suite *s)
@@ -237,7 +243,7 @@ static void run_apart(struct peers *pp, struct dpk_session *s)
 struct ratio {
 	double r, lo, hi;
 	const char *how; /* "paired", "unpaired", "apart"; or why there is no ratio */
-	char note[96];   /* why there is no interval */
+	char note[96];   /* why there is no interval; "" when there is one */
 };
 
 /* Whether the cache-line round trips beside @p t's and @p p's rounds differ by more than
@@ -273,12 +279,11 @@ static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_re
 		q->hi = p->pair_ratio.p50_hi;
 		q->how = "paired";
 	} else if (a->n < 6 || b->n < 6) {
-		snprintf(q->note, sizeof(q->note), " (%zu and %zu kept rounds, under 6)", a->n,
-		         b->n);
+		snprintf(q->note, sizeof(q->note), "%zu and %zu kept rounds, under 6", a->n, b->n);
 	} else if (floors_apart(t, p)) {
 		snprintf(q->note, sizeof(q->note),
-		         " (a cache-line round trip of %.0f ticks beside dpkit's, %.0f beside the "
-		         "peer's)",
+		         "a cache-line round trip of %.0f ticks beside dpkit's, %.0f beside the "
+		         "peer's",
 		         t->floor_rt, p->floor_rt);
 	} else {
 		/* The figures' ratio, as wide as the rounds' medians spread each side. */
@@ -311,40 +316,71 @@ static enum verdict verdict_of(const struct ratio *q, double noise)
 	return V_NOISE;
 }
 
+/* One row of a block: dpkit's item @p i against peer item @p k. */
+struct row {
+	const struct dpk_bench_result *t, *p;
+	struct ratio q;
+	bool ok; /* a ratio: both cases ran */
+	enum verdict v;
+};
+
+static void row_of(const struct peers *pp, size_t i, size_t k, struct row *r)
+{
+	r->t = &pp->res[i];
+	r->p = &pp->res[k];
+	r->ok = ratio_of(r->t, r->p, pp->apart[k], &r->q);
+	r->v = r->ok ? verdict_of(&r->q, pp->noise) : V_NONE;
+}
+
+/* The first peer item from @p k on whose twin is item @p i, on its placement; plan.n when
+ * there is none. */
+static size_t next_peer(const struct peers *pp, size_t i, size_t k)
+{
+	const struct dpk_bench_item *it = &pp->plan.item[i];
+
+	for (; k < pp->plan.n; k++) {
+		const struct pairing *x = pairing_of(pp, pp->plan.item[k].c);
+
+		if (x && x->t == it->c && pp->plan.item[k].p == it->p)
+			return k;
+	}
+	return pp->plan.n;
+}
+
 /* One peer line of twin item @p i; counts its verdict in @p tally. */
 static void peer_line(const struct peers *pp, size_t i, size_t k, int width, bool first,
                       unsigned tally[V_COUNT])
 {
-	const struct dpk_bench_result *t = &pp->res[i], *p = &pp->res[k];
 	const struct dpk_bench_item *it = &pp->plan.item[i];
 	char label[160], params[96], fig[32], pfig[32];
-	struct ratio q;
-	bool ok = ratio_of(t, p, pp->apart[k], &q);
-	enum verdict v = ok ? verdict_of(&q, pp->noise) : V_NONE;
+	FILE *f = pp->out;
+	struct row r;
 
+	row_of(pp, i, k, &r);
 	snprintf(label, sizeof(label), "%s %s", it->c->name,
 	         dpk_bench_params_str(it->c, params, sizeof(params)));
-	if (t->status == DPK_RESULT_OK)
-		figure(fig, sizeof(fig), t->ticks.p50);
+	if (r.t->status == DPK_RESULT_OK)
+		figure(fig, sizeof(fig), r.t->ticks.p50);
 	else
 		snprintf(fig, sizeof(fig), "-");
 	if (first)
-		printf("  %-*s %-8s %-13s %9s", width, label, dpk_placement_name(it->p),
-		       dpk_bench_unit_name(it->c->unit), fig);
+		fprintf(f, "  %-*s %-8s %-13s %9s", width, label, dpk_placement_name(it->p),
+		        dpk_bench_unit_name(it->c->unit), fig);
 	else
-		printf("  %-*s %-8s %-13s %9s", width, "", "", "", "");
-	printf("  %-18s", pp->plan.item[k].s->name);
-	if (!ok) {
-		printf("  %s\n", q.how);
+		fprintf(f, "  %-*s %-8s %-13s %9s", width, "", "", "", "");
+	fprintf(f, "  %-18s", pp->plan.item[k].s->name);
+	if (!r.ok) {
+		fprintf(f, "  %s\n", r.q.how);
 	} else {
 		char iv[40] = "-";
 
-		if (!isnan(q.lo))
-			snprintf(iv, sizeof(iv), "[%.3f..%.3f]", q.lo, q.hi);
-		printf(" %9s  x%-6.3f %-16s %-9s %s%s\n", figure(pfig, sizeof(pfig), p->ticks.p50),
-		       q.r, iv, q.how, verdict_name[v], q.note);
+		if (!isnan(r.q.lo))
+			snprintf(iv, sizeof(iv), "[%.3f..%.3f]", r.q.lo, r.q.hi);
+		fprintf(f, " %9s  x%-6.3f %-16s %-9s %s%s%s%s\n",
+		        figure(pfig, sizeof(pfig), r.p->ticks.p50), r.q.r, iv, r.q.how,
+		        verdict_name[r.v], r.q.note[0] ? " (" : "", r.q.note, r.q.note[0] ? ")" : "");
 	}
-	tally[v]++;
+	tally[r.v]++;
 }
 
 /* The table of one dpkit suite @p ts: its twins in plan order, each with its peers. */
@@ -358,47 +394,154 @@ static void block(const struct peers *pp, const struct dpk_bench_suite *ts)
 		if (pp->plan.item[i].s == ts)
 			width = dpk_report_case_width(pp->plan.item[i].c, width);
 	for (size_t i = 0; i < pp->plan.n; i++) {
-		const struct dpk_bench_item *it = &pp->plan.item[i];
-		bool first = true;
-
-		if (it->s != ts)
+		if (pp->plan.item[i].s != ts)
 			continue;
-		for (size_t k = 0; k < pp->plan.n; k++) {
-			const struct pairing *x = pairing_of(pp, pp->plan.item[k].c);
-
-			if (!x || x->t != it->c || pp->plan.item[k].p != it->p)
-				continue;
-			if (!any) {
-				printf("\n%s: dpkit's %s against its peers\n", ts->name, ts->name);
-				printf("  %-*s %-8s %-13s %9s  %-18s %9s  %-7s %-16s %-9s %s\n",
-				       width, "case", "place", "unit", "dpkit", "peer", "figure",
-				       "ratio", "95% interval", "how", "verdict");
-				any = true;
-			}
-			peer_line(pp, i, k, width, first, tally);
-			first = false;
+		for (size_t k = next_peer(pp, i, 0); k < pp->plan.n; k = next_peer(pp, i, k + 1)) {
+			if (!any)
+				fprintf(pp->out,
+				        "\n%s: dpkit's %s against its peers\n"
+				        "  %-*s %-8s %-13s %9s  %-18s %9s  %-7s %-16s %-9s %s\n",
+				        ts->name, ts->name, width, "case", "place", "unit", "dpkit",
+				        "peer", "figure", "ratio", "95% interval", "how", "verdict");
+			peer_line(pp, i, k, width, k == next_peer(pp, i, 0), tally);
+			any = true;
 		}
 	}
 	if (any)
-		printf("  %u dpkit faster, %u dpkit slower, %u within noise, %u no verdict\n",
-		       tally[V_FASTER], tally[V_SLOWER], tally[V_NOISE], tally[V_NONE]);
+		fprintf(pp->out, "  %u dpkit faster, %u dpkit slower, %u within noise, %u no verdict\n",
+		        tally[V_FASTER], tally[V_SLOWER], tally[V_NOISE], tally[V_NONE]);
 }
 
 static void print_tables(const struct peers *pp, const struct dpk_session *s)
 {
 	const struct dpk_bench_suite *ps;
 
-	printf("\npeers: median TSC ticks per unit (%.2f MHz); ratio = peer / dpkit, above 1 "
+	fprintf(pp->out, "\npeers: median TSC ticks per unit (%.2f MHz); ratio = peer / dpkit, above 1 "
 	       "dpkit is faster; verdicts beyond +-%.3g%%\n",
 	       (double)s->runner.clock.hz / 1e6, pp->noise * 100);
 	for (unsigned k = 0; (ps = pp->cli->suites[k]); k++)
 		for (size_t i = 0; i < pp->npr; i++)
 			if (pp->pr[i].ps == ps) {
-				printf("  %-18s %s\n", ps->name, ps->desc);
+				fprintf(pp->out, "  %-18s %s\n", ps->name, ps->desc);
 				break;
 			}
 	for (unsigned k = 0; dpk_bench_dpkit_suites[k]; k++)
 		block(pp, dpk_bench_dpkit_suites[k]);
+}
+
+/* ---- the JSON ------------------------------------------------------------------------ */
+
+static const char *const verdict_key[V_COUNT] = {"dpkit_faster", "dpkit_slower", "within_noise",
+                                                 "no_verdict"};
+
+/* One side of a row: its suite, status and median ticks per unit (null unless ok). */
+static void json_side(struct dpk_json *j, const char *key, const struct dpk_bench_item *it,
+                      const struct dpk_bench_result *r)
+{
+	dpk_json_object_begin(j, key);
+	dpk_json_string(j, "suite", it->s->name);
+	dpk_json_string(j, "status", dpk_bench_status_name(r->status));
+	if (r->status == DPK_RESULT_OK)
+		dpk_json_double(j, "p50", r->ticks.p50);
+	else
+		dpk_json_null(j, "p50");
+	if (r->floor_rt > 0)
+		dpk_json_double(j, "floor_ticks", r->floor_rt);
+	dpk_json_object_end(j);
+}
+
+static void json_row(struct dpk_json *j, const struct peers *pp, size_t i, size_t k)
+{
+	const struct dpk_bench_item *it = &pp->plan.item[i];
+	char params[96];
+	struct row r;
+
+	row_of(pp, i, k, &r);
+	dpk_json_object_begin(j, NULL);
+	dpk_json_string(j, "case", it->c->name);
+	dpk_json_string(j, "params", dpk_bench_params_str(it->c, params, sizeof(params)));
+	dpk_json_string(j, "placement", dpk_placement_name(it->p));
+	dpk_json_string(j, "unit", dpk_bench_unit_name(it->c->unit));
+	json_side(j, "dpkit", it, r.t);
+	json_side(j, "peer", &pp->plan.item[k], r.p);
+	if (r.ok) {
+		dpk_json_double(j, "ratio", r.q.r);
+		dpk_json_double(j, "ci95_lo", r.q.lo); /* NaN: null, no interval */
+		dpk_json_double(j, "ci95_hi", r.q.hi);
+		dpk_json_string(j, "how", r.q.how);
+		dpk_json_string(j, "note", r.q.note[0] ? r.q.note : NULL);
+	} else {
+		dpk_json_null(j, "ratio");
+		dpk_json_null(j, "ci95_lo");
+		dpk_json_null(j, "ci95_hi");
+		dpk_json_null(j, "how");
+		dpk_json_string(j, "note", r.q.how);
+	}
+	dpk_json_string(j, "verdict", verdict_key[r.v]);
+	dpk_json_object_end(j);
+}
+
+/* The "peers" member of the results file: every row of the tables, block by block. */
+static void json_peers(struct dpk_json *j, void *ctx)
+{
+	const struct peers *pp = ctx;
+	const struct dpk_bench_suite *ts;
+	unsigned tally[V_COUNT] = {0};
+
+	dpk_json_object_begin(j, "peers");
+	dpk_json_string(j, "ratio", "peer / dpkit of the median TSC ticks per unit: above 1 "
+	                            "dpkit is faster");
+	dpk_json_double(j, "noise", pp->noise);
+	dpk_json_array_begin(j, "blocks");
+	for (unsigned b = 0; (ts = dpk_bench_dpkit_suites[b]); b++) {
+		bool any = false;
+
+		for (size_t i = 0; i < pp->plan.n; i++) {
+			if (pp->plan.item[i].s != ts)
+				continue;
+			for (size_t k = next_peer(pp, i, 0); k < pp->plan.n;
+			     k = next_peer(pp, i, k + 1)) {
+				struct row r;
+
+				if (!any) {
+					dpk_json_object_begin(j, NULL);
+					dpk_json_string(j, "block", ts->name);
+					dpk_json_array_begin(j, "pairs");
+					any = true;
+				}
+				json_row(j, pp, i, k);
+				row_of(pp, i, k, &r);
+				tally[r.v]++;
+			}
+		}
+		if (any) {
+			dpk_json_array_end(j);
+			dpk_json_object_end(j);
+		}
+	}
+	dpk_json_array_end(j);
+	dpk_json_object_begin(j, "summary");
+	for (unsigned v = 0; v < V_COUNT; v++)
+		dpk_json_uint(j, verdict_key[v], tally[v]);
+	dpk_json_object_end(j);
+	dpk_json_object_end(j);
+}
+
+/* Write --json, if asked for: every case's results and the rows. 0 or 2. */
+static int write_json(struct peers *pp, struct dpk_session *s)
+{
+	FILE *f;
+
+	if (!pp->json.path)
+		return 0;
+	if (!(f = dpk_output_open(&pp->json)))
+		return 2;
+	if (dpk_report_json_more(f, &s->meta, pp->res, pp->plan.n, json_peers, pp) |
+	    (fclose(f) != 0)) {
+		fprintf(stderr, "dpk-bench peers: writing '%s' failed\n", pp->json.path);
+		return 2;
+	}
+	return 0;
 }
 
 /* ---- the command -------------------------------------------------------------------- */
@@ -412,6 +555,7 @@ static void peers_free(struct peers *pp)
 	free(pp->pr);
 	free(pp->sel);
 	dpk_bench_plan_free(&pp->plan);
+	dpk_output_release(&pp->json);
 }
 
 /* 1 when a case failed, else 0 (a skipped case says why in its row). */
@@ -425,6 +569,9 @@ static int status_of(const struct peers *pp)
 
 static int peers_run(struct peers *pp, struct dpk_session *s)
 {
+	uint64_t t0;
+	int rc;
+
 	if (dpk_bench_plan_make(&pp->plan, &s->runner, pp->cli->suites, select_sel, pp, true))
 		return dpk_cli_fail(pp->cli, "the pairings have no case to run on the chosen "
 		                             "placements");
@@ -434,20 +581,25 @@ static int peers_run(struct peers *pp, struct dpk_session *s)
 	if (!pp->res || !pp->apart)
 		return dpk_cli_fail(pp->cli, "out of memory");
 	if (!pp->cli->quiet) {
-		dpk_report_env(stdout, &s->env, &s->runner.clock);
-		dpk_report_placements(stdout, &s->meta);
-		printf("plan\n  %zu case runs in %zu pairings\n", pp->plan.n, pp->npr);
-		fflush(stdout);
+		dpk_report_env(pp->out, &s->env, &s->runner.clock);
+		dpk_report_placements(pp->out, &s->meta);
+		fprintf(pp->out, "plan\n  %zu case runs in %zu pairings\n", pp->plan.n, pp->npr);
+		fflush(pp->out);
 	}
+	t0 = dpk_tsc();
 	run(pp, s, &pp->plan, pp->res);
 	run_apart(pp, s);
+	s->meta.wall_s = (double)(dpk_tsc() - t0) / (double)s->runner.clock.hz;
 	print_tables(pp, s);
-	return status_of(pp);
+	fflush(pp->out);
+	rc = write_json(pp, s);
+	return rc ? rc : status_of(pp);
 }
 
 int dpk_cmd_peers(struct dpk_cli *cli)
 {
-	struct peers pp = {.cli = cli, .noise = dpk_cli_or(cli->noise, DPK_CLI_NOISE)};
+	struct peers pp = {
+	        .cli = cli, .noise = dpk_cli_or(cli->noise, DPK_CLI_NOISE), .json.fifo = -1};
 	struct dpk_session s;
 	char err[512];
 	int rc;
@@ -456,6 +608,9 @@ int dpk_cmd_peers(struct dpk_cli *cli)
 		return dpk_cli_fail(cli, "%s", err);
 	if ((rc = dpk_session_check_lcores(cli)))
 		return rc;
+	if (dpk_output_prepare(&pp.json, "--json", cli->json, err, sizeof(err)))
+		return dpk_cli_fail(cli, "%s", err);
+	pp.out = pp.json.to_stdout ? stderr : stdout;
 	if (find_pairings(&pp)) {
 		peers_free(&pp);
 		return dpk_cli_fail(cli, "out of memory");

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""dpk-bench peers --json: the results file with the tables' rows under "peers".
+
+usage: check_peers.py DPK-BENCH CHECK_RESULTS.py WORKDIR
+Runs a short peers selection with --json FILE and with --json -, and checks that the file
+is a results file (check_results.py, and compare reads it), that every row names two
+results of the file and carries their medians, that each verdict follows from its interval
+and the noise threshold, that the summary counts the rows, and that a --json path that
+cannot be written is refused before any case runs. Prints TAP; exits 77 when the program
+has no peer suite built in.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+from tap import case, main as tap_main
+
+SELECTION = ["ring/spsc_single", "ring/spsc_pair_bulk", "pool/get_put", "distributor/burst_e2e"]
+SHORT = ["--time", "10ms", "--warmup", "5ms", "--quiet", "--placement", "single,core"]
+VERDICTS = {"dpkit_faster", "dpkit_slower", "within_noise", "no_verdict"}
+HOWS = {"paired", "unpaired", "apart"}
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, timeout=600, **kw)
+
+
+def expected_verdict(row, noise):
+    lo, hi = row["ci95_lo"], row["ci95_hi"]
+    if lo is None or hi is None:
+        return "no_verdict"
+    if lo > 1 + noise:
+        return "dpkit_faster"
+    if hi < 1 - noise:
+        return "dpkit_slower"
+    return "within_noise"
+
+
+def check_rows(doc):
+    """Every row against the results it names; the verdicts; the summary."""
+    peers = doc["peers"]
+    noise = peers["noise"]
+    by_key = {}
+    for r in doc["results"]:
+        by_key.setdefault((r["suite"], r["case"], r["placement"]), []).append(r)
+    tally = dict.fromkeys(VERDICTS, 0)
+    nrows = 0
+    for b in peers["blocks"]:
+        assert b["pairs"], f"block {b['block']} without rows"
+        for row in b["pairs"]:
+            where = f"{b['block']}/{row['case']} {row['params']} {row['placement']}"
+            assert row["dpkit"]["suite"] == b["block"], where
+            assert row["peer"]["suite"] != b["block"], where
+            for side in ("dpkit", "peer"):
+                s = row[side]
+                cands = by_key.get((s["suite"], row["case"], row["placement"]), [])
+                assert cands, f"{where}: no {side} result {s['suite']}/{row['case']}"
+                assert any(c["status"] == s["status"] for c in cands), (where, side)
+                if s["status"] == "ok":
+                    assert any(c.get("ticks", {}).get("p50") == s["p50"] for c in cands), \
+                        f"{where}: {side} median {s['p50']} is no result's"
+                else:
+                    assert s["p50"] is None, where
+            assert row["verdict"] in VERDICTS, where
+            if row["ratio"] is None:
+                assert row["verdict"] == "no_verdict" and row["how"] is None, where
+                assert row["note"], f"{where}: no ratio and no reason"
+            else:
+                assert row["how"] in HOWS, where
+                assert row["ratio"] > 0 and math.isfinite(row["ratio"]), where
+                if row["how"] != "paired":
+                    want = row["peer"]["p50"] / row["dpkit"]["p50"]
+                    assert abs(row["ratio"] - want) <= 1e-9 * want, (where, row["ratio"], want)
+                if row["ci95_lo"] is not None:
+                    assert row["ci95_lo"] <= row["ratio"] <= row["ci95_hi"], where
+                else:
+                    assert row["note"], f"{where}: no interval and no reason"
+                assert row["verdict"] == expected_verdict(row, noise), where
+            tally[row["verdict"]] += 1
+            nrows += 1
+    assert nrows > 0, "no rows"
+    assert peers["summary"] == tally, (peers["summary"], tally)
+    return nrows
+
+
+G = {}
+
+
+@case("peers --json FILE runs and prints its tables")
+def written():
+    p = G["first"]
+    assert p.returncode == 0, (p.returncode, p.stderr[-2000:])
+    assert "dpkit's ring against its peers" in p.stdout, p.stdout[-2000:]
+    G["doc"] = json.load(open(G["out"]))
+
+
+@case("the file is a results file (check_results.py)")
+def schema():
+    c = run([sys.executable, G["check"], G["out"], "ring", "pool"])
+    assert c.returncode == 0, c.stdout[-3000:]
+
+
+@case("every row names two results and follows from its interval")
+def rows():
+    check_rows(G["doc"])
+
+
+@case("the environment names the peers' library versions")
+def library_named():
+    doc = G["doc"]
+    libs = [e for e in doc["environment"] if e["key"] == "libraries"]
+    peer_suites = {r["peer"]["suite"] for b in doc["peers"]["blocks"] for r in b["pairs"]}
+    assert libs, "no environment item naming the libraries timed"
+    if any(s.startswith("dpdk_") for s in peer_suites):
+        assert "DPDK " in libs[0]["value"], libs
+    if "ck_ring" in peer_suites:
+        assert "ck " in libs[0]["value"], libs
+
+
+@case("compare reads the file")
+def compared():
+    c = run([G["bench"], "compare", G["out"], G["out"]])
+    assert c.returncode == 0, c.stderr[-2000:]
+    assert "0 faster, 0 slower" in c.stdout, c.stdout[-2000:]
+
+
+@case("--json - puts the file alone on standard output")
+def to_stdout():
+    q = run([G["bench"], "peers", "ring/spsc_single", *SHORT, "--json", "-"])
+    assert q.returncode == 0, q.stderr[-2000:]
+    d = json.loads(q.stdout)
+    assert d["peers"]["blocks"], d["peers"]
+    assert "against its peers" in q.stderr, q.stderr[-2000:]
+
+
+@case("an unwritable --json is refused before any case runs")
+def refused():
+    bad = os.path.join(G["work"], "no-such-dir", "x.json")
+    q = run([G["bench"], "peers", "ring/spsc_single", *SHORT, "--json", bad])
+    assert q.returncode == 2, q.returncode
+    assert bad in q.stderr, q.stderr
+    assert "against its peers" not in q.stdout, "cases ran before the refusal"
+    assert not os.path.exists(os.path.dirname(bad))
+
+
+if __name__ == "__main__":
+    G["bench"], G["check"], G["work"] = sys.argv[1], sys.argv[2], sys.argv[3]
+    os.makedirs(G["work"], exist_ok=True)
+    G["out"] = os.path.join(G["work"], "peers.json")
+    if os.path.exists(G["out"]):
+        os.unlink(G["out"])
+    G["first"] = run([G["bench"], "peers", *SELECTION, *SHORT, "--json", G["out"]])
+    if G["first"].returncode == 2 and "no peer case" in G["first"].stderr:
+        print("1..0 # SKIP no peer suite is built into this dpk-bench")
+        sys.exit(77)
+    tap_main()
