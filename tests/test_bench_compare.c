@@ -402,6 +402,84 @@ static void resolution_widens_the_interval(void)
 	dpk_cmp_report_free(&r);
 }
 
+/* One result "s/NAME" in ticks with the @p n (even, sorted) round medians @p rounds. */
+static void entry_of(struct dpk_res_entry *e, const char *name, double *rounds, size_t n)
+{
+	memset(e, 0, sizeof(*e));
+	e->suite = "s";
+	e->name = name;
+	e->placement = "single";
+	e->status = "ok";
+	e->unit = "per call";
+	e->reason = e->desc = "";
+	e->ok = true;
+	snprintf(e->id, sizeof(e->id), "s/%s/placement:single", name);
+	snprintf(e->family, sizeof(e->family), "s/%s", name);
+	e->kept = 40 * n;
+	e->batch_ops = 1000;
+	e->ticks.p50 = e->ticks.p50_lo = e->ticks.p50_hi = (rounds[n / 2 - 1] + rounds[n / 2]) / 2;
+	e->cycles.p50 = NAN;
+	e->floor_rt = NAN;
+	e->round_p50 = rounds;
+	e->rounds_run = n;
+	e->nrounds = n;
+}
+
+static void file_of(struct dpk_results *f, const char *path, struct dpk_res_entry *e, size_t n)
+{
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	f->started = f->command = "";
+	f->tsc_hz = NAN;
+	f->resolution = 26;
+	f->e = e;
+	f->n = n;
+}
+
+/* Outside core cycles the between-run term grows with the spread of a case's rounds: a
+ * +12% move of a case whose rounds sit tight is a verdict, the same move of a case whose
+ * rounds spread over regimes (100 to 150) is not; --run-sigma puts back one term for all. */
+static void spread_rounds_widen_the_run_term(void)
+{
+	double tb[40], tn[40], wb[40], wn[40];
+	struct dpk_res_entry eb[2], en[2];
+	struct dpk_results b, n;
+	struct dpk_cmp_options o = defaults;
+	struct dpk_cmp_report r;
+	const struct dpk_cmp_case *tight, *wide;
+	char err[256];
+
+	for (unsigned i = 0; i < 40; i++) {
+		tb[i] = 100.0 + 0.05 * i;
+		wb[i] = i < 12 ? 100.0 + 0.1 * i : i < 28 ? 118.0 + 0.25 * (i - 12) : 150.0 + i;
+		tn[i] = 1.12 * tb[i];
+		wn[i] = 1.12 * wb[i];
+	}
+	entry_of(&eb[0], "tight", tb, 40);
+	entry_of(&eb[1], "wide", wb, 40);
+	entry_of(&en[0], "tight", tn, 40);
+	entry_of(&en[1], "wide", wn, 40);
+	file_of(&b, "b", eb, 2);
+	file_of(&n, "n", en, 2);
+	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
+	ASSERT_NOT_NULL(tight = find_case(&r, "s/tight/placement:single"));
+	ASSERT_NOT_NULL(wide = find_case(&r, "s/wide/placement:single"));
+	EXPECT_EQ(DPK_CMP_ROUNDS, tight->method);
+	EXPECT_EQ(DPK_CMP_ROUNDS, wide->method);
+	ASSERT_NEAR(1.12, tight->ratio, 1e-9);
+	ASSERT_NEAR(1.12, wide->ratio, 1e-9);
+	EXPECT_EQ(DPK_CMP_SLOWER, tight->verdict);
+	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, wide->verdict);
+	EXPECT_LT_F(wide->lo, 1.0);
+	dpk_cmp_report_free(&r);
+
+	o.run_sigma = DPK_CMP_RUN_SIGMA_TICKS;
+	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
+	ASSERT_NOT_NULL(wide = find_case(&r, "s/wide/placement:single"));
+	EXPECT_EQ(DPK_CMP_SLOWER, wide->verdict);
+	dpk_cmp_report_free(&r);
+}
+
 static void too_few_samples_decide_nothing(void)
 {
 	struct dpk_res_entry eb, en;
@@ -644,6 +722,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(repeats_judge_drift_between_runs),
         DPK_TEST(without_rounds_nothing_is_judged),
         DPK_TEST(resolution_widens_the_interval),
+        DPK_TEST(spread_rounds_widen_the_run_term),
         DPK_TEST(too_few_samples_decide_nothing),
         DPK_TEST(environment_differences_warn),
         DPK_TEST(patterns_select_cases),

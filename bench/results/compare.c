@@ -309,12 +309,30 @@ static void widen_for_runs(struct dpk_cmp_case *c, double sigma)
 	c->significant = c->lo > 1.0 || c->hi < 1.0;
 }
 
-/* The between-run term for unit @p u, unless --run-sigma set one. */
-static double run_sigma(const struct dpk_cmp_options *o, enum dpk_cmp_unit u)
+/* The interquartile range of the log of side @p s's rounds' medians (sorted); 0 with
+ * fewer than four. */
+static double rounds_log_iqr(const struct dpk_cmp_side *s)
 {
+	const size_t n = s->nrounds;
+
+	if (!s->rounds || n < 4 || !(s->rounds[0] > 0))
+		return 0;
+	return log(s->rounds[(3 * n) / 4] / s->rounds[n / 4]);
+}
+
+/* The between-run term of case @p c, unless --run-sigma set one: the constant of its unit,
+ * and outside core cycles at least what the spread of its rounds says (compare.h). */
+static double run_sigma(const struct dpk_cmp_options *o, const struct dpk_cmp_case *c)
+{
+	double sb, sn;
+
 	if (o->run_sigma >= 0)
 		return o->run_sigma;
-	return u == DPK_CMP_CYCLES ? DPK_CMP_RUN_SIGMA_CYCLES : DPK_CMP_RUN_SIGMA_TICKS;
+	if (c->unit == DPK_CMP_CYCLES)
+		return DPK_CMP_RUN_SIGMA_CYCLES;
+	sb = DPK_CMP_RUN_SIGMA_SPREAD * rounds_log_iqr(&c->base);
+	sn = DPK_CMP_RUN_SIGMA_SPREAD * rounds_log_iqr(&c->new);
+	return fmax(DPK_CMP_RUN_SIGMA_TICKS, sqrt(sb * sb + sn * sn));
 }
 
 static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsigned resamples,
@@ -338,11 +356,11 @@ static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsig
 	                                     c, c->base.rounds, c->base.nrounds, c->new.rounds,
 	                                     c->new.nrounds, resamples, seed)) {
 		c->method = DPK_CMP_ROUNDS;
-		widen_for_runs(c, run_sigma(o, c->unit));
+		widen_for_runs(c, run_sigma(o, c));
 		snprintf(c->note, sizeof(c->note),
 		         "judged on %zu and %zu rounds' medians, the interval widened by a "
 		         "between-run sigma of %.1f%%",
-		         c->base.nrounds, c->new.nrounds, run_sigma(o, c->unit) * 100.0);
+		         c->base.nrounds, c->new.nrounds, run_sigma(o, c) * 100.0);
 	} else {
 		judge_within_run(c, o, resamples, seed);
 	}

@@ -65,6 +65,12 @@
  *  runs these come from); --run-sigma sets another. */
 #define DPK_CMP_RUN_SIGMA_CYCLES 0.008
 #define DPK_CMP_RUN_SIGMA_TICKS  0.044
+/** Outside core cycles, a case whose rounds spread wide drifts more between runs than the
+ *  constant: the mix of regimes a pair case's rounds fall into differs from process to
+ *  process. Each side then adds DPK_CMP_RUN_SIGMA_SPREAD times the interquartile range of
+ *  the log of its rounds' medians, and the run sigma is the larger of the constant and
+ *  sqrt(side^2 + side^2) (docs/verdicts.md, "Pair cases between runs"). */
+#define DPK_CMP_RUN_SIGMA_SPREAD 0.3
 /** Repeats of one case a side keeps for that. */
 #define DPK_CMP_REPEATS_MAX 64
 /** In cycles, files whose core-clock multiply (clock.mul_cycles) differs by more than this

@@ -128,10 +128,12 @@ static void print_basis(FILE *f, const struct dpk_cmp_report *r)
 		fprintf(f,
 		        "rounds: drift within each run is in the interval, and drift between the "
 		        "two runs enters it as a\nbetween-run sigma of %.1f%% in core cycles, "
-		        "%.1f%% "
-		        "in ticks (--run-sigma sets another); for finer verdicts\nrun both builds "
-		        "in one session with dpk-bench ab\n",
-		        DPK_CMP_RUN_SIGMA_CYCLES * 100.0, DPK_CMP_RUN_SIGMA_TICKS * 100.0);
+		        "%.1f%% in ticks, more where a case's rounds spread wide (%.1f\ntimes the "
+		        "interquartile range of their logs, each side; --run-sigma sets one for "
+		        "all); for finer verdicts\nrun both builds in one session with dpk-bench "
+		        "ab\n",
+		        DPK_CMP_RUN_SIGMA_CYCLES * 100.0, DPK_CMP_RUN_SIGMA_TICKS * 100.0,
+		        DPK_CMP_RUN_SIGMA_SPREAD);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->c[i].method == DPK_CMP_PLACEMENT || r->c[i].method == DPK_CMP_TEST ||
 		    r->c[i].method == DPK_CMP_CI_ONLY || r->c[i].method == DPK_CMP_TOO_FEW)

@@ -59,9 +59,11 @@ static void cmp_intro(FILE *f, const struct dpk_cmp_report *c)
 		fprintf(f,
 		        " The rounds' intervals carry the drift within each run and, for the drift "
 		        "between the two runs, a between-run sigma of %.1f%% in core cycles, "
-		        "%.1f%% "
-		        "in ticks (--run-sigma sets another).",
-		        DPK_CMP_RUN_SIGMA_CYCLES * 100.0, DPK_CMP_RUN_SIGMA_TICKS * 100.0);
+		        "%.1f%% in ticks, more where a case's rounds spread wide (%.1f times the "
+		        "interquartile range of their logs, each side; --run-sigma sets one for "
+		        "all).",
+		        DPK_CMP_RUN_SIGMA_CYCLES * 100.0, DPK_CMP_RUN_SIGMA_TICKS * 100.0,
+		        DPK_CMP_RUN_SIGMA_SPREAD);
 	if (m[DPK_CMP_PLACEMENT] + m[DPK_CMP_TEST] + m[DPK_CMP_CI_ONLY] + m[DPK_CMP_TOO_FEW])
 		fputs(" Dashed intervals have no verdict: the case's floor moved between the runs "
 		      "(another placement), or one run a side without rounds, or too few "
