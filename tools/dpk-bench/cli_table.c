@@ -275,7 +275,9 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          dpk_cli_set_unit, 0},
         {"--run-sigma", NULL, "PCT", "compare report convert", false,
          "what moves between two runs, as the standard deviation of the log of an A/A ratio, "
-         "added to the rounds' intervals (default 0.8 in core cycles, 4.4 in ticks; 0 = none)",
+         "added to the rounds' intervals (default 0.8 in core cycles; 4.4 in ticks, or 0.3 times "
+         "the interquartile range of the log of each side's rounds where that is more; 0 = "
+         "none)",
          dpk_cli_set_pct, AT(run_sigma)},
         {"--unit", NULL, "UNIT", "spread", false,
          "ticks (default) or cycles: the medians in core cycles, which single-lcore cases run "
