@@ -17,6 +17,8 @@
 #include "distributor_int.h"
 #include "internal.h"
 
+_Static_assert(DPK_DISTRIBUTOR_ALIGN == LINE_PAIR, "the alignment init asks for is a line pair");
+
 static void bump(_Atomic uint64_t *c, uint64_t n)
 {
 	/* Relaxed, single writer: see the file comment. */
@@ -516,26 +518,51 @@ static unsigned run(struct dpk_distributor *d, struct dpk_packet *const *pkts, u
 	return taken;
 }
 
-struct dpk_distributor *dpk_distributor_create(unsigned workers, enum dpk_distributor_mode mode)
+ssize_t dpk_distributor_memsize(unsigned workers, enum dpk_distributor_mode mode)
 {
-	struct dpk_distributor *d;
-	unsigned buckets = 64;
-
 	if (workers == 0 || workers > WMAX) {
 		dpk__set_error("distributor: %u workers is not in 1..%u", workers, WMAX);
-		errno = EINVAL;
-		return NULL;
+		return -EINVAL;
 	}
 	if (mode != DPK_DISTRIBUTOR_SINGLE && mode != DPK_DISTRIBUTOR_BURST) {
 		dpk__set_error("distributor: unknown mode %d", (int)mode);
-		errno = EINVAL;
+		return -EINVAL;
+	}
+	return (ssize_t)((sizeof(struct dpk_distributor) + LINE_PAIR - 1) / LINE_PAIR * LINE_PAIR);
+}
+
+struct dpk_distributor *dpk_distributor_create(unsigned workers, enum dpk_distributor_mode mode)
+{
+	const ssize_t size = dpk_distributor_memsize(workers, mode);
+	struct dpk_distributor *d;
+
+	if (size < 0) {
+		errno = (int)-size;
 		return NULL;
 	}
-	d = aligned_alloc(LINE_PAIR, (sizeof(*d) + LINE_PAIR - 1) / LINE_PAIR * LINE_PAIR);
+	d = aligned_alloc(LINE_PAIR, (size_t)size);
 	if (d == NULL) {
-		dpk__set_error("distributor: cannot allocate %zu bytes", sizeof(*d));
+		dpk__set_error("distributor: cannot allocate %zd bytes", size);
 		errno = ENOMEM;
 		return NULL;
+	}
+	(void)dpk_distributor_init(d, workers, mode);
+	d->owned = true;
+	return d;
+}
+
+int dpk_distributor_init(struct dpk_distributor *d, unsigned workers,
+                         enum dpk_distributor_mode mode)
+{
+	const ssize_t size = dpk_distributor_memsize(workers, mode);
+	unsigned buckets = 64;
+
+	if (size < 0)
+		return (int)size;
+	if (d == NULL || (uintptr_t)d % LINE_PAIR != 0) {
+		dpk__set_error("distributor init: memory %p is not aligned to %u bytes", (void *)d,
+		               LINE_PAIR);
+		return -EINVAL;
 	}
 	memset(d, 0, sizeof(*d));
 	while (buckets < workers * TAGS * 4)
@@ -563,11 +590,17 @@ struct dpk_distributor *dpk_distributor_create(unsigned workers, enum dpk_distri
 	atomic_init(&d->inflight_pub, 0);
 	atomic_init(&d->returns_pub, 0);
 	atomic_init(&d->blocked_pub, 0);
-	return d;
+	return 0;
 }
 
 void dpk_distributor_free(struct dpk_distributor *d)
 {
+	if (d && !d->owned) {
+		dpk__set_error("distributor free: %p is in the caller's memory "
+		               "(dpk_distributor_init()); left alone",
+		               (void *)d);
+		return;
+	}
 	free(d);
 }
 

@@ -160,6 +160,7 @@ struct dpk_distributor {
 	unsigned filter_shift; /* 32 - log2(filter size) */
 	enum dpk_distributor_mode mode;
 	uint64_t all_mask; /* one bit per worker id */
+	bool owned;        /* dpk_distributor_create()'s memory, which free() gives back */
 
 	/* Distributor thread only. */
 	_Alignas(LINE_PAIR) uint64_t active_mask; /* taking part */

@@ -112,46 +112,78 @@ static bool params_valid(const struct dpk_packet_pool_params *prm)
 	return true;
 }
 
-struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_params *prm)
+/* The user area's offset in a packet, and the object size of @p prm's packets. */
+static size_t packet_layout(const struct dpk_packet_pool_params *prm, size_t *uarea_off)
 {
-	struct dpk_packet_pool *pp;
-	struct setup s;
-	size_t obj_size, head = offsetof(struct dpk_packet_pool, pool);
-	ssize_t pool_size;
-	int rc;
-
-	if (!params_valid(prm)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	s.uarea_off = sizeof(struct dpk_packet) + align_up(prm->uarea_size, DPK_CACHE_LINE);
+	*uarea_off = sizeof(struct dpk_packet) + align_up(prm->uarea_size, DPK_CACHE_LINE);
 	/* A whole number of line pairs, so that the pool starts every packet's metadata on
 	 * a line that shares no L1 set with a cache header (see src/pool.c). */
-	obj_size = align_up(s.uarea_off + prm->buf_size, 2 * DPK_CACHE_LINE);
+	return align_up(*uarea_off + prm->buf_size, 2 * DPK_CACHE_LINE);
+}
+
+ssize_t dpk_packet_pool_memsize(const struct dpk_packet_pool_params *prm)
+{
+	const size_t head = offsetof(struct dpk_packet_pool, pool);
+	size_t uarea_off, obj_size;
+	ssize_t pool_size;
+
+	if (!params_valid(prm))
+		return -EINVAL;
+	obj_size = packet_layout(prm, &uarea_off);
 	/* Checks count, cache size and flags, and names what is wrong. */
 	pool_size = dpk_pool_memsize(prm->count, obj_size, prm->cache_size, prm->flags);
-	if (pool_size < 0) {
-		errno = (int)-pool_size;
+	if (pool_size < 0)
+		return pool_size;
+	return (ssize_t)align_up(head + (size_t)pool_size, 2 * DPK_CACHE_LINE);
+}
+
+struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_params *prm)
+{
+	const ssize_t size = dpk_packet_pool_memsize(prm);
+	struct dpk_packet_pool *pp;
+
+	if (size < 0) {
+		errno = (int)-size;
 		return NULL;
 	}
 	/* Aligned to a line pair, as dpk_pool_create() does for the same reason. */
-	pp = aligned_alloc(2 * DPK_CACHE_LINE,
-	                   align_up(head + (size_t)pool_size, 2 * DPK_CACHE_LINE));
+	pp = aligned_alloc(DPK_PACKET_POOL_ALIGN, (size_t)size);
 	if (pp == NULL) {
-		dpk__set_error("packet pool: cannot allocate %zu bytes", head + (size_t)pool_size);
+		dpk__set_error("packet pool: cannot allocate %zd bytes", size);
 		errno = ENOMEM;
 		return NULL;
 	}
-	memset(pp, 0, head);
+	if (dpk_packet_pool_init(pp, prm) != 0) { /* cannot fail: memsize checked prm */
+		free(pp);
+		errno = EINVAL;
+		return NULL;
+	}
+	pp->owned = true;
+	return pp;
+}
+
+int dpk_packet_pool_init(struct dpk_packet_pool *pp, const struct dpk_packet_pool_params *prm)
+{
+	const ssize_t size = dpk_packet_pool_memsize(prm);
+	size_t obj_size;
+	struct setup s;
+	int rc;
+
+	if (size < 0)
+		return (int)size;
+	if (pp == NULL || (uintptr_t)pp % DPK_PACKET_POOL_ALIGN != 0) {
+		dpk__set_error("packet pool init: memory %p is not aligned to %u bytes", (void *)pp,
+		               DPK_PACKET_POOL_ALIGN);
+		return -EINVAL;
+	}
+	obj_size = packet_layout(prm, &s.uarea_off);
+	memset(pp, 0, offsetof(struct dpk_packet_pool, pool));
 	pp->params = *prm;
 	pp->headroom = prm->headroom;
 	pp->max_len = prm->buf_size - prm->headroom;
 	rc = dpk_pool_init(&pp->pool, prm->count, obj_size, prm->cache_size, prm->flags);
-	if (rc < 0) {
-		free(pp);
-		errno = -rc;
-		return NULL;
-	}
+	if (rc < 0)
+		return rc;
 	pp->alloc_word = (pp->max_len + 1) | (uint64_t)pp->headroom << 32;
 	for (unsigned id = 0; id < DPK_LCORE_MAX; id++) {
 		struct dpk_pool_cache *c = dpk_pool_default_cache(&pp->pool, id);
@@ -161,11 +193,17 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 	}
 	s.pp = pp;
 	dpk_pool_obj_iter(&pp->pool, packet_setup, &s);
-	return pp;
+	return 0;
 }
 
 void dpk_packet_pool_free(struct dpk_packet_pool *pp)
 {
+	if (pp && !pp->owned) {
+		dpk__set_error("packet pool free: %p is in the caller's memory "
+		               "(dpk_packet_pool_init()); left alone",
+		               (void *)pp);
+		return;
+	}
 	free(pp);
 }
 

@@ -168,6 +168,94 @@ static void create_and_free(void)
 	dpk_distributor_free(NULL);
 }
 
+/* A distributor and its packet pool built in the caller's memory (first filled with
+ * garbage: init must not count on zeroed memory) work as created ones do, and free()
+ * leaves them to their owner. */
+static void init_in_caller_memory(void)
+{
+	struct dpk_packet_pool_params prm = {.count = 64, .buf_size = 64, .cache_size = 0};
+	const ssize_t dsize = dpk_distributor_memsize(2, DPK_DISTRIBUTOR_BURST);
+	const ssize_t psize = dpk_packet_pool_memsize(&prm);
+	struct dpk_packet *pkts[8], *got[8];
+	struct dpk_distributor *d;
+	struct dpk_packet_pool *pp;
+
+	ASSERT_TRUE(dsize > 0 && dsize % DPK_DISTRIBUTOR_ALIGN == 0);
+	ASSERT_TRUE(psize > 0 && psize % DPK_PACKET_POOL_ALIGN == 0);
+	ASSERT_NOT_NULL(d = aligned_alloc(DPK_DISTRIBUTOR_ALIGN, (size_t)dsize));
+	ASSERT_NOT_NULL(pp = aligned_alloc(DPK_PACKET_POOL_ALIGN, (size_t)psize));
+	memset(d, 0xa5, (size_t)dsize);
+	memset(pp, 0xa5, (size_t)psize);
+	ASSERT_EQ(0, dpk_distributor_init(d, 2, DPK_DISTRIBUTOR_BURST));
+	ASSERT_EQ(0, dpk_packet_pool_init(pp, &prm));
+	EXPECT_EQ(0, stats(d).in_flight);
+	EXPECT_EQ(0, in_use(pp));
+
+	for (unsigned i = 0; i < 8; i++)
+		ASSERT_NOT_NULL(pkts[i] = mk(pp, 7, i));
+	ASSERT_EQ(0, dpk_distributor_request_pkt(d, 1, NULL, 0));
+	ASSERT_EQ(8, dpk_distributor_process(d, pkts, 8));
+	ASSERT_EQ(8, dpk_distributor_poll_pkt(d, 1, got));
+	ASSERT_IDS(got, 8, 0);
+	ASSERT_EQ(0, dpk_distributor_return_pkt(d, 1, got, 8));
+	ASSERT_EQ(0, dpk_distributor_process(d, NULL, 0));
+	ASSERT_EQ(8, drain_returns(d, got, 8));
+	ASSERT_IDS(got, 8, 0);
+	EXPECT_EQ(8, stats(d).distributed);
+	EXPECT_EQ(8, wstats(d, 1).handled);
+	for (unsigned i = 0; i < 8; i++)
+		dpk_packet_free(got[i]);
+	EXPECT_EQ(0, in_use(pp));
+
+	/* The memory is the caller's: free() says so and leaves it working. */
+	dpk_distributor_free(d);
+	EXPECT_TRUE(strstr(dpk_last_error(), "caller's memory") != NULL);
+	EXPECT_EQ(8, stats(d).distributed);
+	dpk_packet_pool_free(pp);
+	EXPECT_TRUE(strstr(dpk_last_error(), "caller's memory") != NULL);
+	ASSERT_NOT_NULL(pkts[0] = dpk_packet_alloc(pp, 8));
+	dpk_packet_free(pkts[0]);
+	free(d);
+	free(pp);
+}
+
+/* Bad arguments to memsize and init get -EINVAL, and init leaves the memory as it was. */
+static void init_rejects_bad_arguments(void)
+{
+	struct dpk_packet_pool_params prm = {.count = 64, .buf_size = 64, .cache_size = 0};
+	struct dpk_packet_pool_params bad = prm;
+	const ssize_t dsize = dpk_distributor_memsize(4, DPK_DISTRIBUTOR_SINGLE);
+	unsigned char *mem, copy[256];
+
+	EXPECT_EQ(-EINVAL, dpk_distributor_memsize(0, DPK_DISTRIBUTOR_BURST));
+	EXPECT_EQ(-EINVAL, dpk_distributor_memsize(DPK_DISTRIBUTOR_WORKERS_MAX + 1,
+	                                           DPK_DISTRIBUTOR_BURST));
+	EXPECT_EQ(-EINVAL, dpk_distributor_memsize(4, (enum dpk_distributor_mode)2));
+	EXPECT_EQ(-EINVAL, dpk_packet_pool_memsize(NULL));
+	bad.headroom = bad.buf_size + 1;
+	EXPECT_EQ(-EINVAL, dpk_packet_pool_memsize(&bad));
+	EXPECT_TRUE(strstr(dpk_last_error(), "headroom") != NULL);
+	bad = prm;
+	bad.count = 0;
+	EXPECT_EQ(-EINVAL, dpk_packet_pool_memsize(&bad));
+
+	ASSERT_TRUE(dsize > 0);
+	ASSERT_NOT_NULL(mem = aligned_alloc(DPK_DISTRIBUTOR_ALIGN, (size_t)dsize + 256));
+	memset(mem, 0x5a, (size_t)dsize + 256);
+	memcpy(copy, mem + 64, sizeof(copy));
+	EXPECT_EQ(-EINVAL, dpk_distributor_init(NULL, 4, DPK_DISTRIBUTOR_SINGLE));
+	EXPECT_EQ(-EINVAL, dpk_distributor_init((void *)(mem + 64), 4, DPK_DISTRIBUTOR_SINGLE));
+	EXPECT_TRUE(strstr(dpk_last_error(), "aligned") != NULL);
+	EXPECT_EQ(-EINVAL, dpk_distributor_init((void *)mem, 0, DPK_DISTRIBUTOR_SINGLE));
+	EXPECT_EQ(-EINVAL, dpk_packet_pool_init(NULL, &prm));
+	EXPECT_EQ(-EINVAL, dpk_packet_pool_init((void *)(mem + 64), &prm));
+	EXPECT_EQ(-EINVAL, dpk_packet_pool_init((void *)mem, &bad));
+	EXPECT_EQ(0, memcmp(copy, mem + 64, sizeof(copy)));
+	for (size_t i = 0; i < 64; i++)
+		EXPECT_EQ(0x5a, mem[i]);
+	free(mem);
+}
+
 /* ---- errors -------------------------------------------------------------------------- */
 
 static void distributor_calls_reject_bad_input(void)
@@ -1395,6 +1483,8 @@ static void model_single(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(create_rejects_bad_arguments),
         DPK_TEST(create_and_free),
+        DPK_TEST(init_in_caller_memory),
+        DPK_TEST(init_rejects_bad_arguments),
         DPK_TEST(distributor_calls_reject_bad_input),
         DPK_TEST(worker_calls_reject_bad_input),
         DPK_TEST(burst_one_worker_keeps_order),

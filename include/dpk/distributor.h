@@ -95,6 +95,7 @@
 #define DPK_DISTRIBUTOR_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <dpk/common.h>
 
@@ -148,10 +149,33 @@ struct dpk_distributor_worker_stats {
  */
 struct dpk_distributor *dpk_distributor_create(unsigned workers, enum dpk_distributor_mode mode);
 
+/** The alignment dpk_distributor_init() needs: a pair of cache lines. */
+#define DPK_DISTRIBUTOR_ALIGN 128
+
 /**
- * Free a distributor; NULL is a no-op. Packets still in it (in flight or in the returns
- * buffer) are not freed: flush and read the returns first. No thread may use @p d
- * during or after the call.
+ * Bytes a distributor for @p workers workers in mode @p mode takes, for
+ * dpk_distributor_init() (a multiple of DPK_DISTRIBUTOR_ALIGN).
+ * @retval -EINVAL as dpk_distributor_create() would refuse them; dpk_last_error() says why
+ */
+ssize_t dpk_distributor_memsize(unsigned workers, enum dpk_distributor_mode mode);
+
+/**
+ * Build a distributor in caller memory @p d of at least dpk_distributor_memsize() bytes,
+ * aligned to DPK_DISTRIBUTOR_ALIGN: memory of the caller's choosing (a huge page, a NUMA
+ * node's, a benchmark's arena). dpk_distributor_free() leaves it alone; the caller frees
+ * the memory once no thread uses the distributor.
+ * @retval 0
+ * @retval -EINVAL bad arguments (as dpk_distributor_memsize()), @p d NULL or misaligned;
+ *         @p d unchanged
+ */
+int dpk_distributor_init(struct dpk_distributor *d, unsigned workers,
+                         enum dpk_distributor_mode mode);
+
+/**
+ * Free a distributor from dpk_distributor_create(); NULL is a no-op, and one from
+ * dpk_distributor_init() is left alone (dpk_last_error() says so). Packets still in it
+ * (in flight or in the returns buffer) are not freed: flush and read the returns first.
+ * No thread may use @p d during or after the call.
  */
 void dpk_distributor_free(struct dpk_distributor *d);
 

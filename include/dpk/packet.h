@@ -128,8 +128,29 @@ void dpk_packet_pool_params_init(struct dpk_packet_pool_params *prm);
  */
 struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_params *prm);
 
-/** Free a packet pool; NULL is a no-op. No packet of it may be used afterwards, and user
- * caches made on its object pool must have been freed. */
+/** The alignment dpk_packet_pool_init() needs: a pair of cache lines. */
+#define DPK_PACKET_POOL_ALIGN 128u
+
+/**
+ * Bytes a packet pool of @p prm takes, for dpk_packet_pool_init() (a multiple of
+ * DPK_PACKET_POOL_ALIGN).
+ * @retval -EINVAL as dpk_packet_pool_create() would refuse @p prm; dpk_last_error() says why
+ */
+ssize_t dpk_packet_pool_memsize(const struct dpk_packet_pool_params *prm);
+
+/**
+ * Build a packet pool of @p prm in caller memory @p pp of at least
+ * dpk_packet_pool_memsize() bytes, aligned to DPK_PACKET_POOL_ALIGN (a huge page, a NUMA
+ * node's memory, a benchmark's arena). dpk_packet_pool_free() leaves it alone; the caller
+ * frees the memory once no packet of it is in use.
+ * @retval 0
+ * @retval -EINVAL bad @p prm (as dpk_packet_pool_memsize()), @p pp NULL or misaligned
+ */
+int dpk_packet_pool_init(struct dpk_packet_pool *pp, const struct dpk_packet_pool_params *prm);
+
+/** Free a packet pool from dpk_packet_pool_create(); NULL is a no-op, and one from
+ * dpk_packet_pool_init() is left alone (dpk_last_error() says so). No packet of it may be
+ * used afterwards, and user caches made on its object pool must have been freed. */
 void dpk_packet_pool_free(struct dpk_packet_pool *pp);
 
 /** The parameters @p pp was created with. */

@@ -117,6 +117,7 @@ struct dpk_packet_pool {
 	/* What alloc reads, in one load: (max_len + 1) | headroom << 32. */
 	uint64_t alloc_word;
 	struct dpk_packet_pool_params params;
+	bool owned; /* dpk_packet_pool_create()'s memory, which free() gives back */
 	/* The per-lcore cache of each lcore id, or dpk__packet_no_cache for all (see the
 	 * file comment): one load finds the calling lcore's cache, where its address
 	 * computed from the pool's would take two loads and a multiply. */
