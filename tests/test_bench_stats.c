@@ -813,6 +813,78 @@ static void reject_names(void)
 
 /* A batch is alone when no other role's batch overlaps it, touching ends included; the
  * mark then moves a kept sample's count to "alone" and leaves rejected ones alone. */
+/* Rounds weigh the same whatever their sample counts: one fast round of 100 samples at 5
+ * ticks and two slow ones of 25 at 20 and 21 give the slow median the pooled samples
+ * miss; rejected samples count for nothing; with equal rounds it is the pooled median. */
+static void round_summary_weighs_rounds_alike(void)
+{
+	struct dpk_sample s[160];
+	struct dpk_summary sum, pooled;
+	double v[160];
+	size_t n = 0, k;
+
+	memset(s, 0, sizeof(s));
+	for (unsigned i = 0; i < 100; i++, n++) {
+		s[n].ticks_per_op = 5.0 + 0.001 * i;
+		s[n].round = 0;
+	}
+	for (unsigned i = 0; i < 25; i++, n++) {
+		s[n].ticks_per_op = 20.0 + 0.001 * i;
+		s[n].round = 1;
+	}
+	for (unsigned i = 0; i < 25; i++, n++) {
+		s[n].ticks_per_op = 21.0 + 0.001 * i;
+		s[n].round = 2;
+	}
+	for (unsigned i = 0; i < 10; i++, n++) { /* set aside: no weight */
+		s[n].ticks_per_op = 1.0;
+		s[n].round = 3;
+		s[n].reject = DPK_REJECT_FLOOR;
+	}
+	ASSERT_TRUE(dpk_stats_summarise_rounds(s, n, 4, &sum));
+	k = dpk_stats_kept_ticks(s, n, v);
+	dpk_stats_summarise(v, k, &pooled);
+	EXPECT_EQ(150, sum.n);
+	EXPECT_LT_F(pooled.p50, 6.0); /* the fast round outvotes the others */
+	EXPECT_GE_F(sum.p50, 20.0);
+	EXPECT_LE_F(sum.p50, 21.0);
+	ASSERT_NEAR(5.0, sum.min, 1e-12);
+	ASSERT_NEAR(21.024, sum.max, 1e-9);
+	/* The mean: a third of each round's. */
+	ASSERT_NEAR((5.0495 + 20.012 + 21.012) / 3, sum.mean, 1e-9);
+	EXPECT_TRUE(sum.min <= sum.p50 && sum.p50 <= sum.p90 && sum.p90 <= sum.p99 &&
+	            sum.p99 <= sum.max);
+	/* Three rounds drawn, too few for ranks that cover 95%: the interval is their span. */
+	EXPECT_EQ(sum.min, sum.p50_lo);
+	EXPECT_EQ(sum.max, sum.p50_hi);
+
+	/* Equal rounds, an odd count: the weighted median is the pooled one, and with twelve
+	 * rounds its interval lies inside their span. */
+	n = 0;
+	for (unsigned r = 0; r < 12; r++)
+		for (unsigned i = 0; i < 7; i++, n++) {
+			s[n].ticks_per_op = 10.0 * (r + 1) + i;
+			s[n].round = (uint16_t)r;
+			s[n].reject = DPK_REJECT_NONE;
+		}
+	ASSERT_TRUE(dpk_stats_summarise_rounds(s, n, 12, &sum));
+	k = dpk_stats_kept_ticks(s, n, v);
+	dpk_stats_summarise(v, k, &pooled);
+	ASSERT_NEAR(pooled.p50, sum.p50, 1e-12);
+	EXPECT_GT_F(sum.p50_lo, sum.min);
+	EXPECT_LT_F(sum.p50_hi, sum.max);
+	EXPECT_LT_F(sum.p50_lo, sum.p50);
+	EXPECT_GT_F(sum.p50_hi, sum.p50);
+	ASSERT_NEAR(pooled.mean, sum.mean, 1e-9);
+	ASSERT_NEAR(pooled.stddev, sum.stddev, 1e-9);
+
+	/* Nothing kept: an empty summary. */
+	for (size_t i = 0; i < n; i++)
+		s[i].reject = DPK_REJECT_GAP;
+	ASSERT_TRUE(dpk_stats_summarise_rounds(s, n, 12, &sum));
+	EXPECT_EQ(0, sum.n);
+}
+
 static void alone_batches_are_found_and_marked(void)
 {
 	/* role 0: [0,10] [10,20] [30,40] [50,60] [100,110]; role 1: [5,12] [40,45];
@@ -883,6 +955,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(kept_ticks_keep_their_order),
         DPK_TEST(reject_names),
         DPK_TEST(alone_batches_are_found_and_marked),
+        DPK_TEST(round_summary_weighs_rounds_alike),
 };
 
 DPK_TEST_MAIN(cases)

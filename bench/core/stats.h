@@ -214,6 +214,17 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 void dpk_stats_round_ratios(const struct dpk_sample *s, size_t n, double chain_cycles,
                             double read_cost, unsigned nrounds, double *ratio);
 
+/**
+ * Summarise the kept samples of @p s (n of them, in @p nrounds rounds) with every round
+ * that kept any weighing the same: each sample weighs 1 / (kept samples of its round).
+ * Quantiles are weighted (a sample at the middle of its weight, linear between), the mean
+ * and standard deviation too; min and max are the samples'; the median's 95% interval is
+ * that of a median of as many draws as rounds kept (stats_rounds.c says why).
+ * @return false when out of memory (@p out zeroed)
+ */
+bool dpk_stats_summarise_rounds(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                                struct dpk_summary *out);
+
 /** Sort @p v (n values) and return its median, as dpk_stats_quantile(v, n, 0.5). */
 double dpk_stats_median(double *v, size_t n);
 

@@ -225,30 +225,20 @@ static double floor_rule(const struct dpk_bench_mcase *mc, unsigned nr, bool *as
 	return ref;
 }
 
-/* Summarise the samples of @p s still kept into @p sum; with @p raw, a copy of them in the
- * order taken. False when out of memory. */
-static bool kept_summary(const struct dpk_sample *s, size_t n, struct dpk_summary *sum,
-                         double **raw, size_t *nraw)
+/* Summarise the samples of @p s still kept into @p sum, each of the @p nr rounds weighing
+ * the same (dpk_stats_summarise_rounds(): a round in a fast regime takes more batches, and
+ * pooled they would outvote the rest); with @p raw, a copy of them in the order taken.
+ * False when out of memory. */
+static bool kept_summary(const struct dpk_sample *s, size_t n, unsigned nr,
+                         struct dpk_summary *sum, double **raw, size_t *nraw)
 {
-	double *v = malloc((n ? n : 1) * sizeof(*v));
-	size_t k;
-
 	memset(sum, 0, sizeof(*sum));
-	if (!v)
-		return false;
-	k = dpk_stats_kept_ticks(s, n, v);
 	if (raw) {
-		*raw = malloc((k ? k : 1) * sizeof(**raw));
-		if (!*raw) {
-			free(v);
+		if (!(*raw = malloc((n ? n : 1) * sizeof(**raw))))
 			return false;
-		}
-		memcpy(*raw, v, k * sizeof(*v));
-		*nraw = k;
+		*nraw = dpk_stats_kept_ticks(s, n, *raw);
 	}
-	dpk_stats_summarise(v, k, sum);
-	free(v);
-	return true;
+	return dpk_stats_summarise_rounds(s, n, nr, sum);
 }
 
 /*
@@ -393,7 +383,7 @@ static void role_figures(const struct dpk_bench_runner *r, const struct dpk_benc
 		    !dpk_stats_round_medians(mr->samples, mr->ns, nr, rp50 + (size_t)i * nr, rkept))
 			dpk_bench_result_fail(res, "out of memory");
 		dpk_stats_mark_rounds(mr->samples, mr->ns, aside, nr, DPK_REJECT_FLOOR, rej);
-		if (!kept_summary(mr->samples, mr->ns, &rr->ticks, NULL, NULL))
+		if (!kept_summary(mr->samples, mr->ns, nr, &rr->ticks, NULL, NULL))
 			dpk_bench_result_fail(res, "out of memory");
 		for (unsigned q = 0; q < nr; q++)
 			if (!aside[q]) {
@@ -526,7 +516,7 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 	res->nroles = mc->nroles;
 	res->samples = n;
 	memcpy(res->reject, counts, sizeof(counts));
-	if (!kept_summary(all, n, &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw))
+	if (!kept_summary(all, n, nr, &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw))
 		dpk_bench_result_fail(res, "out of memory");
 	if (slowest)
 		slowest_summary(mc, res);
