@@ -4,6 +4,7 @@
  * warmed up alone, then timed one batch of each in turn, and reported as paired ratios to
  * the group's first member.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,8 +143,22 @@ static void group_stopped(struct group *g, const struct dpk_bench_suite *const *
 	}
 }
 
+/* The counter's step as a share of member @p i's median batch: a batch is timed to a step
+ * at best, so a ratio of two batches to the sum of both shares. */
+static double batch_step(const struct group *g, unsigned i)
+{
+	const struct dpk_bench_clock *k = &g->r->clock;
+	const double step =
+	        (double)(k->min_delta > k->granularity ? k->min_delta : k->granularity);
+	const double t = (double)g->n[i] * g->res[i].ticks.p50;
+
+	return t > 0 ? step / t : 0;
+}
+
 /* Paired ratios to member 0 over rounds where both kept their sample (the reject marks
- * were set by the members' rejection passes). */
+ * were set by the members' rejection passes). Many batches timed to the same counter steps
+ * give many equal ratios, and order statistics alone a zero-wide interval: it is widened
+ * to the ratio's resolution, a step of either batch. */
 static void group_ratios(struct group *g)
 {
 	double *ratio = calloc(g->rounds ? g->rounds : 1, sizeof(double));
@@ -160,6 +175,13 @@ static void group_ratios(struct group *g)
 		}
 		g->res[i].pair_rounds = m;
 		dpk_stats_summarise(ratio, m, &g->res[i].pair_ratio);
+		if (i > 0 && m) { /* member 0 against itself is 1 exactly */
+			struct dpk_summary *pr = &g->res[i].pair_ratio;
+			const double q = batch_step(g, 0) + batch_step(g, i);
+
+			pr->p50_lo = fmin(pr->p50_lo, pr->p50 * (1 - q));
+			pr->p50_hi = fmax(pr->p50_hi, pr->p50 * (1 + q));
+		}
 	}
 	free(ratio);
 }
