@@ -115,6 +115,61 @@ static void patterns_cycles_and_slow_medians(void)
 	dpk_spread_free(&s);
 }
 
+/* A pair case whose floor moved in one run (the host put its lcores elsewhere): that run
+ * is marked and, in ticks, left out of its spread and of the sets; over the floor it
+ * counts, and a case without a floor is left out there. */
+static void runs_whose_floor_moved(void)
+{
+	static const double a[4][CASES_MAX] = {{10, 50}, {10.5, 51}, {4, 50}, {10.2, 50}};
+	static const double floors[4] = {170, 175, 75, 172};
+	static struct fake fa;
+	struct dpk_spread_options o = {.limit = 0.06};
+	struct dpk_spread_sets sets;
+	struct dpk_spread s;
+	char err[256];
+
+	make(&fa, "a.json", 4, 2, a);
+	for (unsigned q = 0; q < 4; q++)
+		fa.e[q * 2].floor_rt = floors[q];
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &o, &s, err, sizeof(err)));
+	ASSERT_EQ(2, s.ncases);
+	EXPECT_EQ(1, s.nmoved[0]);
+	EXPECT_EQ(0, s.nmoved[1]);
+	EXPECT_EQ(1, s.with_moved);
+	EXPECT_TRUE(s.moved[2] && !s.moved[0] && !s.moved[1] && !s.moved[3]);
+	EXPECT_FALSE(dpk_spread_counts(&s, 0, 2));
+	EXPECT_TRUE(dpk_spread_counts(&s, 0, 3));
+	EXPECT_CLOSE(0.05, s.spread[0], 1e-12); /* 10 to 10.5, run 3 left out */
+	EXPECT_CLOSE(0.02, s.spread[1], 1e-12);
+	EXPECT_EQ(0, s.over);
+	/* Every pair of runs holds: the ones with run 3 judge c0 on the other run alone. */
+	ASSERT_EQ(0, dpk_spread_sets(&s, 2, &sets));
+	EXPECT_EQ(6, sets.total);
+	EXPECT_EQ(6, sets.good);
+	free(sets.miss);
+	dpk_spread_free(&s);
+
+	/* Over the floor: c1 has none and is left out; run 3 counts, marked all the same. */
+	o.per_floor = true;
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &o, &s, err, sizeof(err)));
+	ASSERT_EQ(1, s.ncases);
+	EXPECT_EQ(1, s.partial);
+	EXPECT_CLOSE(10.0 / 170, s.p50[0], 1e-12);
+	EXPECT_TRUE(s.moved[2] && dpk_spread_counts(&s, 0, 2));
+	EXPECT_CLOSE((10.5 / 175) / (4.0 / 75) - 1, s.spread[0], 1e-12);
+	dpk_spread_free(&s);
+
+	/* Three runs at 75 ticks and one at 170: the odd one out is the run that moved. */
+	o.per_floor = false;
+	for (unsigned q = 1; q < 4; q++)
+		fa.e[q * 2].floor_rt = 75;
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &o, &s, err, sizeof(err)));
+	EXPECT_EQ(1, s.nmoved[0]); /* 170 is off the median of 75 */
+	EXPECT_TRUE(s.moved[0] && !dpk_spread_counts(&s, 0, 0));
+	EXPECT_CLOSE(10.5 / 4 - 1, s.spread[0], 1e-12);
+	dpk_spread_free(&s);
+}
+
 static void too_few_runs_is_an_error(void)
 {
 	static const double a[1][CASES_MAX] = {{100}};
@@ -181,7 +236,7 @@ static void too_many_sets_is_an_error(void)
 static const struct dpk_test_case cases[] = {
         DPK_TEST(runs_are_files_and_repeats), DPK_TEST(patterns_cycles_and_slow_medians),
         DPK_TEST(too_few_runs_is_an_error),   DPK_TEST(sets_count_every_subset),
-        DPK_TEST(too_many_sets_is_an_error),
+        DPK_TEST(too_many_sets_is_an_error),  DPK_TEST(runs_whose_floor_moved),
 };
 
 DPK_TEST_MAIN(cases)

@@ -45,10 +45,11 @@ static int find_runs(const struct dpk_results *files, unsigned nfiles, struct dp
 	return 0;
 }
 
-/* The median of case @p id in @p run, or NaN when it did not run ok there (or has no figure
- * in cycles, with @p cycles); its slow_only and slices go to @p slow_only and @p slices. */
-static double run_p50(const struct dpk_spread_run *run, const char *id, bool cycles,
-                      bool *slow_only, double *slices)
+/* The median of case @p id in @p run in the unit of @p s, or NaN when it did not run ok
+ * there (or has no figure in that unit); its slow_only, slices and floor go to
+ * @p slow_only, @p slices and @p floor. */
+static double run_p50(const struct dpk_spread *s, const struct dpk_spread_run *run,
+                      const char *id, bool *slow_only, double *slices, double *floor)
 {
 	for (size_t i = 0; i < run->file->n; i++) {
 		const struct dpk_res_entry *e = &run->file->e[i];
@@ -56,12 +57,42 @@ static double run_p50(const struct dpk_spread_run *run, const char *id, bool cyc
 		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0) {
 			*slow_only = e->witness_slow_only;
 			*slices = e->witness_kept_rounds;
-			return cycles ? e->cycles.p50 : e->ticks.p50;
+			*floor = e->floor_rt > 0 ? e->floor_rt : NAN;
+			if (s->cycles)
+				return e->cycles.p50;
+			return s->per_floor ? e->ticks.p50 / *floor : e->ticks.p50;
 		}
 	}
 	*slow_only = false;
-	*slices = NAN;
+	*slices = *floor = NAN;
 	return NAN;
+}
+
+/* Mark the runs of row @p at whose floor lies off the median of the row's floors. */
+static unsigned mark_moved(struct dpk_spread *s, size_t at)
+{
+	double f[DPK_SPREAD_RUNS_MAX], m;
+	unsigned nf = 0, moved = 0;
+
+	for (unsigned q = 0; q < s->nruns; q++)
+		if (isfinite(s->floor[at + q]))
+			f[nf++] = s->floor[at + q];
+	if (nf < 2)
+		return 0;
+	m = dpk_stats_median(f, nf);
+	for (unsigned q = 0; q < s->nruns; q++) {
+		const double x = s->floor[at + q];
+
+		s->moved[at + q] = isfinite(x) && fmax(x, m) > fmin(x, m) * (1 + DPK_CMP_FLOOR_MOVED);
+		moved += s->moved[at + q];
+	}
+	return moved;
+}
+
+bool dpk_spread_counts(const struct dpk_spread *s, size_t c, unsigned q)
+{
+	return !(s->moved[c * s->nruns + q] && !s->per_floor && !s->cycles &&
+	         s->nmoved[c] + 2 <= s->nruns);
 }
 
 /* Fill row s->ncases from case @p id: true when it ran ok in every run. */
@@ -71,15 +102,20 @@ static bool take_case(struct dpk_spread *s, const char *id)
 	double lo = INFINITY, hi = 0;
 
 	for (unsigned q = 0; q < s->nruns; q++) {
-		double v = run_p50(&s->runs[q], id, s->cycles, &s->slow_only[at + q],
-		                   &s->slices[at + q]);
+		double v = run_p50(s, &s->runs[q], id, &s->slow_only[at + q], &s->slices[at + q],
+		                   &s->floor[at + q]);
 
 		if (!(isfinite(v) && v > 0))
 			return false;
 		s->p50[at + q] = v;
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
 	}
+	s->nmoved[s->ncases] = mark_moved(s, at);
+	for (unsigned q = 0; q < s->nruns; q++)
+		if (dpk_spread_counts(s, s->ncases, q)) {
+			lo = fmin(lo, s->p50[at + q]);
+			hi = fmax(hi, s->p50[at + q]);
+		}
+	s->with_moved += s->nmoved[s->ncases] > 0;
 	s->id[s->ncases] = id;
 	s->spread[s->ncases] = (hi - lo) / lo;
 	return true;
@@ -95,8 +131,13 @@ static int alloc_matrices(struct dpk_spread *s, size_t rows)
 	s->slices = calloc(cells, sizeof(*s->slices));
 	s->slow_only = calloc(cells, sizeof(*s->slow_only));
 	s->flagged = calloc(s->nruns, sizeof(*s->flagged));
-	return s->id && s->spread && s->p50 && s->slices && s->slow_only && s->flagged ? 0
-	                                                                               : -ENOMEM;
+	s->floor = calloc(cells, sizeof(*s->floor));
+	s->moved = calloc(cells, sizeof(*s->moved));
+	s->nmoved = calloc(rows ? rows : 1, sizeof(*s->nmoved));
+	return s->id && s->spread && s->p50 && s->slices && s->slow_only && s->flagged &&
+	                       s->floor && s->moved && s->nmoved
+	               ? 0
+	               : -ENOMEM;
 }
 
 /* The cases of the first run, each once (at its first ok appearance), with their medians. */
@@ -133,6 +174,7 @@ int dpk_spread_compute(const struct dpk_results *files, unsigned nfiles,
 	memset(s, 0, sizeof(*s));
 	s->limit = o->limit;
 	s->cycles = o->cycles;
+	s->per_floor = o->per_floor && !o->cycles;
 	rc = find_runs(files, nfiles, s, err, errlen);
 	if (rc == 0)
 		rc = alloc_matrices(s, s->runs[0].file->n);
@@ -143,7 +185,9 @@ int dpk_spread_compute(const struct dpk_results *files, unsigned nfiles,
 	take_cases(s, o);
 	if (s->ncases == 0) {
 		snprintf(err, errlen, "no case ran ok%s in every run%s",
-		         o->cycles ? " with figures in cycles" : "",
+		         o->cycles      ? " with figures in cycles"
+		         : o->per_floor ? " with a floor of its own"
+		                        : "",
 		         o->npatterns ? " among those the patterns select" : "");
 		return -ENOENT;
 	}
@@ -170,6 +214,9 @@ void dpk_spread_free(struct dpk_spread *s)
 	free(s->slices);
 	free(s->spread);
 	free(s->flagged);
+	free(s->floor);
+	free(s->moved);
+	free(s->nmoved);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -190,13 +237,14 @@ static bool set_holds(const struct dpk_spread *s, const unsigned *idx, unsigned 
 
 	for (size_t c = 0; c < s->ncases; c++) {
 		const double *v = s->p50 + c * s->nruns;
-		double lo = v[idx[0]], hi = lo;
+		double lo = INFINITY, hi = 0;
 
-		for (unsigned j = 1; j < k; j++) {
-			lo = v[idx[j]] < lo ? v[idx[j]] : lo;
-			hi = v[idx[j]] > hi ? v[idx[j]] : hi;
-		}
-		if ((hi - lo) / lo >= s->limit) {
+		for (unsigned j = 0; j < k; j++)
+			if (dpk_spread_counts(s, c, idx[j])) {
+				lo = fmin(lo, v[idx[j]]);
+				hi = fmax(hi, v[idx[j]]);
+			}
+		if (isfinite(lo) && (hi - lo) / lo >= s->limit) {
 			miss[c]++;
 			ok = false;
 		}

@@ -4,9 +4,14 @@
  *
  * A run is one repeat of one file: a file of five repeats and five files of one repeat both
  * give five runs. For every case that ran ok in every run (its first ok result in the first
- * run names it), the figure of a run is the case's median there, in ticks or in core cycles,
- * and the case's spread is (largest - smallest) / smallest over the runs. Sets of k of the
- * runs ask the same of every k-subset: in how many does every case stay under the limit.
+ * run names it), the figure of a run is the case's median there, in ticks, in core cycles or
+ * over the case's own floor, and the case's spread is (largest - smallest) / smallest over
+ * the runs. Sets of k of the runs ask the same of every k-subset: in how many does every
+ * case stay under the limit. A multi-lcore case's run whose floor (its cache-line round
+ * trip) lies more than DPK_CMP_FLOOR_MOVED off the median of the case's floors over the
+ * runs ran where the host had moved the lcores: it is marked, and in ticks the spread
+ * leaves it out (while two or more runs remain), as its figure says where the lcores were,
+ * not how the code does.
  *
  * Nothing here keeps global state; a spread may be computed on any thread.
  */
@@ -16,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compare.h"
 #include "results.h"
 
 /** The most runs a spread takes. */
@@ -33,6 +39,7 @@ struct dpk_spread_run {
 struct dpk_spread_options {
 	double limit;                /**< the spread a case must stay under, e.g. 0.05 */
 	bool cycles;                 /**< the medians in core cycles, not ticks */
+	bool per_floor;              /**< the medians over the case's own floor, not ticks */
 	const char *const *patterns; /**< globs selecting cases (dpk_results_selected); none: all */
 	unsigned npatterns;
 };
@@ -48,15 +55,23 @@ struct dpk_spread {
 	                        its run's speed witness */
 	double *slices;    /**< [ncases * nruns] the slices that median's samples came from; NaN
 	                        where the file does not say */
-	double *spread;    /**< [ncases] (largest - smallest) / smallest */
+	double *floor;     /**< [ncases * nruns] the case's floor in that run, ticks; NaN: none */
+	bool *moved;       /**< [ncases * nruns] that floor lies off the case's median floor */
+	unsigned *nmoved;  /**< [ncases] its runs marked moved */
+	size_t with_moved; /**< cases with a run marked moved */
+	double *spread;    /**< [ncases] (largest - smallest) / smallest, over the runs counted */
 	unsigned *flagged; /**< [nruns] the medians of the run marked slow_only */
 	size_t over;       /**< cases at or over the limit */
 	size_t partial;    /**< selected cases left out: not ok (or without cycles) in every run */
 	size_t worst;      /**< the case with the largest spread (the first on a tie) */
 	double median;     /**< the median of the spreads */
 	double limit;
-	bool cycles;
+	bool cycles, per_floor;
 };
+
+/** Whether run @p q of case @p c counts in its spread: not when its floor moved, in ticks,
+ *  while two or more of the case's runs did not. */
+bool dpk_spread_counts(const struct dpk_spread *s, size_t c, unsigned q);
 
 /**
  * The spread of the @p nfiles results files @p files under @p o, into @p s (free it with

@@ -419,7 +419,15 @@ def _():
         got = spread_rows(out)
         assert abs(got[sorted(single)[0]] - 10.0) < 0.051, got
         assert sum(v >= 5 for v in got.values()) == 1, got
-        expect_bad(["spread", a, b, "--unit", "hz"], "--unit: 'hz'", "'ticks' or 'cycles'")
+        expect_bad(["spread", a, b, "--unit", "hz"], "--unit: 'hz'",
+                   "'ticks', 'cycles' or 'floor'")
+        # Over the floor: only the pair case has one.
+        rc, out, _ = run("spread", f("base.json"), f("new.json"), "--unit", "floor")
+        assert rc == 0 and "(per unit over the case's own floor)" in out, out
+        assert list(spread_rows(out)) == ["synth/pair/esize:8/n:32/placement:core"], out
+        assert "have no floor of their own (one-lcore cases never do)" in out, out
+        expect_bad(["compare", a, b, "--unit", "floor"], "--unit: 'floor'",
+                   "'auto', 'ticks' or 'cycles'")
         expect_bad(["spread", f("base.json"), f("new.json"), "--unit", "cycles"],
                    "no case ran ok with figures in cycles")
 

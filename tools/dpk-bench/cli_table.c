@@ -280,8 +280,10 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "none)",
          dpk_cli_set_pct, AT(run_sigma)},
         {"--unit", NULL, "UNIT", "spread", false,
-         "ticks (default) or cycles: the medians in core cycles, which single-lcore cases run "
-         "in rounds have; others are left out",
+         "ticks (default), cycles or floor: the medians in core cycles, which single-lcore "
+         "cases run in rounds have, or over the case's own floor, which multi-lcore cases on "
+         "two CPUs have; others are left out. In ticks a run whose floor moved (the host "
+         "put the lcores elsewhere) is marked ~ and left out of its case's spread",
          dpk_cli_set_unit, 0},
         {"--unit", NULL, "UNIT", "report", false,
          "ticks (default) or cycles: draw and compare the figures in core cycles, which "

@@ -288,14 +288,18 @@ int dpk_cli_set_unit(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
 {
 	(void)o;
 	const bool compare = strcmp(cli->cmd->name, "compare") == 0;
+	const bool spread = strcmp(cli->cmd->name, "spread") == 0;
 
 	if (strcmp(v, "ticks") != 0 && strcmp(v, "cycles") != 0 &&
-	    (strcmp(v, "auto") != 0 || !compare)) {
+	    (strcmp(v, "auto") != 0 || !compare) && (strcmp(v, "floor") != 0 || !spread)) {
 		snprintf(err, errlen, "--unit: '%s' is not %s", v,
-		         compare ? "'auto', 'ticks' or 'cycles'" : "'ticks' or 'cycles'");
+		         compare  ? "'auto', 'ticks' or 'cycles'"
+		         : spread ? "'ticks', 'cycles' or 'floor'"
+		                  : "'ticks' or 'cycles'");
 		return -EINVAL;
 	}
 	cli->cycles = strcmp(v, "cycles") == 0;
+	cli->per_floor = strcmp(v, "floor") == 0;
 	cli->unit = cli->cycles               ? DPK_CMP_UNIT_CYCLES
 	            : strcmp(v, "ticks") == 0 ? DPK_CMP_UNIT_TICKS
 	                                      : DPK_CMP_UNIT_AUTO;

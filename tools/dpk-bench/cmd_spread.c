@@ -29,8 +29,28 @@ static void slices_line(const double *slices, unsigned nruns)
 	printf("\n");
 }
 
-/* Case @p c's row: its medians (or their range, past 8 runs), its spread, and the slices
- * line when it is over the limit. */
+/* Under a row with runs whose floor moved: those runs and their floors. */
+static void moved_line(const struct dpk_spread *s, size_t c)
+{
+	const double *f = s->floor + c * s->nruns;
+	const bool *moved = s->moved + c * s->nruns;
+	bool out = false;
+
+	printf("      floor moved in run");
+	for (unsigned q = 0; q < s->nruns; q++)
+		if (moved[q]) {
+			printf(" %u (%.0f ticks)", q + 1, f[q]);
+			out = !dpk_spread_counts(s, c, q);
+		}
+	printf(" against");
+	for (unsigned q = 0; q < s->nruns; q++)
+		if (!moved[q] && isfinite(f[q]))
+			printf(" %.0f", f[q]);
+	printf("%s\n", out ? "; left out of the spread" : "");
+}
+
+/* Case @p c's row: its medians (or their range, past 8 runs; a run left out for its floor
+ * marked ~), its spread, and the slices line when it is over the limit. */
 static void case_row(const struct dpk_spread *s, size_t c)
 {
 	const double *v = s->p50 + c * s->nruns;
@@ -40,15 +60,19 @@ static void case_row(const struct dpk_spread *s, size_t c)
 
 	printf("  %-52s", s->id[c]);
 	for (unsigned q = 0; q < s->nruns; q++) {
+		const char mark = slow[q] ? '!' : s->moved[c * s->nruns + q] ? '~' : ' ';
+
 		lo = v[q] < lo ? v[q] : lo;
 		hi = v[q] > hi ? v[q] : hi;
 		any_slow |= slow[q];
 		if (s->nruns <= 8)
-			printf(slow[q] ? " %7.2f!" : " %8.2f", v[q]);
+			printf(mark != ' ' ? " %7.*f%c" : " %8.*f", s->per_floor ? 4 : 2, v[q], mark);
 	}
 	if (s->nruns > 8)
 		printf(" min %8.2f max %8.2f%s", lo, hi, any_slow ? " !" : "");
 	printf("  %6.1f%%%s\n", sp * 100.0, sp >= s->limit ? " *" : "");
+	if (s->nmoved[c])
+		moved_line(s, c);
 	if (sp >= s->limit)
 		slices_line(s->slices + c * s->nruns, s->nruns);
 }
@@ -139,19 +163,27 @@ static void sets_lines(const struct dpk_spread *s, struct dpk_spread_sets *sets)
 
 static void print_spread(const struct dpk_spread *s, struct dpk_spread_sets *sets)
 {
-	printf("%u runs; per case the median of each run (%s per unit), then the spread\n",
-	       s->nruns, s->cycles ? "core cycles" : "ticks");
+	printf("%u runs; per case the median of each run (%s), then the spread\n", s->nruns,
+	       s->cycles      ? "core cycles per unit"
+	       : s->per_floor ? "per unit over the case's own floor"
+	                      : "ticks per unit");
 	for (size_t c = 0; c < s->ncases; c++)
 		case_row(s, c);
 	printf("\n%zu cases in %u runs: median spread %.1f%%, largest %.1f%% (%s); %zu under "
 	       "%.3g%%, %zu at or over it\n",
 	       s->ncases, s->nruns, 100.0 * s->median, 100.0 * s->spread[s->worst], s->id[s->worst],
 	       s->ncases - s->over, s->limit * 100.0, s->over);
+	if (s->with_moved)
+		printf("%zu cases ran in some runs where the host had moved their lcores (their "
+		       "floor off the others' by over %.0f%%), named under them%s\n",
+		       s->with_moved, DPK_CMP_FLOOR_MOVED * 100,
+		       s->per_floor || s->cycles ? "" : "; in ticks those runs are left out");
 	if (s->partial)
 		printf("%zu more cases did not run ok%s in every run and are left out\n",
 		       s->partial,
 		       s->cycles ? ", or have no figures in cycles (multi-lcore cases never do),"
-		                 : "");
+		       : s->per_floor ? ", or have no floor of their own (one-lcore cases never do),"
+		                      : "");
 	if (sets->k)
 		sets_lines(s, sets);
 	witness_lines(s);
@@ -178,6 +210,7 @@ int dpk_cmd_spread(struct dpk_cli *cli)
 	const struct dpk_spread_options o = {
 	        .limit = cli->limit,
 	        .cycles = cli->cycles,
+	        .per_floor = cli->per_floor,
 	        .patterns = cli->patterns.v,
 	        .npatterns = cli->patterns.n,
 	};
