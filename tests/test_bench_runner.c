@@ -1077,11 +1077,13 @@ static const struct dpk_bench_case c_regimes = {.name = "regimes",
                                                 .setup = regime_setup,
                                                 .body = body_regimes};
 
-/* Rounds that fall into two clusters apart are reported as two regimes, each with its
- * rounds, and the rounds' medians are kept per round. */
+/* Rounds that fall into clusters apart are reported as regimes, each with its rounds, and
+ * the rounds' medians are kept per round. Two costs x4 apart give at least two; a round
+ * the host slowed (a sanitizer build beside other tests) may make a third of its own. */
 static void rounds_apart_are_regimes(void)
 {
 	struct dpk_bench_result res;
+	unsigned in_clusters = 0;
 
 	ASSERT_EQ(0, start("0"));
 	runner.opt.rounds = 10;
@@ -1090,9 +1092,11 @@ static void rounds_apart_are_regimes(void)
 	dpk_bench_run_case(&runner, &suite, &c_regimes, DPK_PLACE_SINGLE, 0, &res);
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
 	ASSERT_EQ_U(10, res.nrounds);
-	ASSERT_EQ_U(2, res.nclusters);
-	EXPECT_EQ_U(10, res.cluster[0].rounds + res.cluster[1].rounds);
-	EXPECT_TRUE(res.cluster[1].p50 > 2.0 * res.cluster[0].p50);
+	ASSERT_TRUE(res.nclusters >= 2);
+	for (unsigned c = 0; c < res.nclusters; c++)
+		in_clusters += res.cluster[c].rounds;
+	EXPECT_EQ_U(10, in_clusters);
+	EXPECT_TRUE(res.cluster[res.nclusters - 1].p50 > 2.0 * res.cluster[0].p50);
 	EXPECT_EQ_U(10, res.round_p50.n);
 	dpk_bench_result_free(&res);
 	stop();
