@@ -176,6 +176,9 @@ void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const 
 void dpk_bench_single_rounds(const struct dpk_bench_runner *r, const struct dpk_sample *s, size_t n,
                              unsigned nrounds, struct dpk_bench_result *res);
 
+/** The smallest change the counter makes between two reads, in ticks: its resolution. */
+double dpk_bench_counter_step(const struct dpk_bench_runner *r);
+
 /** Widen the median's interval of @p sum to a counter step over @p batch operations at
  *  least: the counter resolves no finer. */
 void dpk_bench_widen_by_step(const struct dpk_bench_runner *r, uint64_t batch,

@@ -147,12 +147,9 @@ static void group_stopped(struct group *g, const struct dpk_bench_suite *const *
  * at best, so a ratio of two batches to the sum of both shares. */
 static double batch_step(const struct group *g, unsigned i)
 {
-	const struct dpk_bench_clock *k = &g->r->clock;
-	const double step =
-	        (double)(k->min_delta > k->granularity ? k->min_delta : k->granularity);
 	const double t = (double)g->n[i] * g->res[i].ticks.p50;
 
-	return t > 0 ? step / t : 0;
+	return t > 0 ? dpk_bench_counter_step(g->r) / t : 0;
 }
 
 /* Paired ratios to member 0 over rounds where both kept their sample (the reject marks

@@ -218,13 +218,16 @@ void dpk_bench_single_rounds(const struct dpk_bench_runner *r, const struct dpk_
 	dpk_bench_regimes(res->rounds, nrounds, NULL, false, res);
 }
 
+double dpk_bench_counter_step(const struct dpk_bench_runner *r)
+{
+	return (double)(r->clock.min_delta > r->clock.granularity ? r->clock.min_delta
+	                                                          : r->clock.granularity);
+}
+
 void dpk_bench_widen_by_step(const struct dpk_bench_runner *r, uint64_t batch,
                              struct dpk_summary *sum)
 {
-	const double step =
-	        (double)(r->clock.min_delta > r->clock.granularity ? r->clock.min_delta
-	                                                           : r->clock.granularity);
-	const double q = batch ? step / (double)batch : 0;
+	const double q = batch ? dpk_bench_counter_step(r) / (double)batch : 0;
 
 	/* A batch of n operations is timed to a counter step, so its per-operation figure, and
 	 * any median of such figures, to a step over n at best. */
