@@ -450,7 +450,8 @@ static void json_side(struct dpk_json *j, const char *key, const struct dpk_benc
 	dpk_json_object_end(j);
 }
 
-static void json_row(struct dpk_json *j, const struct peers *pp, size_t i, size_t k)
+/* Row @p i, @p k as a JSON object; its verdict. */
+static enum verdict json_row(struct dpk_json *j, const struct peers *pp, size_t i, size_t k)
 {
 	const struct dpk_bench_item *it = &pp->plan.item[i];
 	char params[96];
@@ -479,6 +480,7 @@ static void json_row(struct dpk_json *j, const struct peers *pp, size_t i, size_
 	}
 	dpk_json_string(j, "verdict", verdict_key[r.v]);
 	dpk_json_object_end(j);
+	return r.v;
 }
 
 /* The "peers" member of the results file: every row of the tables, block by block. */
@@ -501,17 +503,13 @@ static void json_peers(struct dpk_json *j, void *ctx)
 				continue;
 			for (size_t k = next_peer(pp, i, 0); k < pp->plan.n;
 			     k = next_peer(pp, i, k + 1)) {
-				struct row r;
-
 				if (!any) {
 					dpk_json_object_begin(j, NULL);
 					dpk_json_string(j, "block", ts->name);
 					dpk_json_array_begin(j, "pairs");
 					any = true;
 				}
-				json_row(j, pp, i, k);
-				row_of(pp, i, k, &r);
-				tally[r.v]++;
+				tally[json_row(j, pp, i, k)]++;
 			}
 		}
 		if (any) {
