@@ -141,6 +141,7 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 {
 	const ssize_t size = dpk_packet_pool_memsize(prm);
 	struct dpk_packet_pool *pp;
+	int rc;
 
 	if (size < 0) {
 		errno = (int)-size;
@@ -153,9 +154,9 @@ struct dpk_packet_pool *dpk_packet_pool_create(const struct dpk_packet_pool_para
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (dpk_packet_pool_init(pp, prm) != 0) { /* cannot fail: memsize checked prm */
+	if ((rc = dpk_packet_pool_init(pp, prm)) != 0) {
 		free(pp);
-		errno = EINVAL;
+		errno = -rc;
 		return NULL;
 	}
 	pp->owned = true;
