@@ -4,10 +4,10 @@
  *
  * A multi-lcore case's rounds each set it up afresh, and each may fall into a regime of
  * its own (docs/pairs.md). A round in a fast regime takes more batches in its time than
- * one in a slow regime, so pooled samples give the fast rounds more say: with a quarter of
- * its rounds fast at 5.6 ticks and the rest at 21, one run's pooled median was 5.6 and the
- * next's 20.2 (docs/verdicts.md, "Pair cases between runs"). Here each kept sample weighs
- * 1 / (kept samples of its round), so the figure is that of a set-up drawn at random.
+ * one in a slow regime, so pooled samples give the fast rounds more say, and a few fast
+ * rounds make the median theirs (docs/verdicts.md, "The row's figure"). Here each kept
+ * sample weighs 1 / (kept samples of its round), so the figure is that of a set-up drawn
+ * at random.
  */
 #include <math.h>
 #include <stdlib.h>

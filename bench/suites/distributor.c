@@ -202,8 +202,8 @@ static int dist_setup(struct dpk_bench_run *run)
 		return -EINVAL;
 	/* All three in the arena, which moves them from round to round: on the heap, the
 	 * distributor's and the pool's lines sat where they fell for a whole process, and
-	 * two processes of one build differed by 15% (docs/distributor.md, "The cases'
-	 * memory"). The arena's memory is zeroed; the inits do not count on it. */
+	 * its figure with them (docs/distributor.md, "The cases' memory"). The arena's
+	 * memory is zeroed; the inits do not count on it. */
 	if (!(st = dpk_bench_alloc(run, size, 64)) ||
 	    !(st->d = dpk_bench_alloc(run, (size_t)dsize, DPK_DISTRIBUTOR_ALIGN)) ||
 	    !(st->pp = dpk_bench_alloc(run, (size_t)psize, DPK_PACKET_POOL_ALIGN)))
