@@ -2051,9 +2051,11 @@ static void code_copies_sit_at_their_offsets(void)
 			if (!x->layouts[0])
 				continue;
 			EXPECT_TRUE(x->body == x->layouts[0]);
+			/* The offset is within a page, so that other code growing does not
+			 * move a copy against the front end's page-indexed structures. */
 			for (unsigned k = 0; k < DPK_BENCH_LAYOUTS; k++)
 				EXPECT_EQ(k * DPK_BENCH_LAYOUT_STEP,
-				          dpk_bench_code_offset(x->layouts[k]));
+				          (unsigned)((uintptr_t)x->layouts[k] % DPK_BENCH_CODE_ALIGN));
 			EXPECT_EQ(4u, dpk_bench_code_layouts(x, DPK_PLACE_SINGLE));
 			placed++;
 		}

@@ -79,7 +79,7 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
  * fetches and caches decides how fast a loop of a few instructions runs, and that place
  * moves whenever code anywhere before it in the binary grows or shrinks (docs/method.md,
  * "Code layout"). A suite can give a case its body compiled DPK_BENCH_LAYOUTS times, each
- * copy at its own offset from a 64-byte boundary (DPK_BENCH_CODE_AT(), offsets
+ * copy at its own offset from a page boundary (DPK_BENCH_CODE_AT(), offsets
  * DPK_BENCH_LAYOUT_STEP apart); one-lcore batches then run an equal share of their
  * operations in each copy, so every sample, and so the figure, is the body's cost over
  * those offsets, the same set in every build, instead of the luck of one of them.
@@ -87,27 +87,33 @@ typedef uint64_t (*dpk_bench_body_fn)(struct dpk_bench_run *run, unsigned role, 
 #define DPK_BENCH_LAYOUTS     4
 #define DPK_BENCH_LAYOUT_STEP 16
 
+/** The boundary DPK_BENCH_CODE_AT() counts its offset from: a page. */
+#define DPK_BENCH_CODE_ALIGN 4096
+
 /*
- * Place a function at @p off bytes (a literal: 0, 16, 32 or 48) past a 64-byte boundary:
+ * Place a function at @p off bytes (a literal: 0, 16, 32 or 48) past a page boundary:
  * @p off bytes of padding start on the boundary and the entry follows them, so the padding
  * never runs (GCC's and Clang's patchable_function_entry with all its NOPs before the
- * entry, and the function aligned to 64). The copies are the same instructions, moved as a
- * whole: GCC's x86-64 tunings align loops and jump targets to 16 bytes at most, and
- * whether a label is padded depends on its address modulo 16, which a move by a multiple
- * of 16 keeps. Options that align to 32 bytes (-falign-loops=32,
- * -Wa,-mbranches-within-32B-boundaries) would pad the copies differently. Compile a file
- * that uses it with -ffunction-sections: in one shared section the assembler's branch
- * relaxation can encode a branch of one copy longer than the same branch of another.
- * Without the attribute every copy sits at offset 0, and the report says one layout.
+ * entry, and the function aligned to DPK_BENCH_CODE_ALIGN). On a page of its own, a copy
+ * keeps the low 12 address bits, by which the front end's caches and predictors index it,
+ * whatever other code a patch grows or shrinks (docs/method.md, "Code layout"). The copies
+ * are the same instructions, moved as a whole: GCC's x86-64 tunings align loops and jump
+ * targets to 16 bytes at most, and whether a label is padded depends on its address modulo
+ * 16, which a move by a multiple of 16 keeps. Options that align to 32 bytes
+ * (-falign-loops=32, -Wa,-mbranches-within-32B-boundaries) would pad the copies
+ * differently. Compile a file that uses it with -ffunction-sections: in one shared section
+ * the assembler's branch relaxation can encode a branch of one copy longer than the same
+ * branch of another. Without the attribute every copy sits at offset 0, and the report says
+ * one layout.
  */
 #if defined(__has_attribute)
 #if __has_attribute(patchable_function_entry)
 #define DPK_BENCH_CODE_AT(off)                                                                     \
-	__attribute__((noinline, aligned(64), patchable_function_entry(off, off)))
+	__attribute__((noinline, aligned(DPK_BENCH_CODE_ALIGN), patchable_function_entry(off, off)))
 #endif
 #endif
 #ifndef DPK_BENCH_CODE_AT
-#define DPK_BENCH_CODE_AT(off) __attribute__((noinline, aligned(64)))
+#define DPK_BENCH_CODE_AT(off) __attribute__((noinline, aligned(DPK_BENCH_CODE_ALIGN)))
 #endif
 
 /** Where @p body begins past a 64-byte boundary (0..63). */
