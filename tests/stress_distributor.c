@@ -258,15 +258,102 @@ static struct dpk_packet_pool *make_pool(void)
 	return dpk_packet_pool_create(&prm);
 }
 
+/* Up to @p k new packets behind the unsent ones, a third of them of a few hot flows. */
+static void fill(struct run *r, struct dpk_packet **unsent, unsigned *nunsent, unsigned k,
+                 uint64_t *rng)
+{
+	while (k-- > 0 && *nunsent < MAX_UNSENT) {
+		uint64_t y = dpk_test_rand(rng);
+		uint32_t f =
+		        y % 3 == 0 ? (uint32_t)(y >> 8) % HOT_FLOWS : (uint32_t)(y >> 8) % FLOWS;
+		struct payload pl = {f, r->next_seq[f]};
+		struct dpk_packet *p = dpk_packet_alloc(r->pp, sizeof(pl));
+
+		if (p == NULL)
+			break;
+		r->next_seq[f]++;
+		memcpy(dpk_packet_data(p), &pl, sizeof(pl));
+		dpk_packet_flow_tag_set(p, tag_of(f));
+		unsent[(*nunsent)++] = p;
+	}
+}
+
+/* Everything out, then everything back, then the workers stopped and the lcores gone.
+ * The workers come and go meanwhile, so a flush may find none to take a leaver's backlog
+ * (-ENODEV): try again. */
+static void drain_and_stop(struct run *r, struct dpk_packet **unsent, unsigned nunsent)
+{
+	int rc;
+
+	while (nunsent > 0) {
+		if (send(r, unsent, &nunsent) == 0)
+			sched_yield();
+		collect(r);
+	}
+	do {
+		rc = dpk_distributor_flush(r->d);
+		collect(r);
+		if (rc == -ENODEV)
+			sched_yield();
+	} while (rc == -ENOBUFS || rc == -ENODEV);
+	ASSERT_GE(rc, 0);
+	ASSERT_EQ(r->sent, r->back);
+
+	/* Stop: each flush ends with empty hand-offs, on which the workers see the flag. */
+	atomic_store_explicit(&r->stop, true, memory_order_relaxed);
+	while (atomic_load_explicit(&r->exited, memory_order_relaxed) < r->nworkers) {
+		rc = dpk_distributor_flush(r->d);
+		ASSERT_GE(rc, 0);
+		collect(r);
+		sched_yield();
+	}
+	ASSERT_EQ(0, dpk_lcore_wait_all());
+	ASSERT_EQ(0, dpk_distributor_process(r->d, NULL, 0)); /* the last leaves */
+	collect(r);
+	ASSERT_EQ(0, dpk_lcore_fini());
+}
+
+/* The distributor's and the workers' counts against what was sent and received. */
+static void check_counts(struct run *r, enum dpk_distributor_mode mode, uint64_t hoards)
+{
+	struct dpk_distributor_stats st;
+	uint64_t handled = 0;
+
+	ASSERT_EQ(0, dpk_distributor_stats_get(r->d, &st));
+	dpk_test_note("%s: %" PRIu64 " packets, %" PRIu64 " hand-offs, returns full %" PRIu64
+	              " times, %" PRIu64 " pauses of reading that filled the buffer",
+	              mode == DPK_DISTRIBUTOR_BURST ? "burst" : "single", r->sent, st.handoffs,
+	              st.returns_full, hoards);
+	ASSERT_GT(r->sent, 0);
+	ASSERT_EQ(r->sent, r->back);
+	ASSERT_EQ(r->sent, st.distributed);
+	ASSERT_EQ(r->sent, st.returned);
+	ASSERT_EQ(0, st.in_flight);
+	ASSERT_EQ(0, st.returns);
+	ASSERT_EQ(0, st.active_workers);
+	ASSERT_EQ(0, st.blocked_workers);
+	for (unsigned f = 0; f < FLOWS; f++) {
+		ASSERT_EQ(r->next_seq[f], r->ret_next[f]);
+		ASSERT_EQ(r->next_seq[f], r->recv_next[f]);
+		ASSERT_EQ(0, atomic_load(&r->owner[f]));
+	}
+	for (unsigned id = 0; id < WORKERS; id++) {
+		struct dpk_distributor_worker_stats ws;
+
+		ASSERT_EQ(0, dpk_distributor_worker_stats_get(r->d, id, &ws));
+		ASSERT_EQ(r->received[id], ws.handled);
+		handled += ws.handled;
+	}
+	ASSERT_EQ(r->sent, handled);
+}
+
 static void stress(enum dpk_distributor_mode mode)
 {
 	static struct run r;
 	struct dpk_packet *unsent[MAX_UNSENT];
-	struct dpk_distributor_stats st;
-	unsigned nunsent = 0, taken, id;
-	uint64_t rng, deadline, phase_end, blocked_at = 0, hoards = 0, handled = 0;
+	unsigned nunsent = 0, taken;
+	uint64_t rng, deadline, phase_end, blocked_at = 0, hoards = 0;
 	bool hoarding = false;
-	int rc;
 
 	memset(&r, 0, sizeof(r));
 	r.seed = dpk_test_seed() ^ (uint64_t)mode;
@@ -287,25 +374,10 @@ static void stress(enum dpk_distributor_mode mode)
 	phase_end = dpk_test_now_ms() + READ_MS;
 	deadline = dpk_test_now_ms() + dpk_test_stress_ms(1000);
 	while (dpk_test_now_ms() < deadline) {
-		uint64_t x = dpk_test_rand(&rng);
-		unsigned k = 1 + (unsigned)(x % 32);
+		unsigned k = 1 + (unsigned)(dpk_test_rand(&rng) % 32);
 		uint64_t now = dpk_test_now_ms();
 
-		/* New packets behind the unsent ones: a third of them of a few hot flows. */
-		while (k-- > 0 && nunsent < MAX_UNSENT) {
-			uint64_t y = dpk_test_rand(&rng);
-			uint32_t f = y % 3 == 0 ? (uint32_t)(y >> 8) % HOT_FLOWS
-			                        : (uint32_t)(y >> 8) % FLOWS;
-			struct payload pl = {f, r.next_seq[f]};
-			struct dpk_packet *p = dpk_packet_alloc(r.pp, sizeof(pl));
-
-			if (p == NULL)
-				break;
-			r.next_seq[f]++;
-			memcpy(dpk_packet_data(p), &pl, sizeof(pl));
-			dpk_packet_flow_tag_set(p, tag_of(f));
-			unsent[nunsent++] = p;
-		}
+		fill(&r, unsent, &nunsent, k, &rng);
 		taken = send(&r, unsent, &nunsent);
 		if (hoarding && blocked_at == 0 && dpk_distributor_returns_blocked(r.d)) {
 			blocked_at = now;
@@ -324,61 +396,8 @@ static void stress(enum dpk_distributor_mode mode)
 			sched_yield();
 	}
 
-	/* Everything out, then everything back. The workers come and go meanwhile, so a
-	 * flush may find none to take a leaver's backlog (-ENODEV): try again. */
-	while (nunsent > 0) {
-		if (send(&r, unsent, &nunsent) == 0)
-			sched_yield();
-		collect(&r);
-	}
-	do {
-		rc = dpk_distributor_flush(r.d);
-		collect(&r);
-		if (rc == -ENODEV)
-			sched_yield();
-	} while (rc == -ENOBUFS || rc == -ENODEV);
-	ASSERT_GE(rc, 0);
-	ASSERT_EQ(r.sent, r.back);
-
-	/* Stop: each flush ends with empty hand-offs, on which the workers see the flag. */
-	atomic_store_explicit(&r.stop, true, memory_order_relaxed);
-	while (atomic_load_explicit(&r.exited, memory_order_relaxed) < r.nworkers) {
-		rc = dpk_distributor_flush(r.d);
-		ASSERT_GE(rc, 0);
-		collect(&r);
-		sched_yield();
-	}
-	ASSERT_EQ(0, dpk_lcore_wait_all());
-	ASSERT_EQ(0, dpk_distributor_process(r.d, NULL, 0)); /* the last leaves */
-	collect(&r);
-	ASSERT_EQ(0, dpk_lcore_fini());
-
-	ASSERT_EQ(0, dpk_distributor_stats_get(r.d, &st));
-	dpk_test_note("%s: %" PRIu64 " packets, %" PRIu64 " hand-offs, returns full %" PRIu64
-	              " times, %" PRIu64 " pauses of reading that filled the buffer",
-	              mode == DPK_DISTRIBUTOR_BURST ? "burst" : "single", r.sent, st.handoffs,
-	              st.returns_full, hoards);
-	ASSERT_GT(r.sent, 0);
-	ASSERT_EQ(r.sent, r.back);
-	ASSERT_EQ(r.sent, st.distributed);
-	ASSERT_EQ(r.sent, st.returned);
-	ASSERT_EQ(0, st.in_flight);
-	ASSERT_EQ(0, st.returns);
-	ASSERT_EQ(0, st.active_workers);
-	ASSERT_EQ(0, st.blocked_workers);
-	for (unsigned f = 0; f < FLOWS; f++) {
-		ASSERT_EQ(r.next_seq[f], r.ret_next[f]);
-		ASSERT_EQ(r.next_seq[f], r.recv_next[f]);
-		ASSERT_EQ(0, atomic_load(&r.owner[f]));
-	}
-	for (id = 0; id < WORKERS; id++) {
-		struct dpk_distributor_worker_stats ws;
-
-		ASSERT_EQ(0, dpk_distributor_worker_stats_get(r.d, id, &ws));
-		ASSERT_EQ(r.received[id], ws.handled);
-		handled += ws.handled;
-	}
-	ASSERT_EQ(r.sent, handled);
+	drain_and_stop(&r, unsent, nunsent);
+	check_counts(&r, mode, hoards);
 	ASSERT_EQ(0, dpk_pool_in_use_count(dpk_packet_pool_to_pool(r.pp)));
 	dpk_distributor_free(r.d);
 	dpk_packet_pool_free(r.pp);

@@ -171,6 +171,75 @@ static void start_service_lcores(const uint32_t *ids, unsigned n)
 
 /* ---- Exact statistics ---- */
 
+/* The estimate flags checked after a run need calls the sampling left untimed on both
+ * service lcores; an lcore preempted for most of the run gets more time. */
+static void wait_for_estimates(void)
+{
+	for (uint64_t until = dpk_test_now_ms() + WAIT_MS; dpk_test_now_ms() < until;) {
+		uint64_t e1 = 0, e2 = 0;
+
+		ASSERT_EQ(0, dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
+		                                        &e1));
+		ASSERT_EQ(0, dpk_service_lcore_attr_get(2, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
+		                                        &e2));
+		if (e1 && e2)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	}
+}
+
+/* Each of the four services' statistics against what its callback counted; ids[2] is
+ * the sampled one, ids[3] the always-idle one. */
+static void check_service_stats(const uint32_t *ids, struct counted *const *all, uint32_t period)
+{
+	for (unsigned i = 0; i < 4; i++) {
+		struct counted *c = all[i];
+		struct dpk_service_stats st;
+		unsigned long made = atomic_load(&c->made), idl = atomic_load(&c->idle);
+
+		ASSERT_EQ(0, dpk_service_stats_get(ids[i], &st));
+		dpk_test_note("%-8s calls %" PRIu64 " idle %" PRIu64 " errors %" PRIu64
+		              " timed %" PRIu64 " cycles %" PRIu64 "%s",
+		              dpk_service_name(ids[i]), st.calls, st.idle_calls, st.error_calls,
+		              st.timed_calls, st.cycles, st.cycles_estimated ? " (estimated)" : "");
+		ASSERT_GT(made, 0);
+		ASSERT_EQ(made, st.calls);
+		ASSERT_EQ(idl, st.idle_calls);
+		ASSERT_EQ(atomic_load(&c->errors), st.error_calls);
+		if (ids[i] == ids[2]) {
+			/* Each of the IN_FLIGHT callers' counter slots times a charged call at
+			 * most once per `period` of its own charged calls, plus its first. */
+			ASSERT_LE(st.timed_calls, (made - idl) / period + IN_FLIGHT);
+			ASSERT_TRUE(st.cycles_estimated);
+		} else {
+			ASSERT_EQ(made - idl, st.timed_calls);
+			ASSERT_FALSE(st.cycles_estimated);
+		}
+	}
+	/* The always-idle service was never charged a tick. */
+	struct dpk_service_stats st;
+	ASSERT_EQ(0, dpk_service_stats_get(ids[3], &st));
+	ASSERT_EQ(0, st.cycles);
+	ASSERT_EQ(0, st.timed_calls);
+}
+
+/* Per service lcore: every call its loop made, exactly. */
+static void check_lcore_calls(struct counted *const *all)
+{
+	for (unsigned lc = 1; lc <= 2; lc++) {
+		uint64_t calls, est;
+		unsigned long made = 0;
+
+		for (unsigned i = 0; i < 4; i++)
+			made += atomic_load(&all[i]->by_lcore[lc]);
+		ASSERT_EQ(0, dpk_service_lcore_attr_get(lc, DPK_SERVICE_LCORE_ATTR_CALLS, &calls));
+		ASSERT_EQ(0, dpk_service_lcore_attr_get(lc, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
+		                                        &est));
+		ASSERT_EQ(made, calls);
+		ASSERT_EQ(1, est); /* the sampled service ran there too */
+	}
+}
+
 static void stats_exact(enum layout l)
 {
 	static struct counted safe, unsafe, sampled, idle;
@@ -207,19 +276,7 @@ static void stats_exact(enum layout l)
 		main_ok += rc == 0;
 		main_other += rc != 0 && rc != -EBUSY;
 	}
-	/* The estimate flags checked below need calls the sampling left untimed on both
-	 * service lcores; an lcore preempted for most of the run gets more time. */
-	for (uint64_t until = dpk_test_now_ms() + WAIT_MS; dpk_test_now_ms() < until;) {
-		uint64_t e1 = 0, e2 = 0;
-
-		ASSERT_EQ(0, dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
-		                                        &e1));
-		ASSERT_EQ(0, dpk_service_lcore_attr_get(2, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
-		                                        &e2));
-		if (e1 && e2)
-			break;
-		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
-	}
+	wait_for_estimates();
 	atomic_store(&lc3.stop, true);
 	atomic_store(&th.stop, true);
 	pthread_join(t, NULL);
@@ -229,48 +286,8 @@ static void stats_exact(enum layout l)
 
 	ASSERT_EQ(0, main_other + lc3.bad + lc3.off + th.bad + th.off);
 	ASSERT_EQ(0, atomic_load(&unsafe.overlaps));
-	for (unsigned i = 0; i < 4; i++) {
-		struct counted *c = all[i];
-		struct dpk_service_stats st;
-		unsigned long made = atomic_load(&c->made), idl = atomic_load(&c->idle);
-
-		ASSERT_EQ(0, dpk_service_stats_get(ids[i], &st));
-		dpk_test_note("%-8s calls %" PRIu64 " idle %" PRIu64 " errors %" PRIu64
-		              " timed %" PRIu64 " cycles %" PRIu64 "%s",
-		              dpk_service_name(ids[i]), st.calls, st.idle_calls, st.error_calls,
-		              st.timed_calls, st.cycles, st.cycles_estimated ? " (estimated)" : "");
-		ASSERT_GT(made, 0);
-		ASSERT_EQ(made, st.calls);
-		ASSERT_EQ(idl, st.idle_calls);
-		ASSERT_EQ(atomic_load(&c->errors), st.error_calls);
-		if (ids[i] == ids[2]) {
-			/* Each of the IN_FLIGHT callers' counter slots times a charged call at
-			 * most once per `period` of its own charged calls, plus its first. */
-			ASSERT_LE(st.timed_calls, (made - idl) / period + IN_FLIGHT);
-			ASSERT_TRUE(st.cycles_estimated);
-		} else {
-			ASSERT_EQ(made - idl, st.timed_calls);
-			ASSERT_FALSE(st.cycles_estimated);
-		}
-	}
-	/* The always-idle service was never charged a tick. */
-	struct dpk_service_stats st;
-	ASSERT_EQ(0, dpk_service_stats_get(ids[3], &st));
-	ASSERT_EQ(0, st.cycles);
-	ASSERT_EQ(0, st.timed_calls);
-	/* Per service lcore: every call its loop made, exactly. */
-	for (unsigned lc = 1; lc <= 2; lc++) {
-		uint64_t calls, est;
-		unsigned long made = 0;
-
-		for (unsigned i = 0; i < 4; i++)
-			made += atomic_load(&all[i]->by_lcore[lc]);
-		ASSERT_EQ(0, dpk_service_lcore_attr_get(lc, DPK_SERVICE_LCORE_ATTR_CALLS, &calls));
-		ASSERT_EQ(0, dpk_service_lcore_attr_get(lc, DPK_SERVICE_LCORE_ATTR_CYCLES_ESTIMATED,
-		                                        &est));
-		ASSERT_EQ(made, calls);
-		ASSERT_EQ(1, est); /* the sampled service ran there too */
-	}
+	check_service_stats(ids, all, period);
+	check_lcore_calls(all);
 	ASSERT_EQ(0, dpk_service_reset_all());
 }
 
@@ -286,16 +303,96 @@ static void stats_exact_oversub(void)
 
 /* ---- Resets racing the writers ---- */
 
+/* The made counts (all lcores, service lcore 1) just before and just after a reset. */
+struct reset_marks {
+	unsigned long s0, s1, l0, l1;
+};
+
+/* One reset, of the service's statistics (odd rounds) or of lcore 1's, then a read of
+ * both; returns how many of the read's bounds failed, and notes them when @p note. */
+static unsigned long reset_round(struct counted *c, uint32_t id, unsigned long round,
+                                 struct reset_marks *m, bool note)
+{
+	struct dpk_service_stats st;
+	uint64_t lcalls;
+	unsigned long before, after, lb, la, bad = 0;
+
+	/* A reset between s0 and s1: a read later may count every call made after s1,
+	 * and at most the calls in flight at s0 besides those made after it. */
+	m->s0 = atomic_load(&c->made);
+	m->l0 = atomic_load(&c->by_lcore[1]);
+	if (round % 2)
+		dpk_service_attr_reset_all(id);
+	else
+		dpk_service_lcore_attr_reset_all(1);
+	m->s1 = atomic_load(&c->made);
+	m->l1 = atomic_load(&c->by_lcore[1]);
+	for (int i = 0; i < 100; i++)
+		dpk_pause();
+	before = atomic_load(&c->made);
+	lb = atomic_load(&c->by_lcore[1]);
+	dpk_service_stats_get(id, &st);
+	dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CALLS, &lcalls);
+	after = atomic_load(&c->made);
+	la = atomic_load(&c->by_lcore[1]);
+	if (round % 2) {
+		/* Lower bound: calls made after s1 and before `before`, but for those
+		 * still in flight; upper: calls made after s0 by `after`, plus those in
+		 * flight at s0. Never garbage, never negative. */
+		bad += st.calls + IN_FLIGHT < before - m->s1;
+		bad += st.calls > after - m->s0 + IN_FLIGHT;
+		/* Idle calls are calls too, but read at another moment than `calls`. */
+		bad += st.idle_calls > after - m->s0 + IN_FLIGHT;
+	} else {
+		bad += lcalls + 1 < lb - m->l1;
+		bad += lcalls > la - m->l0 + 1;
+	}
+	if (bad && note)
+		dpk_test_note("round %lu: s0 %lu s1 %lu before %lu after %lu calls %" PRIu64
+		              " idle %" PRIu64 "; l0 %lu l1 %lu lb %lu la %lu lcalls %" PRIu64,
+		              round, m->s0, m->s1, before, after, st.calls, st.idle_calls, m->l0,
+		              m->l1, lb, la, lcalls);
+	return bad;
+}
+
+/* Quiet after @p rounds resets, the last as @p m says: its bounds hold with nothing in
+ * flight, and after one more reset the counts are exact again. */
+static void check_after_resets(struct counted *c, uint32_t id, unsigned long rounds,
+                               const struct reset_marks *m)
+{
+	struct dpk_service_stats st;
+	uint64_t lcalls;
+	unsigned long made = atomic_load(&c->made);
+
+	ASSERT_EQ(0, dpk_service_stats_get(id, &st));
+	ASSERT_EQ(0, dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CALLS, &lcalls));
+	if ((rounds - 1) % 2) {
+		ASSERT_GE(st.calls, made - m->s1);
+		ASSERT_LE(st.calls, made - m->s0 + IN_FLIGHT);
+	} else {
+		unsigned long lmade = atomic_load(&c->by_lcore[1]);
+		ASSERT_GE(lcalls, lmade - m->l1);
+		ASSERT_LE(lcalls, lmade - m->l0 + 1);
+	}
+	/* Later increments are never lost: after a quiet reset, counts are exact again. */
+	ASSERT_EQ(0, dpk_service_attr_reset_all(id));
+	unsigned long from = atomic_load(&c->made);
+	for (int i = 0; i < 1000; i++)
+		ASSERT_EQ(0, dpk_service_run_iter_on_app_lcore(id, true));
+	ASSERT_EQ(0, dpk_service_stats_get(id, &st));
+	ASSERT_EQ(atomic_load(&c->made) - from, st.calls);
+	ASSERT_EQ(1000, st.calls);
+}
+
 static void reset_while_running(enum layout l)
 {
 	static struct counted c;
 	uint32_t id;
 	struct app_caller lc3 = {0}, th = {0};
+	struct reset_marks m = {0};
 	pthread_t t;
 	uint64_t seed = dpk_test_seed();
 	unsigned long rounds = 0, bad = 0;
-	unsigned long s0 = 0, s1 = 0;
-	unsigned long l0 = 0, l1 = 0;
 
 	layout(l);
 	memset(&c, 0, sizeof(c));
@@ -311,50 +408,8 @@ static void reset_while_running(enum layout l)
 		ASSERT_TRUE(false);
 	}
 	uint64_t end = dpk_test_now_ms() + dpk_test_stress_ms(STRESS_MS);
-	while (dpk_test_now_ms() < end) {
-		struct dpk_service_stats st;
-		uint64_t lcalls;
-		unsigned long before, after, lb, la;
-
-		/* A reset between s0 and s1: a read later may count every call made after s1,
-		 * and at most the calls in flight at s0 besides those made after it. */
-		s0 = atomic_load(&c.made);
-		l0 = atomic_load(&c.by_lcore[1]);
-		if (rounds % 2)
-			dpk_service_attr_reset_all(id);
-		else
-			dpk_service_lcore_attr_reset_all(1);
-		s1 = atomic_load(&c.made);
-		l1 = atomic_load(&c.by_lcore[1]);
-		for (int i = 0; i < 100; i++)
-			dpk_pause();
-		before = atomic_load(&c.made);
-		lb = atomic_load(&c.by_lcore[1]);
-		dpk_service_stats_get(id, &st);
-		dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CALLS, &lcalls);
-		after = atomic_load(&c.made);
-		la = atomic_load(&c.by_lcore[1]);
-		unsigned long was = bad;
-		if (rounds % 2) {
-			/* Lower bound: calls made after s1 and before `before`, but for those
-			 * still in flight; upper: calls made after s0 by `after`, plus those in
-			 * flight at s0. Never garbage, never negative. */
-			bad += st.calls + IN_FLIGHT < before - s1;
-			bad += st.calls > after - s0 + IN_FLIGHT;
-			/* Idle calls are calls too, but read at another moment than `calls`. */
-			bad += st.idle_calls > after - s0 + IN_FLIGHT;
-		} else {
-			bad += lcalls + 1 < lb - l1;
-			bad += lcalls > la - l0 + 1;
-		}
-		if (bad > was && was == 0)
-			dpk_test_note("round %lu: s0 %lu s1 %lu before %lu after %lu calls %" PRIu64
-			              " idle %" PRIu64
-			              "; l0 %lu l1 %lu lb %lu la %lu lcalls %" PRIu64,
-			              rounds, s0, s1, before, after, st.calls, st.idle_calls, l0,
-			              l1, lb, la, lcalls);
-		rounds++;
-	}
+	while (dpk_test_now_ms() < end)
+		bad += reset_round(&c, id, rounds++, &m, bad == 0);
 	atomic_store(&lc3.stop, true);
 	atomic_store(&th.stop, true);
 	pthread_join(t, NULL);
@@ -363,29 +418,7 @@ static void reset_while_running(enum layout l)
 	ASSERT_EQ(0, dpk_service_lcore_stop_force(2));
 	dpk_test_note("%lu resets", rounds);
 	ASSERT_EQ(0, bad);
-
-	/* Quiet now: the last resets' bounds hold with nothing in flight at the end. */
-	struct dpk_service_stats st;
-	uint64_t lcalls;
-	unsigned long made = atomic_load(&c.made);
-	ASSERT_EQ(0, dpk_service_stats_get(id, &st));
-	ASSERT_EQ(0, dpk_service_lcore_attr_get(1, DPK_SERVICE_LCORE_ATTR_CALLS, &lcalls));
-	if ((rounds - 1) % 2) {
-		ASSERT_GE(st.calls, made - s1);
-		ASSERT_LE(st.calls, made - s0 + IN_FLIGHT);
-	} else {
-		unsigned long lmade = atomic_load(&c.by_lcore[1]);
-		ASSERT_GE(lcalls, lmade - l1);
-		ASSERT_LE(lcalls, lmade - l0 + 1);
-	}
-	/* Later increments are never lost: after a quiet reset, counts are exact again. */
-	ASSERT_EQ(0, dpk_service_attr_reset_all(id));
-	unsigned long from = atomic_load(&c.made);
-	for (int i = 0; i < 1000; i++)
-		ASSERT_EQ(0, dpk_service_run_iter_on_app_lcore(id, true));
-	ASSERT_EQ(0, dpk_service_stats_get(id, &st));
-	ASSERT_EQ(atomic_load(&c.made) - from, st.calls);
-	ASSERT_EQ(1000, st.calls);
+	check_after_resets(&c, id, rounds, &m);
 	ASSERT_EQ(0, dpk_service_reset_all());
 }
 

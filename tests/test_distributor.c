@@ -858,6 +858,39 @@ static void clear_returns_drops_them(void)
 	dpk_packet_pool_free(pp);
 }
 
+/* One worker (id 0) working and the returns read, while process() sends the rest of
+ * @p total from @p sent on, until nothing is in flight; returns the count read in all. */
+static unsigned work_and_read_all(struct dpk_distributor *d, struct dpk_packet **pkts,
+                                  unsigned sent, struct dpk_packet **back, unsigned nback,
+                                  unsigned total)
+{
+	struct dpk_packet *got[8];
+	int n;
+
+	while (nback < total) {
+		unsigned before = nback;
+
+		n = dpk_distributor_process(d, pkts + sent, total - sent);
+		ASSERT_GE(n, 0);
+		sent += (unsigned)n;
+		n = dpk_distributor_poll_pkt(d, 0, got);
+		if (n > 0) {
+			ASSERT_EQ(0, dpk_distributor_request_pkt(d, 0, got, (unsigned)n));
+		} else {
+			ASSERT_EQ(-EAGAIN, n);
+		}
+		if (sent == total && stats(d).in_flight > 0)
+			ASSERT_EQ(0, dpk_distributor_process(d, NULL, 0));
+		n = dpk_distributor_returned_pkts(d, back + nback, total - nback);
+		ASSERT_GE(n, 0);
+		nback += (unsigned)n;
+		ASSERT_TRUE(nback > before || n == 0);
+		if (sent == total && stats(d).in_flight == 0 && stats(d).returns == 0)
+			break;
+	}
+	return nback;
+}
+
 /*
  * Fill the returns buffer without reading it: the worker's next returns wait in its line
  * (reported, flush refuses with -ENOBUFS), and once the buffer is read every packet comes
@@ -872,7 +905,7 @@ static void full_returns_wait_and_nothing_is_lost(void)
 	struct dpk_packet **back = calloc(total, sizeof(*back));
 	struct dpk_packet *got[8];
 	struct dpk_distributor_stats st;
-	unsigned sent = 0, nback = 0, held = 0;
+	unsigned sent = 0, nback = 0;
 	int n;
 
 	ASSERT_NOT_NULL(pp);
@@ -918,28 +951,7 @@ static void full_returns_wait_and_nothing_is_lost(void)
 	ASSERT_EQ(DPK_DISTRIBUTOR_RETURNS, stats(d).returns);
 
 	/* Now read everything while the rest goes through. */
-	while (nback < total) {
-		unsigned before = nback;
-
-		n = dpk_distributor_process(d, pkts + sent, total - sent);
-		ASSERT_GE(n, 0);
-		sent += (unsigned)n;
-		n = dpk_distributor_poll_pkt(d, 0, got);
-		if (n > 0) {
-			held = (unsigned)n;
-			ASSERT_EQ(0, dpk_distributor_request_pkt(d, 0, got, held));
-		} else {
-			ASSERT_EQ(-EAGAIN, n);
-		}
-		if (sent == total && stats(d).in_flight > 0)
-			ASSERT_EQ(0, dpk_distributor_process(d, NULL, 0));
-		n = dpk_distributor_returned_pkts(d, back + nback, total - nback);
-		ASSERT_GE(n, 0);
-		nback += (unsigned)n;
-		ASSERT_TRUE(nback > before || n == 0);
-		if (sent == total && stats(d).in_flight == 0 && stats(d).returns == 0)
-			break;
-	}
+	nback = work_and_read_all(d, pkts, sent, back, nback, total);
 	ASSERT_EQ(total, nback);
 	ASSERT_IDS(back, total, 0);
 	st = stats(d);
