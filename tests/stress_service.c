@@ -169,6 +169,31 @@ static void start_service_lcores(const uint32_t *ids, unsigned n)
 	ASSERT_EQ(0, dpk_service_lcore_start(2));
 }
 
+/* App callers of @p ids: lcore 3 and a plain thread @p t. */
+static void start_callers(struct app_caller *lc3, struct app_caller *th, pthread_t *t,
+                          const uint32_t *ids, unsigned n)
+{
+	lc3->ids = th->ids = ids;
+	lc3->nids = th->nids = n;
+	ASSERT_EQ(0, dpk_lcore_launch(3, app_caller_lcore, lc3));
+	if (pthread_create(t, NULL, app_caller_thread, th) != 0) {
+		atomic_store(&lc3->stop, true);
+		dpk_lcore_wait(3);
+		ASSERT_TRUE(false);
+	}
+}
+
+/* Stop the callers of start_callers() and service lcores 1 and 2. */
+static void stop_all(struct app_caller *lc3, struct app_caller *th, pthread_t t)
+{
+	atomic_store(&lc3->stop, true);
+	atomic_store(&th->stop, true);
+	pthread_join(t, NULL);
+	ASSERT_EQ(0, dpk_lcore_wait(3));
+	ASSERT_EQ(0, dpk_service_lcore_stop_force(1));
+	ASSERT_EQ(0, dpk_service_lcore_stop_force(2));
+}
+
 /* ---- Exact statistics ---- */
 
 /* The estimate flags checked after a run need calls the sampling left untimed on both
@@ -262,14 +287,7 @@ static void stats_exact(enum layout l)
 	ids[3] = reg_counted("idle", &idle, 0);
 	ASSERT_EQ(0, dpk_service_stats_sample_set(ids[2], period));
 	start_service_lcores(ids, 4);
-	lc3.ids = th.ids = ids;
-	lc3.nids = th.nids = 4;
-	ASSERT_EQ(0, dpk_lcore_launch(3, app_caller_lcore, &lc3));
-	if (pthread_create(&t, NULL, app_caller_thread, &th) != 0) {
-		atomic_store(&lc3.stop, true);
-		dpk_lcore_wait(3);
-		ASSERT_TRUE(false);
-	}
+	start_callers(&lc3, &th, &t, ids, 4);
 	uint64_t end = dpk_test_now_ms() + dpk_test_stress_ms(STRESS_MS);
 	for (unsigned i = 0; dpk_test_now_ms() < end; i++) {
 		int rc = dpk_service_run_iter_on_app_lcore(ids[i % 4], true);
@@ -277,12 +295,7 @@ static void stats_exact(enum layout l)
 		main_other += rc != 0 && rc != -EBUSY;
 	}
 	wait_for_estimates();
-	atomic_store(&lc3.stop, true);
-	atomic_store(&th.stop, true);
-	pthread_join(t, NULL);
-	ASSERT_EQ(0, dpk_lcore_wait(3));
-	ASSERT_EQ(0, dpk_service_lcore_stop_force(1));
-	ASSERT_EQ(0, dpk_service_lcore_stop_force(2));
+	stop_all(&lc3, &th, t);
 
 	ASSERT_EQ(0, main_other + lc3.bad + lc3.off + th.bad + th.off);
 	ASSERT_EQ(0, atomic_load(&unsafe.overlaps));
@@ -399,23 +412,11 @@ static void reset_while_running(enum layout l)
 	c.mt_safe = true;
 	id = reg_counted("reset", &c, seed);
 	start_service_lcores(&id, 1);
-	lc3.ids = th.ids = &id;
-	lc3.nids = th.nids = 1;
-	ASSERT_EQ(0, dpk_lcore_launch(3, app_caller_lcore, &lc3));
-	if (pthread_create(&t, NULL, app_caller_thread, &th) != 0) {
-		atomic_store(&lc3.stop, true);
-		dpk_lcore_wait(3);
-		ASSERT_TRUE(false);
-	}
+	start_callers(&lc3, &th, &t, &id, 1);
 	uint64_t end = dpk_test_now_ms() + dpk_test_stress_ms(STRESS_MS);
 	while (dpk_test_now_ms() < end)
 		bad += reset_round(&c, id, rounds++, &m, bad == 0);
-	atomic_store(&lc3.stop, true);
-	atomic_store(&th.stop, true);
-	pthread_join(t, NULL);
-	ASSERT_EQ(0, dpk_lcore_wait(3));
-	ASSERT_EQ(0, dpk_service_lcore_stop_force(1));
-	ASSERT_EQ(0, dpk_service_lcore_stop_force(2));
+	stop_all(&lc3, &th, t);
 	dpk_test_note("%lu resets", rounds);
 	ASSERT_EQ(0, bad);
 	check_after_resets(&c, id, rounds, &m);
@@ -486,14 +487,7 @@ static void quiesce_then_free(enum layout l, bool mt_safe)
 	ASSERT_EQ(0, dpk_service_component_runstate_set(id, true));
 	ASSERT_EQ(0, dpk_service_runstate_set(id, true));
 	start_service_lcores(&id, 1);
-	lc3.ids = th.ids = &id;
-	lc3.nids = th.nids = 1;
-	ASSERT_EQ(0, dpk_lcore_launch(3, app_caller_lcore, &lc3));
-	if (pthread_create(&t, NULL, app_caller_thread, &th) != 0) {
-		atomic_store(&lc3.stop, true);
-		dpk_lcore_wait(3);
-		ASSERT_TRUE(false);
-	}
+	start_callers(&lc3, &th, &t, &id, 1);
 	uint64_t end = dpk_test_now_ms() + dpk_test_stress_ms(STRESS_MS);
 	while (dpk_test_now_ms() < end && !stuck) {
 		bool comp = dpk_test_rand(&rng) & 1;
