@@ -28,9 +28,10 @@ enum {
 
 /* The items in the order env.h promises. */
 static const char *const keys[] = {
-        "cpu_model",     "kernel",    "compiler",    "cflags",   "build_type", "dpkit",
-        "invariant_tsc", "tsc_hz",    "clocksource", "governor", "boost",      "smt",
-        "isolcpus",      "nohz_full", "hypervisor",  "aslr",     "load",       "ssb",
+        "cpu_model", "kernel",        "compiler", "cflags",      "build_type",
+        "dpkit",     "invariant_tsc", "tsc_hz",   "clocksource", "governor",
+        "boost",     "smt",           "isolcpus", "nohz_full",   "hypervisor",
+        "aslr",      "load",          "ssb",      "code_pages",
 };
 #define NKEYS ARRAY_LEN(keys)
 
@@ -57,8 +58,9 @@ static const struct fixture_case fixture_cases[] = {
          {2, 3},
          2,
          "Release",
-         /* model kern comp cflg build dpkit inv hz clk gov boost smt iso nohz hyp aslr load ssb */
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, OK, OK, OK, OK, OK, INF, INF, OK},
+         /* model kern comp cflg build dpkit inv hz clk gov boost smt iso nohz hyp aslr load ssb
+            code */
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, OK, OK, OK, OK, OK, INF, INF, OK, INF},
          {{"cpu_model", false, "Xeon(R) Gold 6338"},
           {"governor", true, "performance on CPU 2,3"},
           {"boost", true, "cpufreq/boost = 0"},
@@ -74,7 +76,7 @@ static const struct fixture_case fixture_cases[] = {
          {0, 1},
          2,
          "RelWithDebInfo",
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, OK, OK, DEG, DEG, OK, INF, INF, OK},
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, OK, OK, DEG, DEG, OK, INF, INF, OK, INF},
          {{"isolcpus", true, "CPU 0,1 not isolated"},
           {"nohz_full", true, "CPU 0,1 not tickless"},
           {"hypervisor", false, "none"}}},
@@ -83,14 +85,15 @@ static const struct fixture_case fixture_cases[] = {
          {1, 2},
          2,
          "Release",
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, OK, OK, DEG, DEG, OK, INF, INF, OK},
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, OK, OK, DEG, DEG, OK, INF, INF, OK, INF},
          {{"isolcpus", true, "CPU 1 not isolated"}}},
         {"untuned VM",
          "vm-untuned",
          {0, 1},
          2,
          "Debug",
-         {INF, INF, INF, INF, DEG, INF, DEG, INF, DEG, UNK, UNK, UNK, DEG, DEG, DEG, INF, INF, DEG},
+         {INF, INF, INF, INF, DEG, INF, DEG, INF, DEG, UNK, UNK, UNK, DEG, DEG, DEG, INF, INF, DEG,
+          INF},
          {{"invariant_tsc", true, "no nonstop_tsc"},
           {"clocksource", false, "kvm-clock"},
           {"governor", true, "no cpufreq in sysfs (typical of VMs)"},
@@ -105,7 +108,7 @@ static const struct fixture_case fixture_cases[] = {
          {0, 3},
          2,
          "Release",
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, DEG, DEG, DEG, DEG, DEG, OK, INF, INF, OK},
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, DEG, DEG, DEG, DEG, DEG, OK, INF, INF, OK, INF},
          {{"governor", false, "performance, powersave"},
           {"governor", true, "powersave on CPU 3"},
           {"boost", false, "on"},
@@ -118,7 +121,7 @@ static const struct fixture_case fixture_cases[] = {
          {0, 1},
          2,
          "Release",
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, DEG, DEG, DEG, DEG, OK, INF, INF, OK},
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, OK, DEG, DEG, DEG, DEG, OK, INF, INF, OK, INF},
          {{"governor", true, "performance on CPU 0,1"},
           {"aslr", true, "other addresses vary run to run"}}},
         {"laptop, all online CPUs",
@@ -126,14 +129,15 @@ static const struct fixture_case fixture_cases[] = {
          {0},
          0,
          "Release",
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, DEG, DEG, DEG, DEG, DEG, OK, INF, INF, OK},
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, DEG, DEG, DEG, DEG, DEG, OK, INF, INF, OK, INF},
          {{"governor", true, "powersave on CPU 3"}, {"isolcpus", true, "CPU 0-3 not isolated"}}},
         {"arm board",
          "arm-board",
          {0, 1},
          2,
          "MinSizeRel",
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, UNK, UNK, UNK, DEG, UNK, DEG, UNK, UNK, UNK},
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, UNK, UNK, UNK, DEG, UNK, DEG, UNK, UNK, UNK,
+          INF},
          {{"cpu_model", false, "CPU implementer 0x41 (Arm), part 0xd0c"},
           {"invariant_tsc", true, "Arm generic timer"},
           {"clocksource", false, "arch_sys_counter"},
@@ -147,7 +151,8 @@ static const struct fixture_case fixture_cases[] = {
          {1, 2, 3},
          3,
          "Release",
-         {INF, INF, INF, INF, OK, INF, OK, INF, OK, UNK, UNK, UNK, OK, UNK, DEG, UNK, UNK, UNK},
+         {INF, INF, INF, INF, OK, INF, OK, INF, OK, UNK, UNK, UNK, OK, UNK, DEG, UNK, UNK, UNK,
+          INF},
          {{"isolcpus", true, "CPU 1-3 isolated"},
           {"governor", true, "no scaling_governor for CPU 1-3"}}},
 };
@@ -312,8 +317,10 @@ static void missing_trees_are_unknown_never_ok(void)
 		print_env(&env);
 		check_shape(&env);
 		for (unsigned i = 0; i < NKEYS; i++) {
-			/* kernel comes from uname() and dpkit from the library itself */
-			if (strcmp(keys[i], "kernel") == 0 || strcmp(keys[i], "dpkit") == 0)
+			/* kernel comes from uname(), dpkit from the library itself and
+			 * code_pages from the program's own mappings */
+			if (strcmp(keys[i], "kernel") == 0 || strcmp(keys[i], "dpkit") == 0 ||
+			    strcmp(keys[i], "code_pages") == 0)
 				continue;
 			ASSERT_STREQ("unknown", dpk_verdict_name(env.item[i].verdict));
 		}
@@ -445,6 +452,24 @@ static void store_bypass_states(void)
 	rmdir(dir);
 }
 
+/* This test program is not linked for 2 MB code pages: its code stays, and says why. */
+static void code_pages_say_why_not(void)
+{
+	struct dpk_env env;
+	const struct dpk_env_item *it;
+
+	ASSERT_FALSE(dpk_bench_text_huge());
+	dpk_test_note("%s", dpk_bench_text_state());
+	ASSERT_TRUE(strstr(dpk_bench_text_state(), "max-page-size") != NULL ||
+	            strstr(dpk_bench_text_state(), "sanitizer") != NULL);
+	dpk_env_collect(NULL, &env);
+	it = dpk_env_find(&env, "code_pages");
+	ASSERT_NOT_NULL(it);
+	ASSERT_EQ(INF, it->verdict);
+	ASSERT_STREQ("4 KiB pages of the file", it->value);
+	ASSERT_TRUE(it->detail[0] != '\0');
+}
+
 static const struct dpk_test_case cases[] = {
         DPK_TEST(fixture_verdicts),
         DPK_TEST(given_facts_are_reported),
@@ -454,6 +479,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(real_machine_has_a_verdict_for_everything),
         DPK_TEST(find_and_names),
         DPK_TEST(store_bypass_states),
+        DPK_TEST(code_pages_say_why_not),
 };
 
 DPK_TEST_MAIN(cases)

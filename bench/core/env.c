@@ -67,6 +67,27 @@ static struct dpk_env_item *add_item(struct dpk_env *env, const char *key, const
 	return it;
 }
 
+/* Where the program's code lies: on 2 MB pages moved each round, or why not (hugetext.c). */
+static void code_pages(struct dpk_env_item *it)
+{
+	const char *st = dpk_bench_text_state();
+	const char *why = strchr(st, '(');
+
+	it->verdict = DPK_VERDICT_INFO;
+	if (!strstr(st, "moved each round")) {
+		snprintf(it->value, sizeof(it->value), "4 KiB pages of the file");
+		if (why && why[1])
+			snprintf(it->detail, sizeof(it->detail), "%.*s", (int)(strlen(why + 1) - 1),
+			         why + 1);
+		else
+			snprintf(it->detail, sizeof(it->detail), "%s", st);
+	} else {
+		snprintf(it->value, sizeof(it->value), "%s", st);
+		snprintf(it->detail, sizeof(it->detail),
+		         "a short loop's cost follows its physical address; each round draws anew");
+	}
+}
+
 /* A fact the harness passed in: info when given, unknown when not. */
 static void given(struct dpk_env_item *it, const char *value)
 {
@@ -207,6 +228,7 @@ void dpk_env_collect(const struct dpk_env_input *in, struct dpk_env *out)
 	dpk__env_aslr(c, add_item(out, "aslr", "Address space randomisation"));
 	dpk__env_load(c, add_item(out, "load", "Load average"));
 	dpk__env_ssb(c, add_item(out, "ssb", "Speculative store bypass"));
+	code_pages(add_item(out, "code_pages", "Code pages"));
 }
 
 const struct dpk_env_item *dpk_env_find(const struct dpk_env *env, const char *key)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "env.h"
 
 struct dpk_bench_set *dpk_bench_set_open(struct dpk_bench_runner *r,
                                          const struct dpk_bench_item *items, unsigned k,
@@ -49,6 +50,8 @@ bool dpk_bench_set_wants(const struct dpk_bench_set *set, unsigned q)
 
 bool dpk_bench_set_round(struct dpk_bench_set *set, unsigned q)
 {
+	if (!set->multi)
+		dpk_bench_text_rehome();
 	return set->multi ? dpk_bench_multi_round(set, q) : dpk_bench_single_round(set, q);
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "env.h"
 #include "report.h"
 #include "session.h"
 
@@ -126,6 +127,7 @@ int dpk_bench_main(int argc, char **argv, ...)
 		free(suites);
 		return 2;
 	}
+	dpk_bench_text_huge();
 	rc = dispatch(argc, argv, suites);
 	free(suites);
 	return rc;

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * hugetext.c - the program's code moved onto a 2 MB page before anything is timed.
+ *
+ * A short loop's cost can follow the physical address of its code (docs/method.md, "Why a
+ * page"): two files of the same bytes, read into different page-cache pages, timed up to
+ * 3.5% apart. On one 2 MB page, code that lies at the same virtual offset lies at the same
+ * physical offset too, in every process and every build, whatever the file. The program's
+ * executable segment must start on a 2 MB boundary, with nothing mapped in the rest of its
+ * last 2 MB (dpk-bench is linked with -z max-page-size=0x200000 for that); the copy is
+ * anonymous memory with MADV_HUGEPAGE, made read-only and executable, and mremap() puts it
+ * in place of the file's pages at the same addresses, so nothing that points into the code
+ * changes. Where anything is missing, the code stays where it is and the reason is kept.
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <stdbool.h>
+
+#include "env.h"
+
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+/* The main program's executable segment and whether any other segment of it lies in
+ * [end, end rounded up to 2 MB). */
+struct text_seg {
+	uintptr_t start, end;
+	bool crowded;
+	bool found;
+};
+
+static char text_state[160] = "not tried";
+static struct text_seg moved; /* the segment, once moved */
+
+static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct text_seg *t = arg;
+
+	(void)size;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+			t->start = info->dlpi_addr + ph->p_vaddr;
+			t->end = t->start + ph->p_memsz;
+			t->found = true;
+		}
+	}
+	for (unsigned i = 0; t->found && i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
+		uintptr_t lim = (t->end + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+
+		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_X) && a < lim && b > t->end)
+			t->crowded = true;
+	}
+	return 1; /* the first object is the main program */
+}
+
+/* Copy [t->start, t->end) onto fresh huge-page memory and move that in place. */
+static bool move_text(const struct text_seg *t)
+{
+	const size_t len = (t->end - t->start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	unsigned char *raw, *dst;
+
+	raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+	           0);
+	if (raw == MAP_FAILED) {
+		snprintf(text_state, sizeof(text_state), "4 KiB pages (no memory for the copy)");
+		return false;
+	}
+	dst = (unsigned char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+	if (dst > raw)
+		munmap(raw, (size_t)(dst - raw));
+	munmap(dst + len, (size_t)(raw + HUGE_PAGE - dst));
+	if (madvise(dst, len, MADV_HUGEPAGE) != 0) {
+		munmap(dst, len);
+		snprintf(text_state, sizeof(text_state), "4 KiB pages (no transparent huge pages)");
+		return false;
+	}
+	memcpy(dst, (const void *)t->start, t->end - t->start);
+	if (mprotect(dst, len, PROT_READ | PROT_EXEC) != 0 ||
+	    mremap(dst, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)t->start) == MAP_FAILED) {
+		munmap(dst, len);
+		snprintf(text_state, sizeof(text_state), "4 KiB pages (the move was refused)");
+		return false;
+	}
+	return true;
+}
+
+/* How many kB of [start, start + len) are on huge pages, from /proc/self/smaps. */
+static unsigned long huge_kb(uintptr_t start)
+{
+	char line[256];
+	unsigned long kb = 0;
+	bool in = false;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2)
+			in = a == start;
+		else if (in && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+bool dpk_bench_text_huge(void)
+{
+	struct text_seg t = {0};
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	snprintf(text_state, sizeof(text_state), "4 KiB pages (a sanitizer build)");
+	return false;
+#endif
+	dl_iterate_phdr(find_text, &t);
+	if (!t.found) {
+		snprintf(text_state, sizeof(text_state),
+		         "4 KiB pages (no executable segment found)");
+		return false;
+	}
+	if (t.start % HUGE_PAGE || t.crowded) {
+		snprintf(text_state, sizeof(text_state),
+		         "4 KiB pages (code not alone on a 2 MB boundary: link with -z "
+		         "max-page-size=0x200000)");
+		return false;
+	}
+	if (!move_text(&t))
+		return false;
+	moved = t;
+	snprintf(text_state, sizeof(text_state),
+	         "%lu kB of code on 2 MB pages (%lu kB huge), moved each round",
+	         (unsigned long)((t.end - t.start) >> 10), huge_kb(t.start));
+	return true;
+}
+
+void dpk_bench_text_rehome(void)
+{
+	if (moved.found && !move_text(&moved))
+		moved.found = false; /* stays where the last move put it */
+}
+
+const char *dpk_bench_text_state(void)
+{
+	return text_state;
+}
