@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dpk_test.h"
@@ -71,11 +72,21 @@ static void code_moves_and_still_runs(void)
 		ASSERT_TRUE(mapping_of(at, &start, &file));
 		ASSERT_FALSE(file);
 	}
-	ASSERT_TRUE(strstr(dpk_bench_text_state(), "on 2 MB pages") != NULL);
+	ASSERT_TRUE(strstr(dpk_bench_text_state(), "moved each round") != NULL);
+}
+
+/* DPK_BENCH_KEEP_CODE leaves the code in the file's pages, for profilers, and says so. */
+static void keep_code_leaves_it(void)
+{
+	ASSERT_EQ(0, setenv("DPK_BENCH_KEEP_CODE", "1", 1));
+	ASSERT_FALSE(dpk_bench_text_huge());
+	ASSERT_TRUE(strstr(dpk_bench_text_state(), "DPK_BENCH_KEEP_CODE") != NULL);
+	ASSERT_EQ(0, unsetenv("DPK_BENCH_KEEP_CODE"));
 }
 
 static const struct dpk_test_case cases[] = {
         DPK_TEST(code_moves_and_still_runs),
+        DPK_TEST(keep_code_leaves_it),
 };
 
 DPK_TEST_MAIN(cases)

@@ -10,12 +10,15 @@
  * last 2 MB (dpk-bench is linked with -z max-page-size=0x200000 for that); the copy is
  * anonymous memory with MADV_HUGEPAGE, made read-only and executable, and mremap() puts it
  * in place of the file's pages at the same addresses, so nothing that points into the code
- * changes. Where anything is missing, the code stays where it is and the reason is kept.
+ * changes. Where anything is missing, the code stays where it is and the reason is kept;
+ * DPK_BENCH_KEEP_CODE in the environment keeps it there too, for perf and gdb, which name
+ * functions from the file's mapping.
  */
 #define _GNU_SOURCE
 #include <link.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -117,6 +120,11 @@ bool dpk_bench_text_huge(void)
 {
 	struct text_seg t = {0};
 
+	if (getenv("DPK_BENCH_KEEP_CODE")) {
+		snprintf(text_state, sizeof(text_state),
+		         "4 KiB pages (DPK_BENCH_KEEP_CODE is set: code left to profilers)");
+		return false;
+	}
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	snprintf(text_state, sizeof(text_state), "4 KiB pages (a sanitizer build)");
 	return false;
@@ -136,9 +144,15 @@ bool dpk_bench_text_huge(void)
 	if (!move_text(&t))
 		return false;
 	moved = t;
-	snprintf(text_state, sizeof(text_state),
-	         "%lu kB of code on 2 MB pages (%lu kB huge), moved each round",
-	         (unsigned long)((t.end - t.start) >> 10), huge_kb(t.start));
+	const unsigned long huge = huge_kb(t.start), kb = (unsigned long)((t.end - t.start) >> 10);
+	if (huge)
+		snprintf(text_state, sizeof(text_state),
+		         "%lu kB of code on 2 MB pages (%lu kB huge), moved each round", kb, huge);
+	else
+		snprintf(text_state, sizeof(text_state),
+		         "%lu kB of code on 4 KiB anonymous pages (no huge page given), moved "
+		         "each round",
+		         kb);
 	return true;
 }
 
