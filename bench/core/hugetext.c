@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * hugetext.c - the program's code moved onto a 2 MB page before anything is timed.
+ * hugetext.c - the program's code moved onto fresh anonymous pages, at start and before
+ * every one-lcore round.
  *
- * A short loop's cost can follow the physical address of its code (docs/method.md, "Why a
- * page"): two files of the same bytes, read into different page-cache pages, timed up to
- * 3.5% apart. On one 2 MB page, code that lies at the same virtual offset lies at the same
- * physical offset too, in every process and every build, whatever the file. The program's
- * executable segment must start on a 2 MB boundary, with nothing mapped in the rest of its
- * last 2 MB (dpk-bench is linked with -z max-page-size=0x200000 for that); the copy is
- * anonymous memory with MADV_HUGEPAGE, made read-only and executable, and mremap() puts it
- * in place of the file's pages at the same addresses, so nothing that points into the code
+ * A short loop's cost can follow where its code lies in physical memory (docs/method.md,
+ * "Why a page", "Code pages"): two files of the same bytes, read into different page-cache
+ * pages, timed up to 3.5% apart, once per file, which paired rounds cannot tell from the
+ * build. Moved onto fresh pages before each round, every round draws its own placement.
+ * The program's executable segment must start on a 2 MB boundary, with nothing mapped in
+ * the rest of its last 2 MB (dpk-bench is linked with -z max-page-size=0x200000 for that);
+ * the copy is anonymous memory with MADV_HUGEPAGE (2 MB pages where the kernel gives them,
+ * so the move costs no TLB reach), made read-only and executable, and mremap() puts it in
+ * place of the old pages at the same addresses, so nothing that points into the code
  * changes. Where anything is missing, the code stays where it is and the reason is kept;
  * DPK_BENCH_KEEP_CODE in the environment keeps it there too, for perf and gdb, which name
  * functions from the file's mapping.
@@ -62,6 +64,23 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
 			t->crowded = true;
 	}
 	return 1; /* the first object is the main program */
+}
+
+/* Whether nothing else is mapped between the segment's last page and its 2 MB end. */
+static bool gap_free(const struct text_seg *t)
+{
+	const uintptr_t from = (t->end + 4095) & ~(uintptr_t)4095;
+	const uintptr_t lim = (t->end + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	void *p;
+
+	if (from >= lim)
+		return true;
+	p = mmap((void *)from, lim - from, PROT_NONE,
+	         MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return false;
+	munmap(p, lim - from);
+	return p == (void *)from; /* a kernel without NOREPLACE may place it elsewhere */
 }
 
 /* Copy [t->start, t->end) onto fresh huge-page memory and move that in place. */
@@ -135,6 +154,8 @@ bool dpk_bench_text_huge(void)
 		         "4 KiB pages (no executable segment found)");
 		return false;
 	}
+	if (!t.crowded && !gap_free(&t))
+		t.crowded = true;
 	if (t.start % HUGE_PAGE || t.crowded) {
 		snprintf(text_state, sizeof(text_state),
 		         "4 KiB pages (code not alone on a 2 MB boundary: link with -z "
