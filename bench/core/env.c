@@ -67,25 +67,12 @@ static struct dpk_env_item *add_item(struct dpk_env *env, const char *key, const
 	return it;
 }
 
-/* Where the program's code lies: on 2 MB pages moved each round, or why not (hugetext.c). */
+/* Where the program's code lies, and why (hugetext.c). */
 static void code_pages(struct dpk_env_item *it)
 {
-	const char *st = dpk_bench_text_state();
-	const char *why = strchr(st, '(');
-
 	it->verdict = DPK_VERDICT_INFO;
-	if (!strstr(st, "moved each round")) {
-		snprintf(it->value, sizeof(it->value), "4 KiB pages of the file");
-		if (why && why[1])
-			snprintf(it->detail, sizeof(it->detail), "%.*s", (int)(strlen(why + 1) - 1),
-			         why + 1);
-		else
-			snprintf(it->detail, sizeof(it->detail), "%s", st);
-	} else {
-		snprintf(it->value, sizeof(it->value), "%s", st);
-		snprintf(it->detail, sizeof(it->detail),
-		         "a short loop's cost follows its physical address; each round draws anew");
-	}
+	snprintf(it->value, sizeof(it->value), "%s", dpk_bench_text_state());
+	snprintf(it->detail, sizeof(it->detail), "%s", dpk_bench_text_why());
 }
 
 /* A fact the harness passed in: info when given, unknown when not. */

@@ -67,7 +67,7 @@ struct dpk_env_input {
  * ssb (Speculation_Store_Bypass in /proc/self/status: "mitigated" in any form is degraded,
  * vulnerable or not vulnerable ok; with the system-wide mode from
  * devices/system/cpu/vulnerabilities/spec_store_bypass in the detail), code_pages (where
- * the program's code lies, dpk_bench_text_state(): info).
+ * the program's code lies and why, dpk_bench_text_state() and _why(): info).
  * Anything unreadable is unknown with a detail saying what was missing.
  *
  * Beyond that: build_type Release, RelWithDebInfo or MinSizeRel is ok and Debug, Asan or
@@ -88,10 +88,11 @@ const struct dpk_env_item *dpk_env_find(const struct dpk_env *env, const char *k
 /**
  * Move the program's code onto 2 MB pages (bench/core/hugetext.c), so that where a loop
  * lies in physical memory no longer depends on the file it came from. True when moved;
- * dpk_bench_text_state() says what happened either way.
+ * either way dpk_bench_text_state() says how the code lies and dpk_bench_text_why() why.
  */
 bool dpk_bench_text_huge(void);
 const char *dpk_bench_text_state(void);
+const char *dpk_bench_text_why(void);
 /** Once moved, move the code again onto fresh pages: each round then draws its own
  *  physical placement, which the rounds' spread carries instead of one draw per process. */
 void dpk_bench_text_rehome(void);

@@ -5,8 +5,8 @@
  *
  * A short loop's cost can follow where its code lies in physical memory (docs/method.md,
  * "Why a page", "Code pages"): two files of the same bytes, read into different page-cache
- * pages, timed up to 3.5% apart, once per file, which paired rounds cannot tell from the
- * build. Moved onto fresh pages before each round, every round draws its own placement.
+ * pages, can time apart, once per file, which paired rounds cannot tell from the build.
+ * Moved onto fresh pages before each round, every round draws its own placement.
  * The program's executable segment must start on a 2 MB boundary, with nothing mapped in
  * the rest of its last 2 MB (dpk-bench is linked with -z max-page-size=0x200000 for that);
  * the copy is anonymous memory with MADV_HUGEPAGE (2 MB pages where the kernel gives them,
@@ -38,8 +38,16 @@ struct text_seg {
 	bool found;
 };
 
-static char text_state[160] = "not tried";
+/* How the code lies, and why: the environment block's value and detail. */
+static char text_state[160] = "4 KiB pages of the file";
+static char text_why[160] = "not tried";
 static struct text_seg moved; /* the segment, once moved */
+
+static bool why_not(const char *reason)
+{
+	snprintf(text_why, sizeof(text_why), "%s", reason);
+	return false;
+}
 
 static int find_text(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -83,38 +91,35 @@ static bool gap_free(const struct text_seg *t)
 	return p == (void *)from; /* a kernel without NOREPLACE may place it elsewhere */
 }
 
-/* Copy [t->start, t->end) onto fresh huge-page memory and move that in place. */
-static bool move_text(const struct text_seg *t)
+/* Copy [t->start, t->end) onto fresh huge-page memory and move that in place. NULL when
+ * moved, else why not; the code then stays where it was. */
+static const char *move_text(const struct text_seg *t)
 {
 	const size_t len = (t->end - t->start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	unsigned char *raw, *dst;
 
 	raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
 	           0);
-	if (raw == MAP_FAILED) {
-		snprintf(text_state, sizeof(text_state), "4 KiB pages (no memory for the copy)");
-		return false;
-	}
+	if (raw == MAP_FAILED)
+		return "no memory for the copy";
 	dst = (unsigned char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 	if (dst > raw)
 		munmap(raw, (size_t)(dst - raw));
 	munmap(dst + len, (size_t)(raw + HUGE_PAGE - dst));
 	if (madvise(dst, len, MADV_HUGEPAGE) != 0) {
 		munmap(dst, len);
-		snprintf(text_state, sizeof(text_state), "4 KiB pages (no transparent huge pages)");
-		return false;
+		return "no transparent huge pages";
 	}
 	memcpy(dst, (const void *)t->start, t->end - t->start);
 	if (mprotect(dst, len, PROT_READ | PROT_EXEC) != 0 ||
 	    mremap(dst, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)t->start) == MAP_FAILED) {
 		munmap(dst, len);
-		snprintf(text_state, sizeof(text_state), "4 KiB pages (the move was refused)");
-		return false;
+		return "the move was refused";
 	}
-	return true;
+	return NULL;
 }
 
-/* How many kB of [start, start + len) are on huge pages, from /proc/self/smaps. */
+/* How many kB of the mapping that starts at @p start are on huge pages (/proc/self/smaps). */
 static unsigned long huge_kb(uintptr_t start)
 {
 	char line[256];
@@ -138,32 +143,21 @@ static unsigned long huge_kb(uintptr_t start)
 bool dpk_bench_text_huge(void)
 {
 	struct text_seg t = {0};
+	const char *why;
 
-	if (getenv("DPK_BENCH_KEEP_CODE")) {
-		snprintf(text_state, sizeof(text_state),
-		         "4 KiB pages (DPK_BENCH_KEEP_CODE is set: code left to profilers)");
-		return false;
-	}
+	if (getenv("DPK_BENCH_KEEP_CODE"))
+		return why_not("DPK_BENCH_KEEP_CODE is set: code left to profilers");
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-	snprintf(text_state, sizeof(text_state), "4 KiB pages (a sanitizer build)");
-	return false;
+	return why_not("a sanitizer build");
 #endif
 	dl_iterate_phdr(find_text, &t);
-	if (!t.found) {
-		snprintf(text_state, sizeof(text_state),
-		         "4 KiB pages (no executable segment found)");
-		return false;
-	}
-	if (!t.crowded && !gap_free(&t))
-		t.crowded = true;
-	if (t.start % HUGE_PAGE || t.crowded) {
-		snprintf(text_state, sizeof(text_state),
-		         "4 KiB pages (code not alone on a 2 MB boundary: link with -z "
-		         "max-page-size=0x200000)");
-		return false;
-	}
-	if (!move_text(&t))
-		return false;
+	if (!t.found)
+		return why_not("no executable segment found");
+	if (t.start % HUGE_PAGE || t.crowded || !gap_free(&t))
+		return why_not("code not alone on a 2 MB boundary: link with -z "
+		               "max-page-size=0x200000");
+	if ((why = move_text(&t)) != NULL)
+		return why_not(why);
 	moved = t;
 	const unsigned long huge = huge_kb(t.start), kb = (unsigned long)((t.end - t.start) >> 10);
 	if (huge)
@@ -174,16 +168,31 @@ bool dpk_bench_text_huge(void)
 		         "%lu kB of code on 4 KiB anonymous pages (no huge page given), moved "
 		         "each round",
 		         kb);
+	snprintf(text_why, sizeof(text_why),
+	         "a short loop's cost follows its physical address; each round draws anew");
 	return true;
 }
 
+/* A move refused later leaves the code on the pages of the one before, and stops the
+ * moves; the state then says so. */
 void dpk_bench_text_rehome(void)
 {
-	if (moved.found && !move_text(&moved))
-		moved.found = false; /* stays where the last move put it */
+	const char *why;
+
+	if (moved.found && (why = move_text(&moved)) != NULL) {
+		moved.found = false;
+		snprintf(text_state, sizeof(text_state),
+		         "anonymous pages, no longer moved each round");
+		why_not(why);
+	}
 }
 
 const char *dpk_bench_text_state(void)
 {
 	return text_state;
+}
+
+const char *dpk_bench_text_why(void)
+{
+	return text_why;
 }
