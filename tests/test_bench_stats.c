@@ -727,6 +727,50 @@ static void cycles_convert_round_by_round(void)
 	ASSERT_EQ_U(5, dpk_stats_kept_cycles(s, N, 600.0, 10.0, out, NULL));
 }
 
+/* A round as the machine ran it: its kept samples and those set aside as slow, never one
+ * dropped for another reason; and the witness timings next to them. */
+static void rounds_as_run_take_the_slow_samples(void)
+{
+	enum { N = 6, Q = 3 };
+	const double ticks[N] = {1.0, 2.0, 9.0, 4.0, 6.0, 100.0};
+	const unsigned round[N] = {0, 0, 0, 1, 1, 1};
+	const float clk[N] = {110, 110, 110, 130, 130, 130};
+	const float wit[N] = {8, 8, 20, 30, 10, 40};
+	struct dpk_sample s[N];
+	double p50[Q], ratio[Q];
+	uint32_t count[Q];
+
+	cycles_samples(s, N, ticks, round, clk);
+	for (size_t i = 0; i < N; i++)
+		s[i].wit = wit[i];
+	s[2].reject = s[3].reject = s[4].reject = DPK_REJECT_SLOW;
+	s[5].reject = DPK_REJECT_GAP;
+	ASSERT_TRUE(dpk_stats_round_medians(s, N, Q, false, p50, count));
+	ASSERT_NEAR(1.5, p50[0], 1e-12);
+	EXPECT_TRUE(isnan(p50[1]) && isnan(p50[2]));
+	EXPECT_EQ_U(2, count[0]);
+	EXPECT_EQ_U(0, count[1]);
+	ASSERT_TRUE(dpk_stats_round_medians(s, N, Q, true, p50, count));
+	ASSERT_NEAR(2.0, p50[0], 1e-12);
+	ASSERT_NEAR(5.0, p50[1], 1e-12);
+	EXPECT_TRUE(isnan(p50[2]));
+	EXPECT_EQ_U(3, count[0]);
+	EXPECT_EQ_U(2, count[1]);
+	EXPECT_EQ_U(0, count[2]);
+	ASSERT_TRUE(dpk_stats_round_witness(s, N, Q, p50));
+	ASSERT_NEAR(8.0, p50[0], 1e-12);
+	ASSERT_NEAR(20.0, p50[1], 1e-12); /* 30 and 10; the gap's 40 left out */
+	EXPECT_TRUE(isnan(p50[2]));
+	/* Round 1 has a pace only from its slow samples: 600 cycles over 130 - 10 ticks. */
+	dpk_stats_round_ratios(s, N, 600.0, 10.0, Q, false, ratio);
+	ASSERT_NEAR(6.0, ratio[0], 1e-9);
+	EXPECT_TRUE(isnan(ratio[1]));
+	dpk_stats_round_ratios(s, N, 600.0, 10.0, Q, true, ratio);
+	ASSERT_NEAR(6.0, ratio[0], 1e-9);
+	ASSERT_NEAR(5.0, ratio[1], 1e-9);
+	EXPECT_TRUE(isnan(ratio[2]));
+}
+
 static void cycles_trim_the_round_outliers(void)
 {
 	enum { N = 7 };
@@ -941,6 +985,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(reject_gap_median_skips_rejected_samples),
         DPK_TEST(reject_edge_inputs),
         DPK_TEST(cycles_convert_round_by_round),
+        DPK_TEST(rounds_as_run_take_the_slow_samples),
         DPK_TEST(cycles_trim_the_round_outliers),
         DPK_TEST(cycles_trim_by_the_case_median),
         DPK_TEST(cycles_need_a_positive_pace),

@@ -222,6 +222,13 @@ static size_t round_end(const struct dpk_sample *s, size_t n, size_t a)
 	return b;
 }
 
+/* Whether sample @p x is kept, or set aside as slow and @p slow_too: the samples of a round
+ * as the machine ran it. */
+static bool in_round(const struct dpk_sample *x, bool slow_too)
+{
+	return x->reject == DPK_REJECT_NONE || (slow_too && x->reject == DPK_REJECT_SLOW);
+}
+
 static bool timed_kept(const struct dpk_sample *x)
 {
 	return x->reject == DPK_REJECT_NONE && x->clk > 0;
@@ -248,13 +255,13 @@ static double clock_cut(const struct dpk_sample *s, size_t n)
 
 /* Core cycles per tick in the round of samples s[a..b), or NaN when it has no pace. */
 static double round_ratio(const struct dpk_sample *s, size_t a, size_t b, double cut,
-                          double chain_cycles, double read_cost)
+                          double chain_cycles, double read_cost, bool slow_too)
 {
 	double sum = 0, pace;
 	size_t m = 0;
 
 	for (size_t i = a; i < b; i++)
-		if (timed_kept(&s[i]) && s[i].clk <= cut) {
+		if (in_round(&s[i], slow_too) && s[i].clk > 0 && s[i].clk <= cut) {
 			sum += s[i].clk;
 			m++;
 		}
@@ -285,7 +292,7 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 		double ratio;
 
 		b = round_end(s, n, a);
-		ratio = round_ratio(s, a, b, cut, chain_cycles, read_cost);
+		ratio = round_ratio(s, a, b, cut, chain_cycles, read_cost, false);
 		if (isnan(ratio))
 			continue;
 		v[used++] = ratio;
@@ -300,7 +307,7 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
 }
 
 void dpk_stats_round_ratios(const struct dpk_sample *s, size_t n, double chain_cycles,
-                            double read_cost, unsigned nrounds, double *ratio)
+                            double read_cost, unsigned nrounds, bool slow_too, double *ratio)
 {
 	const double cut = clock_cut(s, n);
 
@@ -311,7 +318,8 @@ void dpk_stats_round_ratios(const struct dpk_sample *s, size_t n, double chain_c
 	for (size_t a = 0, b; a < n; a = b) {
 		b = round_end(s, n, a);
 		if (s[a].round < nrounds)
-			ratio[s[a].round] = round_ratio(s, a, b, cut, chain_cycles, read_cost);
+			ratio[s[a].round] =
+			        round_ratio(s, a, b, cut, chain_cycles, read_cost, slow_too);
 	}
 }
 
@@ -544,8 +552,29 @@ size_t dpk_stats_mark_slow(struct dpk_sample *s, size_t n, const uint8_t *slow, 
 	return kept;
 }
 
-bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds, double *p50,
-                             uint32_t *kept)
+/* Each round's median of the samples' ticks per unit, or with @p wit of their witness
+ * timings (those without one left out): dpk_stats_round_medians(). */
+static bool round_medians_of(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             bool slow_too, bool wit, double *p50, uint32_t *kept);
+
+bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             bool slow_too, double *p50, uint32_t *kept)
+{
+	return round_medians_of(s, n, nrounds, slow_too, false, p50, kept);
+}
+
+bool dpk_stats_round_witness(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             double *p50)
+{
+	uint32_t *count = malloc((nrounds ? nrounds : 1) * sizeof(*count));
+	bool ok = count && round_medians_of(s, n, nrounds, true, true, p50, count);
+
+	free(count);
+	return ok;
+}
+
+static bool round_medians_of(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             bool slow_too, bool wit, double *p50, uint32_t *kept)
 {
 	size_t *start = calloc((size_t)nrounds + 1, sizeof(*start));
 	size_t *fill = calloc((size_t)nrounds + 1, sizeof(*fill));
@@ -555,7 +584,7 @@ bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrou
 	/* Count each round's kept samples, lay the rounds out one after another, then take
 	 * each round's median in place. */
 	for (size_t i = 0; ok && i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE && s[i].round < nrounds)
+		if (in_round(&s[i], slow_too) && s[i].round < nrounds && (!wit || s[i].wit > 0))
 			start[s[i].round + 1]++;
 	for (unsigned r = 0; ok && r < nrounds; r++) {
 		kept[r] = (uint32_t)start[r + 1];
@@ -563,8 +592,8 @@ bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrou
 		fill[r] = start[r];
 	}
 	for (size_t i = 0; ok && i < n; i++)
-		if (s[i].reject == DPK_REJECT_NONE && s[i].round < nrounds)
-			v[fill[s[i].round]++] = s[i].ticks_per_op;
+		if (in_round(&s[i], slow_too) && s[i].round < nrounds && (!wit || s[i].wit > 0))
+			v[fill[s[i].round]++] = wit ? s[i].wit : s[i].ticks_per_op;
 	for (unsigned r = 0; ok && r < nrounds; r++)
 		p50[r] = kept[r] ? dpk_stats_median(v + start[r], kept[r]) : NAN;
 	free(start);

@@ -210,9 +210,10 @@ size_t dpk_stats_kept_cycles(const struct dpk_sample *s, size_t n, double chain_
                              double read_cost, double *out, double *ratio_p50);
 
 /** The core cycles per tick of each round r < @p nrounds of @p s, by the pace
- *  dpk_stats_kept_cycles() takes: @p ratio[r], NaN for a round without one. */
+ *  dpk_stats_kept_cycles() takes: @p ratio[r], NaN for a round without one. With
+ *  @p slow_too the pace is also taken from the samples set aside as DPK_REJECT_SLOW. */
 void dpk_stats_round_ratios(const struct dpk_sample *s, size_t n, double chain_cycles,
-                            double read_cost, unsigned nrounds, double *ratio);
+                            double read_cost, unsigned nrounds, bool slow_too, double *ratio);
 
 /**
  * Summarise the kept samples of @p s (n of them, in @p nrounds rounds) with every round
@@ -230,11 +231,20 @@ double dpk_stats_median(double *v, size_t n);
 
 /**
  * The median of the kept samples of each round: for every round r < @p nrounds, @p p50[r]
- * (NaN when none is kept) and @p kept[r]. The samples may come in any order (several roles'
- * one after another). Returns false when out of memory (nothing written).
+ * (NaN when none is kept) and @p kept[r]. With @p slow_too, of the samples kept or set
+ * aside as DPK_REJECT_SLOW: the round as the machine ran it, slow phase and all, which is
+ * what a round run beside it in turn is to be paired with. The samples may come in any
+ * order (several roles' one after another). Returns false when out of memory (nothing
+ * written).
  */
-bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds, double *p50,
-                             uint32_t *kept);
+bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             bool slow_too, double *p50, uint32_t *kept);
+
+/** The median witness timing (dpk_sample.wit) of each round's samples kept or set aside as
+ *  slow, those without a timing left out: @p p50[r], NaN for a round with none. How fast
+ *  the machine ran that round. Returns false when out of memory (nothing written). */
+bool dpk_stats_round_witness(const struct dpk_sample *s, size_t n, unsigned nrounds,
+                             double *p50);
 
 /**
  * Which batches of role @p i ran alone: @p alone[j] is true when no batch of any other of

@@ -62,6 +62,14 @@ static inline double dpk_bench_witness_limit(double ref)
 	return ref * (1.0 + DPK_WITNESS_LIMIT);
 }
 
+/** Whether two rounds met the machine at different speeds: their median witness timings
+ * @p a and @p b (ticks per pair; one not above 0 or NaN: unknown, not apart) differ by more
+ * than DPK_WITNESS_LIMIT. A ratio of two such rounds measures the host, not the code. */
+static inline bool dpk_bench_witness_apart(double a, double b)
+{
+	return a > 0 && b > 0 && (a > b ? a / b : b / a) > 1.0 + DPK_WITNESS_LIMIT;
+}
+
 /** A case's slow samples are set aside only if at least this many fast ones are left after
  * the other rejections; with fewer it keeps the slow ones. */
 #define DPK_WITNESS_MIN_FAST 16u

@@ -380,7 +380,7 @@ static void role_figures(const struct dpk_bench_runner *r, const struct dpk_benc
 		if (alone->role[i])
 			dpk_stats_mark_alone(mr->samples, mr->ns, alone->role[i], rej);
 		if (rp50 && alone->role[i] &&
-		    !dpk_stats_round_medians(mr->samples, mr->ns, nr, rp50 + (size_t)i * nr, rkept))
+		    !dpk_stats_round_medians(mr->samples, mr->ns, nr, false, rp50 + (size_t)i * nr, rkept))
 			dpk_bench_result_fail(res, "out of memory");
 		dpk_stats_mark_rounds(mr->samples, mr->ns, aside, nr, DPK_REJECT_FLOOR, rej);
 		if (!kept_summary(mr->samples, mr->ns, nr, &rr->ticks, NULL, NULL))
@@ -494,7 +494,7 @@ void dpk_bench_finish_multi(const struct dpk_bench_runner *r, struct dpk_bench_m
 	dpk_stats_reject(all, n, check_ctx, counts);
 	if (alone.judged)
 		alone_mark_pooled(mc, &alone, all, counts);
-	if (!dpk_stats_round_medians(all, n, nr, p50, kept) || (alone.judged && !rp50)) {
+	if (!dpk_stats_round_medians(all, n, nr, false, p50, kept) || (alone.judged && !rp50)) {
 		alone_free(&alone);
 		free(rp50);
 		free(all);
