@@ -72,6 +72,10 @@ enum dpk_bench_status {
  *  floors) by more than this is set aside (docs/method.md, "The floor"). */
 #define DPK_BENCH_FLOOR_LIMIT 0.5
 
+/** The fewest paired rounds that give an interleaved ratio a 95% interval: the fewest
+ *  values with a distribution-free interval of their median. */
+#define DPK_BENCH_PAIR_ROUNDS_MIN 6
+
 /** One round of a case. */
 struct dpk_bench_round {
 	double p50;        /**< median of its kept samples (ticks per unit); NaN: none kept */
@@ -79,6 +83,14 @@ struct dpk_bench_round {
 	double floor;      /**< the larger of its two floor brackets, ticks; 0: none */
 	uint32_t kept;     /**< samples kept */
 	bool set_aside;    /**< its floor was off the case's (multi-lcore): left out */
+	/* Single-lcore rounds (whole_rounds): the round as the machine ran it, its samples
+	 * set aside as slow included, which a pairing with a round run beside it wants (both
+	 * ran in the same phase of the host). */
+	double whole_p50;        /**< median, ticks per unit; NaN: none */
+	double whole_p50_cycles; /**< the same in core cycles; NaN: none */
+	uint32_t whole;          /**< its samples kept or set aside as slow */
+	double whole_witness;    /**< their median witness timing (ticks per pair): how fast
+	                              the machine ran; NaN: none */
 };
 
 /** Most regimes a case's rounds are reported in. */
@@ -109,8 +121,8 @@ struct dpk_bench_result {
 	struct dpk_summary ticks;        /**< per operation over kept samples of counted roles */
 	struct dpk_summary cycles;       /**< per operation in core cycles (coreclock.h), over the
 	                                      kept samples of rounds with clock timings; n == 0
-	                                      where there are none (multi-lcore cases,
-	                                      interleaved groups, builds without the chain) */
+	                                      where there are none (multi-lcore cases, builds
+	                                      without the chain) */
 	double core_hz;                  /**< the core clock by the median round's pace (0: none) */
 	double mops;                     /**< aggregate throughput, millions of ops per second */
 	double elapsed_s;                /**< wall time of the case including warm-up */
@@ -119,12 +131,15 @@ struct dpk_bench_result {
 	double *raw_cycles; /**< with raw: the kept samples in core cycles, where cycles.n */
 	size_t nraw_cycles;
 	/* Interleaved runs (--interleave): the paired comparison with the group's first
-	 * member, from rounds in which both kept their sample. */
+	 * member, from the rounds both have (each as the machine ran it: whole_p50), in
+	 * core cycles where both have them, else in ticks. */
 	bool interleaved;
 	const struct dpk_bench_suite *ref_suite; /**< the group's first member */
 	const struct dpk_bench_case *ref_case;
 	unsigned group_size;
-	size_t pair_rounds;            /**< rounds with both samples kept */
+	size_t pair_rounds;            /**< rounds paired */
+	/* pair_ratio's interval is NaN from fewer rounds than DPK_BENCH_PAIR_ROUNDS_MIN */
+	bool pair_cycles;              /**< the ratios are of core cycles (else of ticks) */
 	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
 	/* Run in rounds (dpk_bench_run_rounds): its slices, and its samples the speed witness
 	 * found fast (both 0 otherwise). */
@@ -142,6 +157,7 @@ struct dpk_bench_result {
 	/* Rounds: every case runs in rounds (time slices spread over its set's run, each set
 	 * up afresh); the median of each, and for multi-lcore cases the floor beside it. */
 	struct dpk_bench_round *rounds; /**< one per round run, in order; NULL: none */
+	bool whole_rounds;              /**< the rounds' whole_ fields are filled */
 	unsigned nrounds;
 	unsigned rounds_set_aside;    /**< rounds whose floor moved off the case's (multi-lcore) */
 	struct dpk_summary round_p50; /**< over the kept rounds' medians (the rounds' spread) */
@@ -277,10 +293,10 @@ unsigned dpk_bench_witness_finish(struct dpk_bench_runner *r, struct dpk_bench_r
                                   size_t n);
 
 /**
- * Run the @p k single-lcore cases cases[i] of suites[i] interleaved: each is calibrated
- * and warmed up alone, then rounds time one batch of every member in turn (the order
- * rotating each round) until k times the time budget is spent. Fills res[0..k-1], each
- * with its own statistics and the per-round ratio to member 0.
+ * Run the @p k single-lcore cases cases[i] of suites[i] interleaved: in the same rounds, as
+ * dpk_bench_run_rounds() runs a set (one slice of each member per round, set up afresh,
+ * the order rotating each round). Fills res[0..k-1], each with its own statistics and the
+ * ratio to member 0 round by round (pair_rounds 0 when either did not run).
  */
 void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
                                const struct dpk_bench_suite *const *suites,

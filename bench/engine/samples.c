@@ -186,36 +186,61 @@ void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const 
 	}
 }
 
+/* Each round's median of @p s in ticks and, with @p cycles, in core cycles (NaN without
+ * a pace), over the kept samples or, with @p slow_too, those set aside as slow as well.
+ * False when out of memory. */
+static bool round_figures(const struct dpk_bench_runner *r, const struct dpk_sample *s, size_t n,
+                          unsigned nrounds, bool slow_too, bool cycles, double *p50,
+                          double *p50_cycles, uint32_t *count)
+{
+	if (!dpk_stats_round_medians(s, n, nrounds, slow_too, p50, count))
+		return false;
+	if (cycles)
+		dpk_stats_round_ratios(s, n, DPK_CORECLOCK_CHAIN_CYCLES, r->clock.read_cost,
+		                       nrounds, slow_too, p50_cycles);
+	for (unsigned q = 0; q < nrounds; q++)
+		p50_cycles[q] = cycles ? p50[q] * p50_cycles[q] : NAN;
+	return true;
+}
+
 void dpk_bench_single_rounds(const struct dpk_bench_runner *r, const struct dpk_sample *s, size_t n,
                              unsigned nrounds, struct dpk_bench_result *res)
 {
-	double p50[DPK_BENCH_ROUNDS_MAX * 2], v[DPK_BENCH_ROUNDS_MAX * 2];
-	double ratio[DPK_BENCH_ROUNDS_MAX * 2];
-	uint32_t kept[DPK_BENCH_ROUNDS_MAX * 2];
+	const size_t m = nrounds ? nrounds : 1;
+	/* p50, cycles, whole, whole cycles, witness, kept p50s */
+	double *f = malloc(6 * m * sizeof(*f));
+	uint32_t *kept = malloc(2 * m * sizeof(*kept));
+	const bool cyc = res->cycles.n > 0;
 	unsigned nv = 0;
 
-	if (nrounds > DPK_BENCH_ROUNDS_MAX * 2)
-		nrounds = DPK_BENCH_ROUNDS_MAX * 2;
-	res->rounds = calloc(nrounds ? nrounds : 1, sizeof(*res->rounds));
-	if (!res->rounds || !dpk_stats_round_medians(s, n, nrounds, p50, kept)) {
+	res->rounds = f && kept ? calloc(m, sizeof(*res->rounds)) : NULL;
+	if (!res->rounds ||
+	    !round_figures(r, s, n, nrounds, false, cyc, f, f + m, kept) ||
+	    !round_figures(r, s, n, nrounds, true, cyc, f + 2 * m, f + 3 * m, kept + m) ||
+	    !dpk_stats_round_witness(s, n, nrounds, f + 4 * m)) {
 		free(res->rounds);
 		res->rounds = NULL;
+		free(f);
+		free(kept);
 		return;
 	}
 	res->nrounds = nrounds;
-	if (res->cycles.n)
-		dpk_stats_round_ratios(s, n, DPK_CORECLOCK_CHAIN_CYCLES, r->clock.read_cost,
-		                       nrounds, ratio);
+	res->whole_rounds = true;
 	for (unsigned q = 0; q < nrounds; q++) {
-		res->rounds[q] = (struct dpk_bench_round){
-		        .p50 = p50[q],
-		        .p50_cycles = res->cycles.n ? p50[q] * ratio[q] : NAN,
-		        .kept = kept[q]};
+		res->rounds[q] = (struct dpk_bench_round){.p50 = f[q],
+		                                          .p50_cycles = f[m + q],
+		                                          .kept = kept[q],
+		                                          .whole_p50 = f[2 * m + q],
+		                                          .whole_p50_cycles = f[3 * m + q],
+		                                          .whole = kept[m + q],
+		                                          .whole_witness = f[4 * m + q]};
 		if (kept[q])
-			v[nv++] = p50[q];
+			f[5 * m + nv++] = f[q];
 	}
-	dpk_stats_summarise(v, nv, &res->round_p50);
+	dpk_stats_summarise(f + 5 * m, nv, &res->round_p50);
 	dpk_bench_regimes(res->rounds, nrounds, NULL, false, res);
+	free(f);
+	free(kept);
 }
 
 double dpk_bench_counter_step(const struct dpk_bench_runner *r)

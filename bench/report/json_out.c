@@ -3,6 +3,7 @@
  * docs/results-schema.md). */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,29 +135,37 @@ static void json_lcores(struct dpk_json *j, const struct dpk_bench_meta *m)
 	dpk_json_object_end(j);
 }
 
-/* The rounds as parallel arrays: median, floor, samples kept, set aside. */
+/* One field of every round of @p x as an array named @p key (NaN: null). */
+static void round_array(struct dpk_json *j, const char *key, const struct dpk_bench_result *x,
+                        size_t field)
+{
+	dpk_json_array_begin(j, key);
+	for (unsigned q = 0; q < x->nrounds; q++)
+		dpk_json_double(j, NULL, *(const double *)((const char *)&x->rounds[q] + field));
+	dpk_json_array_end(j);
+}
+
+/* The rounds as parallel arrays: median, floor, samples kept, set aside; one lcore, each
+ * round as run, slow samples included. */
 static void json_rounds(struct dpk_json *j, const struct dpk_bench_result *x)
 {
 	dpk_json_object_begin(j, "rounds");
-	dpk_json_array_begin(j, "p50");
-	for (unsigned q = 0; q < x->nrounds; q++)
-		dpk_json_double(j, NULL, x->rounds[q].p50); /* NaN: null, none kept */
-	dpk_json_array_end(j);
-	if (x->cycles.n) {
-		dpk_json_array_begin(j, "p50_cycles");
-		for (unsigned q = 0; q < x->nrounds; q++)
-			dpk_json_double(j, NULL, x->rounds[q].p50_cycles);
-		dpk_json_array_end(j);
-	}
+	round_array(j, "p50", x, offsetof(struct dpk_bench_round, p50)); /* null: none kept */
+	if (x->cycles.n)
+		round_array(j, "p50_cycles", x, offsetof(struct dpk_bench_round, p50_cycles));
 	dpk_json_array_begin(j, "kept");
 	for (unsigned q = 0; q < x->nrounds; q++)
 		dpk_json_uint(j, NULL, x->rounds[q].kept);
 	dpk_json_array_end(j);
+	if (x->whole_rounds) {
+		round_array(j, "whole_p50", x, offsetof(struct dpk_bench_round, whole_p50));
+		if (x->cycles.n)
+			round_array(j, "whole_p50_cycles", x,
+			            offsetof(struct dpk_bench_round, whole_p50_cycles));
+		round_array(j, "whole_witness", x, offsetof(struct dpk_bench_round, whole_witness));
+	}
 	if (x->floor_ref > 0) {
-		dpk_json_array_begin(j, "floor");
-		for (unsigned q = 0; q < x->nrounds; q++)
-			dpk_json_double(j, NULL, x->rounds[q].floor);
-		dpk_json_array_end(j);
+		round_array(j, "floor", x, offsetof(struct dpk_bench_round, floor));
 		dpk_json_array_begin(j, "set_aside");
 		for (unsigned q = 0; q < x->nrounds; q++)
 			dpk_json_bool(j, NULL, x->rounds[q].set_aside);
@@ -203,6 +212,7 @@ static void json_interleaved(struct dpk_json *j, const struct dpk_bench_result *
 	dpk_json_string(j, "reference", ref);
 	dpk_json_uint(j, "group_size", x->group_size);
 	dpk_json_uint(j, "rounds", x->pair_rounds);
+	dpk_json_string(j, "unit", x->pair_cycles ? "cycles" : "ticks");
 	dpk_json_double(j, "ratio_p50", x->pair_ratio.p50);
 	dpk_json_double(j, "ratio_ci95_lo", x->pair_ratio.p50_lo);
 	dpk_json_double(j, "ratio_ci95_hi", x->pair_ratio.p50_hi);

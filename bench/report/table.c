@@ -247,6 +247,12 @@ static void common_lines(FILE *f, const struct dpk_bench_result *res,
 		if (res->ref_case == res->c && res->ref_suite == res->suite)
 			fprintf(f, "      interleaved: reference of %u variants\n",
 			        res->group_size);
+		else if (res->pair_rounds && isnan(res->pair_ratio.p50_lo))
+			fprintf(f,
+			        "      interleaved with %s/%s: x%.3f per round, %zu rounds: too few "
+			        "for an interval\n",
+			        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
+			        res->pair_rounds);
 		else if (res->pair_rounds)
 			dpk_report_fold(
 			        f, cols, 8,
@@ -254,6 +260,9 @@ static void common_lines(FILE *f, const struct dpk_bench_result *res,
 			        "%zu rounds",
 			        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
 			        res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds);
+		else
+			fprintf(f, "      interleaved with %s/%s: no round of both to pair\n",
+			        res->ref_suite->name, res->ref_case->name);
 	}
 	if (res->placement == DPK_PLACE_OVERSUB && res->nroles)
 		dpk_report_fold(f, cols, 7 + rw,

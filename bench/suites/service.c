@@ -12,7 +12,7 @@
  *                        (work=0) and one that does a fixed small amount of work (work=64
  *                        dependent additions), so the framework's own cost shows on its
  *                        own. The stats variants share a group, so --interleave times
- *                        them batch by batch in turn and reports each as a ratio to stats
+ *                        them in the same rounds and reports each as a ratio to stats
  *                        off; tsc_pair in the same run is what a timed call adds, so one
  *                        in N adds about tsc_pair / N.
  *   lcore_loop           a service lcore's loop, per iteration, with 1, 8 and 64 mapped

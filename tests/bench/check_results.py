@@ -194,17 +194,30 @@ def main():
     t("every result", results)
 
     def rounds_and_floors():
-        # Every ok result ran in rounds (interleaved groups aside); a multi-lcore case on two
+        # Every ok result ran in rounds (interleaved groups too); a multi-lcore case on two
         # CPUs carries its own floor, and its rounds say which were set aside for it.
         for r in doc["results"]:
             where = f"{r['suite']}/{r['case']} {r['placement']}"
-            if r["status"] != "ok" or "interleaved" in r:
+            if r["status"] != "ok":
                 continue
             rd = r["rounds"]
             n = len(rd["p50"])
             assert n >= 1 and len(rd["kept"]) == n, f"{where}: {n} rounds, kept {rd['kept']}"
             assert all((p is None) == (k == 0) for p, k in zip(rd["p50"], rd["kept"])), \
                 f"{where}: round medians {rd['p50']}, kept {rd['kept']}"
+            # One lcore: each round as run too (slow samples included), with the witness
+            # beside it; a round with a kept sample has one.
+            whole = ["whole_p50", "whole_witness"] + (["whole_p50_cycles"]
+                                                      if "p50_cycles" in rd else [])
+            for key in whole:
+                assert (key in rd) == (r["placement"] == "single"), f"{where}: {key}"
+                if key in rd:
+                    assert len(rd[key]) == n, f"{where}: {key} over {n} rounds"
+            if r["placement"] == "single":
+                assert all(w is not None and w > 0 for w, k in
+                           zip(rd["whole_p50"], rd["kept"]) if k), f"{where}: whole_p50"
+                assert all((w is None) == (x is None) for w, x in
+                           zip(rd["whole_witness"], rd["whole_p50"])), f"{where}: witness"
             two_cpus = r["placement"] in ("smt", "core", "llc", "numa")
             # On two CPUs a floor, unless no round's bracket timed one (a host that held a
             # vCPU through every bracket), which the result then says; "all" has one where

@@ -58,7 +58,7 @@ const struct dpk_cli_command dpk_cli_commands[] = {
                 .about = "Run every case of the peers' suites (DPDK's and Concurrency Kit's, "
                          "those this program was built with) beside its dpkit twin, the case "
                          "with its name, parameters and group, one-lcore twins interleaved "
-                         "batch by batch, and print a table per block: dpkit's median, the "
+                         "(in the same rounds), and print a table per block: dpkit's median, the "
                          "peer's, the ratio peer / dpkit with its 95% interval (paired where "
                          "interleaved) and a verdict: dpkit faster, dpkit slower or within "
                          "noise (--noise).\n\n"
@@ -233,7 +233,8 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          dpk_cli_set_flag, AT(opt.raw)},
         {"--interleave", NULL, NULL, "run", false,
          "run single-lcore variants of one question (the same case in ring and dpdk_ring, a "
-         "case group) batch by batch in turn, and report each as a paired ratio to the first",
+         "case group) in the same rounds, slice by slice, and report each as a ratio to the "
+         "first, round by round",
          dpk_cli_set_flag, AT(interleave)},
         {"--json", NULL, "FILE", "peers", false,
          "also write every case's results (schema dpkit-bench v1, which compare, report and "

@@ -8,15 +8,12 @@
  * pairing runs. The plan holds the twins and their peers, interleaved, with each one-lcore
  * peer case regrouped under its own twin: its paired ratio is then to that twin, not to
  * the first variant of the twin's group (the service suite's app_iter group has five of
- * dpkit's). A one-lcore group that could not run interleaved because a member's set-up
- * was skipped (a DPDK case whose service lcore would share a CPU with its twin's)
- * runs again, apart, after the plan. Multi-lcore cases are never interleaved.
+ * dpkit's). Multi-lcore cases are never interleaved.
  *
  * The ratio is peer / dpkit, per operation, so above 1 dpkit is faster. Paired (one-lcore,
- * interleaved): the median of the per-round ratios and its 95% interval. Unpaired (and
- * "apart" for a one-lcore group run again apart): the ratio of the two figures, with an
- * interval as wide as the 95% intervals of the medians of the two cases' kept rounds;
- * none (no verdict) when either has fewer than 6 kept rounds or, for multi-lcore cases,
+ * interleaved): the median of the per-round ratios and its 95% interval. Unpaired: the
+ * ratio of the two figures, with an interval as wide as the 95% intervals of the medians
+ * of the two cases' kept rounds; none (no verdict) when either has fewer than 6 kept rounds or, for multi-lcore cases,
  * when the cache-line round trips measured beside the two differ by more than
  * DPK_BENCH_FLOOR_LIMIT: a pair's figure follows that round trip from run to run. The
  * verdict is "dpkit faster" when the whole interval lies above 1 + noise, "dpkit slower"
@@ -52,7 +49,6 @@ struct peers {
 	size_t nsel;
 	struct dpk_bench_plan plan;
 	struct dpk_bench_result *res; /* one per plan item */
-	bool *apart;                  /* res[i] comes from the run apart */
 	double noise;
 	struct dpk_output json; /* --json: the results and the tables' rows */
 	FILE *out;              /* the tables: stderr when the JSON goes to stdout */
@@ -196,53 +192,12 @@ static void run(struct peers *pp, struct dpk_session *s, const struct dpk_bench_
 		fprintf(stderr, "dpk-bench peers: out of memory\n");
 }
 
-/* Whether the interleaved group led by item @p i was stopped by a member's skip. */
-static bool group_skipped(const struct peers *pp, size_t i)
-{
-	for (size_t j = i; j < pp->plan.n; j++)
-		if (pp->plan.leader[j] == i && pp->res[j].status == DPK_RESULT_SKIPPED)
-			return true;
-	return false;
-}
-
-/* Run again, apart (not interleaved), the one-lcore groups a member's skip stopped. */
-static void run_apart(struct peers *pp, struct dpk_session *s)
-{
-	struct dpk_bench_plan again;
-	struct dpk_bench_result *res2;
-
-	pp->nsel = 0;
-	for (size_t i = 0; i < pp->plan.n; i++)
-		if (pp->plan.leader[i] == i && dpk_bench_plan_grouped(&pp->plan, i) &&
-		    group_skipped(pp, i))
-			for (size_t j = i; j < pp->plan.n; j++)
-				if (pp->plan.leader[j] == i)
-					sel_add(pp, pp->plan.item[j].c);
-	if (pp->nsel == 0 ||
-	    dpk_bench_plan_make(&again, &s->runner, pp->cli->suites, select_sel, pp, false))
-		return;
-	res2 = calloc(again.n, sizeof(*res2));
-	if (res2) {
-		run(pp, s, &again, res2);
-		for (size_t k = 0; k < again.n; k++)
-			for (size_t i = 0; i < pp->plan.n; i++)
-				if (pp->plan.item[i].c == again.item[k].c &&
-				    pp->plan.item[i].p == again.item[k].p) {
-					dpk_bench_result_free(&pp->res[i]);
-					pp->res[i] = res2[k];
-					pp->apart[i] = true;
-				}
-	}
-	free(res2);
-	dpk_bench_plan_free(&again);
-}
-
 /* ---- the tables --------------------------------------------------------------------- */
 
 /* A ratio peer / dpkit with its interval (NaN bounds: none). */
 struct ratio {
 	double r, lo, hi;
-	const char *how; /* "paired", "unpaired", "apart"; or why there is no ratio */
+	const char *how; /* "paired", "unpaired"; or why there is no ratio */
 	char note[96];   /* why there is no interval; "" when there is one */
 };
 
@@ -258,7 +213,7 @@ static bool floors_apart(const struct dpk_bench_result *t, const struct dpk_benc
 
 /* The ratio of peer result @p p to twin result @p t; false (and @p q->how the reason)
  * when either has no figure. */
-static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_result *p, bool apart,
+static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_result *p,
                      struct ratio *q)
 {
 	const struct dpk_summary *a = &t->round_p50, *b = &p->round_p50;
@@ -272,8 +227,8 @@ static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_re
 		return false;
 	}
 	q->r = p->ticks.p50 / t->ticks.p50;
-	q->how = apart ? "apart" : "unpaired";
-	if (p->interleaved && !apart && p->ref_case == t->c && p->pair_rounds >= 6) {
+	q->how = "unpaired";
+	if (p->interleaved && p->ref_case == t->c && p->pair_rounds >= DPK_BENCH_PAIR_ROUNDS_MIN) {
 		q->r = p->pair_ratio.p50;
 		q->lo = p->pair_ratio.p50_lo;
 		q->hi = p->pair_ratio.p50_hi;
@@ -328,7 +283,7 @@ static void row_of(const struct peers *pp, size_t i, size_t k, struct row *r)
 {
 	r->t = &pp->res[i];
 	r->p = &pp->res[k];
-	r->ok = ratio_of(r->t, r->p, pp->apart[k], &r->q);
+	r->ok = ratio_of(r->t, r->p, &r->q);
 	r->v = r->ok ? verdict_of(&r->q, pp->noise) : V_NONE;
 }
 
@@ -549,7 +504,6 @@ static void peers_free(struct peers *pp)
 	for (size_t i = 0; pp->res && i < pp->plan.n; i++)
 		dpk_bench_result_free(&pp->res[i]);
 	free(pp->res);
-	free(pp->apart);
 	free(pp->pr);
 	free(pp->sel);
 	dpk_bench_plan_free(&pp->plan);
@@ -575,8 +529,7 @@ static int peers_run(struct peers *pp, struct dpk_session *s)
 		                             "placements");
 	regroup(pp, &pp->plan);
 	pp->res = calloc(pp->plan.n, sizeof(*pp->res));
-	pp->apart = calloc(pp->plan.n, sizeof(*pp->apart));
-	if (!pp->res || !pp->apart)
+	if (!pp->res)
 		return dpk_cli_fail(pp->cli, "out of memory");
 	if (!pp->cli->quiet) {
 		dpk_report_env(pp->out, &s->env, &s->runner.clock);
@@ -586,7 +539,6 @@ static int peers_run(struct peers *pp, struct dpk_session *s)
 	}
 	t0 = dpk_tsc();
 	run(pp, s, &pp->plan, pp->res);
-	run_apart(pp, s);
 	s->meta.wall_s = (double)(dpk_tsc() - t0) / (double)s->runner.clock.hz;
 	print_tables(pp, s);
 	fflush(pp->out);
