@@ -149,6 +149,60 @@ static void regimes_withhold_the_verdict(void)
 	dpk_ab_report_free(&r);
 }
 
+/* One-lcore rounds with whole figures pair those: a round whose kept samples the witness
+ * set aside (kept median NaN) still pairs as run, slow samples included; a pair whose two
+ * witness medians lie over DPK_WITNESS_LIMIT apart is dropped and counted; the one-lcore
+ * rounds' regimes do not withhold the verdict. */
+static void whole_rounds_pair_and_speed_apart_drops(void)
+{
+	static double bw[ROUNDS], nw[ROUNDS], bwit[ROUNDS], nwit[ROUNDS];
+	struct pair p;
+	struct dpk_ab_report r;
+
+	make_pair(&p, 1.05, false);
+	for (unsigned q = 0; q < ROUNDS; q++) {
+		/* A slow phase (x1.6) over rounds 10-29 takes both sides alike. */
+		const double slow = q >= 10 && q < 30 ? 1.6 : 1.0;
+
+		bw[q] = p.bp50[q] * slow;
+		nw[q] = p.np50[q] * slow;
+		bwit[q] = nwit[q] = 8.0 * slow;
+		if (slow > 1)
+			p.bp50[q] = p.np50[q] = NAN; /* no kept sample in the slow phase */
+	}
+	/* Four pairs met the host at two speeds, the new round at full speed: as run, their
+	 * ratio is 1.05 / 1.6, and their witness medians are 1.6 apart. */
+	for (unsigned q = 10; q < 14; q++) {
+		nw[q] /= 1.6;
+		nwit[q] = 8.0;
+	}
+	p.base.round_whole = bw;
+	p.new.round_whole = nw;
+	p.base.round_whole_cycles = bw;
+	p.new.round_whole_cycles = nw;
+	p.base.round_whole_wit = bwit;
+	p.new.round_whole_wit = nwit;
+	p.new.nregimes = 2;
+	r = judged(&p, 0.0, -1);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_TRUE(r.c[0].whole && r.c[0].cycles);
+	EXPECT_EQ_U(4, r.c[0].speed_apart);
+	EXPECT_EQ_U(ROUNDS - 4, r.c[0].pairs);
+	EXPECT_TRUE(isnan(r.c[0].ratio[10]) && isfinite(r.c[0].ratio[20]));
+	ASSERT_TRUE(r.c[0].has_verdict);
+	EXPECT_TRUE(fabs(r.c[0].p50 - 1.05) < 0.003);
+	EXPECT_EQ(DPK_CMP_SLOWER, r.c[0].verdict);
+	dpk_ab_report_free(&r);
+	/* Without whole figures the slow phase's rounds are lost. */
+	p.base.round_whole = p.new.round_whole = NULL;
+	r = judged(&p, 0.0, -1);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_FALSE(r.c[0].whole);
+	EXPECT_EQ_U(ROUNDS - 20, r.c[0].pairs);
+	EXPECT_FALSE(r.c[0].has_verdict); /* the kept rounds' regimes */
+	dpk_ab_report_free(&r);
+}
+
 /* The gate fails on an interval wholly above 1 + fail_above, and only then. */
 static void the_gate_needs_the_whole_interval(void)
 {
@@ -174,6 +228,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(pairs_apart_in_floor_are_dropped),
         DPK_TEST(the_gate_needs_the_whole_interval),
         DPK_TEST(regimes_withhold_the_verdict),
+        DPK_TEST(whole_rounds_pair_and_speed_apart_drops),
 };
 
 DPK_TEST_MAIN(cases)

@@ -9,6 +9,7 @@
 #include "ab.h"
 #include "json.h"
 #include "stats.h"
+#include "witness.h"
 
 /* The entry of @p r with id @p id, or NULL. */
 static const struct dpk_res_entry *find(const struct dpk_results *r, const char *id)
@@ -30,12 +31,16 @@ static int push(const char ***arr, size_t *n, const char *s)
 	return 0;
 }
 
-/* Round @p q's figure of @p e: its median in core cycles (@p cycles) or in ticks; NaN when
- * left out. */
-static double round_value(const struct dpk_res_entry *e, size_t q, bool cycles)
+/* Round @p q's figure of @p e in core cycles (@p cycles) or in ticks: with @p whole the
+ * round as run, slow samples included (a slow phase of the host falls on both rounds of a
+ * pair, and setting one round's samples aside would lose the pair), else its kept
+ * samples' median; NaN when left out. */
+static double round_value(const struct dpk_res_entry *e, size_t q, bool cycles, bool whole)
 {
 	const double m = e->round_p50[q];
 
+	if (whole)
+		return cycles ? e->round_whole_cycles[q] : e->round_whole[q];
 	if (cycles)
 		return isfinite(m) ? e->round_cycles[q] : NAN;
 	return m;
@@ -71,9 +76,11 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	size_t lo, hi;
 
 	c->floors = a->round_floor && b->round_floor;
+	c->whole = a->round_whole && b->round_whole;
 	/* In core cycles where both have them: the host's clock moves both rounds of a pair
 	 * less than it moves two runs, but it moves them still. */
-	c->cycles = a->round_cycles && b->round_cycles;
+	c->cycles = c->whole ? a->round_whole_cycles && b->round_whole_cycles
+	                     : a->round_cycles && b->round_cycles;
 	c->ratio = calloc(n ? n : 1, sizeof(*c->ratio));
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	if (!c->ratio || !sorted) {
@@ -82,11 +89,17 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	}
 	c->nratio = n;
 	for (size_t q = 0; q < n; q++) {
-		double x = round_value(a, q, c->cycles), y = round_value(b, q, c->cycles);
+		double x = round_value(a, q, c->cycles, c->whole),
+		       y = round_value(b, q, c->cycles, c->whole);
 
 		c->ratio[q] = x > 0 && y > 0 ? y / x : NAN;
 		if (c->floors && floors_apart(a, b, q))
 			c->ratio[q] = NAN;
+		if (c->whole && a->round_whole_wit && b->round_whole_wit &&
+		    dpk_bench_witness_apart(a->round_whole_wit[q], b->round_whole_wit[q])) {
+			c->ratio[q] = NAN;
+			c->speed_apart++;
+		}
 		if (isfinite(c->ratio[q]))
 			sorted[c->pairs++] = c->ratio[q];
 	}
@@ -96,7 +109,9 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 		c->p50 = dpk_stats_median(sorted, c->pairs);
 	c->has_verdict =
 	        c->pairs >= DPK_AB_MIN_PAIRS && dpk_stats_median_ci_ranks(c->pairs, &lo, &hi);
-	if (c->has_verdict && (a->nregimes > 1 || b->nregimes > 1)) {
+	/* One-lcore rounds fall into regimes with the host's phases and their code's pages,
+	 * which the pairing takes out; a pair case's regimes are states of the case. */
+	if (c->has_verdict && !c->whole && (a->nregimes > 1 || b->nregimes > 1)) {
 		c->has_verdict = false;
 		snprintf(c->note, sizeof(c->note),
 		         "the rounds fell into regimes apart (base %u, new %u): no verdict",
@@ -111,8 +126,10 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 			c->verdict = DPK_CMP_SLOWER;
 		c->gate_failed = o->fail_above >= 0 && c->lo > 1.0 + o->fail_above;
 	} else if (!c->note[0]) {
-		snprintf(c->note, sizeof(c->note), "%zu paired rounds kept of %zu; %d are needed",
-		         c->pairs, n, DPK_AB_MIN_PAIRS);
+		snprintf(c->note, sizeof(c->note),
+		         "%zu paired rounds kept of %zu (%zu dropped: the machine ran them at two "
+		         "speeds); %d are needed",
+		         c->pairs, n, c->speed_apart, DPK_AB_MIN_PAIRS);
 	}
 	free(sorted);
 	return 0;
@@ -223,10 +240,11 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 {
 	fprintf(f,
 	        "ab: base %s, new %s\n"
-	        "ratio = new/base of paired rounds' medians (in core cycles where both have "
-	        "them; a pair whose two\nfloors are apart by over %.0f%% is dropped; below 1 is "
-	        "faster), with the 95%% sign-test interval of the\nmedian pair; a verdict needs "
-	        "the interval beyond %.1f%%\n\n",
+	        "ratio = new/base of paired rounds' medians (one lcore: each round as run, its "
+	        "slow samples\nincluded; in core cycles where both have them; a pair whose two "
+	        "floors are apart by over %.0f%%\nis dropped; below 1 is faster), with the 95%% "
+	        "sign-test interval of the median pair; a\nverdict needs the interval beyond "
+	        "%.1f%%\n\n",
 	        base_name, new_name, DPK_CMP_FLOOR_MOVED * 100.0, r->noise * 100.0);
 	int w = 4;
 
@@ -290,6 +308,8 @@ static void json_case(struct dpk_json *j, const struct dpk_ab_case *c)
 	dpk_json_double(j, "new_p50", c->new->ticks.p50);
 	dpk_json_bool(j, "per_floor", c->floors);
 	dpk_json_bool(j, "in_cycles", c->cycles);
+	dpk_json_bool(j, "whole_rounds", c->whole);
+	dpk_json_uint(j, "speed_apart", c->speed_apart);
 	dpk_json_uint(j, "pairs", c->pairs);
 	dpk_json_double(j, "ratio", c->p50);
 	dpk_json_double(j, "ci95_lo", c->lo);

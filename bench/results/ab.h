@@ -7,8 +7,13 @@
  * pair), so what the machine did then (drift, a slow phase, the host moving the vCPUs)
  * fell on both alike. The unit of replication is the pair of rounds: each gives the ratio
  * new / base of the two rounds' medians: in core cycles where both rounds have them
- * (single-lcore cases), in ticks otherwise. Pairs where either round was left out (no
- * sample kept, or set aside for its floor) are dropped, and so are pairs of a multi-lcore
+ * (single-lcore cases), in ticks otherwise. A single-lcore round counts as the machine ran
+ * it, the samples its speed witness set aside as slow included (whole_p50 in the files):
+ * a slow phase of the host falls on both rounds of a pair, and on a host slow for minutes
+ * dropping either round's slow samples left 3-5 pairs of 40 (docs/verdicts.md). A pair
+ * whose two rounds' witness medians lie apart (dpk_bench_witness_apart()) met the machine at
+ * two speeds and is dropped. Pairs where either round was left out (no sample, or set aside
+ * for its floor) are dropped, and so are pairs of a multi-lcore
  * case whose two floors lie more than DPK_CMP_FLOOR_MOVED apart (the host moved the lcores
  * between the two rounds). The figure is the median of
  * the paired ratios and its 95% interval the sign-test interval of that median (order
@@ -23,9 +28,9 @@
  *
  * Verdict: slower when the whole interval is above 1 + noise, faster when it is below
  * 1 - noise, within noise otherwise; no verdict with fewer than DPK_AB_MIN_PAIRS pairs,
- * nor where either build's rounds fell into regimes apart (a pair case that settles into
- * one of several states for a round: a ratio of two such rounds says which states they
- * drew, not which build is faster).
+ * nor where either build's rounds of a multi-lcore case fell into regimes apart (a pair
+ * case that settles into one of several states for a round: a ratio of two such rounds
+ * says which states they drew, not which build is faster).
  * The gate fails on a case whose interval's lower bound is above 1 + fail_above.
  */
 #ifndef DPK_BENCH_AB_H
@@ -58,6 +63,9 @@ struct dpk_ab_case {
 	double p50, lo, hi; /**< median paired ratio and its 95% interval */
 	bool floors;        /**< the ratios are of medians over their rounds' floors */
 	bool cycles;        /**< the ratios are of medians in core cycles */
+	bool whole;         /**< of the rounds as run, slow samples included (one lcore) */
+	size_t speed_apart; /**< pairs dropped: the two rounds met the machine at different
+	                         speeds (dpk_bench_witness_apart()) */
 	bool has_verdict;   /**< enough pairs to judge */
 	enum dpk_cmp_verdict verdict;
 	bool gate_failed;

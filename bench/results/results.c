@@ -187,6 +187,29 @@ static int round_at(struct ctx *c, const char *path, size_t q, const struct dpk_
 	return 0;
 }
 
+/* The optional array @p key of @p rd (@p n positive numbers or nulls) into a new array at
+ * @p out, NaN for null; *out stays NULL when the file has none. */
+static int whole_array(struct ctx *c, const struct dpk_jv *rd, const char *path, const char *key,
+                       size_t n, double **out)
+{
+	int rc = 0;
+	const struct dpk_jv *a = round_array(c, rd, path, key, n, true, &rc);
+
+	if (!a)
+		return rc;
+	if (!(*out = malloc((n ? n : 1) * sizeof(double))))
+		return -ENOMEM;
+	for (size_t q = 0; q < n; q++) {
+		const struct dpk_jv *y = &a->arr.v[q];
+
+		if (y->type != DPK_JV_NULL && (y->type != DPK_JV_NUMBER || !(y->num > 0)))
+			return bad(c, y, "%s.%s[%zu]: expected a positive number or null", path,
+			           key, q);
+		(*out)[q] = y->type == DPK_JV_NUMBER ? y->num : NAN;
+	}
+	return 0;
+}
+
 /* The rounds of result @p o, kept ones only, and its own floor (both optional). */
 static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
                        struct dpk_res_entry *e)
@@ -233,6 +256,10 @@ static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
 		}
 		e->nrounds += !out;
 	}
+	if ((rc = whole_array(c, rd, sub, "whole_p50", p50->arr.n, &e->round_whole)) ||
+	    (rc = whole_array(c, rd, sub, "whole_p50_cycles", p50->arr.n, &e->round_whole_cycles)) ||
+	    (rc = whole_array(c, rd, sub, "whole_witness", p50->arr.n, &e->round_whole_wit)))
+		return rc;
 	v = dpk_jv_get(o, "regimes");
 	e->nregimes = v && v->type == DPK_JV_ARRAY ? (unsigned)v->arr.n : 0;
 	if (!(v = member(c, o, path, "floor", DPK_JV_OBJECT, true, &rc)))
@@ -699,6 +726,9 @@ static void entry_free(struct dpk_res_entry *e)
 	free(e->round_p50);
 	free(e->round_cycles);
 	free(e->round_floor);
+	free(e->round_whole);
+	free(e->round_whole_cycles);
+	free(e->round_whole_wit);
 }
 
 void dpk_results_drop(struct dpk_results *r,

@@ -63,6 +63,11 @@ struct dpk_res_entry {
 	double *round_cycles; /**< each round's median in core cycles (NaN: none, or left out),
 	                           or NULL when the file has none */
 	double *round_floor;  /**< each round's floor, or NULL without floors */
+	double *round_whole;  /**< one lcore: each round's median as run, slow samples included
+	                           (NaN: none), or NULL when the file has none */
+	double *round_whole_cycles; /**< the same in core cycles, or NULL */
+	double *round_whole_wit;    /**< those rounds' median witness timings (NaN: none), or
+	                                 NULL */
 	size_t nrounds;       /**< rounds kept (finite round_p50) */
 	unsigned rounds_run;  /**< rounds run: the length of both arrays */
 	double floor_rt;      /**< the case's own floor (median round floor), ticks; NaN: none */
