@@ -149,10 +149,11 @@ static void regimes_withhold_the_verdict(void)
 	dpk_ab_report_free(&r);
 }
 
-/* One-lcore rounds with whole figures pair those: a round whose kept samples the witness
- * set aside (kept median NaN) still pairs as run, slow samples included; a pair whose two
- * witness medians lie over DPK_WITNESS_LIMIT apart is dropped and counted; the one-lcore
- * rounds' regimes do not withhold the verdict. */
+/* One-lcore rounds pair on their kept samples while at least half their rounds kept some;
+ * with fewer (a slow phase over half the rounds), as run: a round whose samples the witness
+ * set aside (kept median NaN) still pairs, slow samples included; a pair whose two witness
+ * medians lie over DPK_WITNESS_LIMIT apart is dropped and counted; the one-lcore rounds'
+ * regimes do not withhold the verdict. */
 static void whole_rounds_pair_and_speed_apart_drops(void)
 {
 	static double bw[ROUNDS], nw[ROUNDS], bwit[ROUNDS], nwit[ROUNDS];
@@ -161,8 +162,8 @@ static void whole_rounds_pair_and_speed_apart_drops(void)
 
 	make_pair(&p, 1.05, false);
 	for (unsigned q = 0; q < ROUNDS; q++) {
-		/* A slow phase (x1.6) over rounds 10-29 takes both sides alike. */
-		const double slow = q >= 10 && q < 30 ? 1.6 : 1.0;
+		/* A slow phase (x1.6) over rounds 5-34 takes both sides alike. */
+		const double slow = q >= 5 && q < 35 ? 1.6 : 1.0;
 
 		bw[q] = p.bp50[q] * slow;
 		nw[q] = p.np50[q] * slow;
@@ -198,8 +199,23 @@ static void whole_rounds_pair_and_speed_apart_drops(void)
 	r = judged(&p, 0.0, -1);
 	ASSERT_EQ_U(1, r.n);
 	EXPECT_FALSE(r.c[0].whole);
-	EXPECT_EQ_U(ROUNDS - 20, r.c[0].pairs);
+	EXPECT_EQ_U(ROUNDS - 30, r.c[0].pairs);
 	EXPECT_FALSE(r.c[0].has_verdict); /* the kept rounds' regimes */
+	dpk_ab_report_free(&r);
+	/* A slow phase over 10 rounds only: 30 kept pairs against 36 as run, the kept ones. */
+	p.base.round_whole = bw;
+	p.new.round_whole = nw;
+	p.new.nregimes = 0;
+	for (unsigned q = 15; q < 35; q++) {
+		p.bp50[q] = bw[q] / 1.6;
+		p.np50[q] = nw[q] / 1.6;
+	}
+	r = judged(&p, 0.0, -1);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_FALSE(r.c[0].whole);
+	EXPECT_EQ_U(30, r.c[0].pairs);
+	EXPECT_EQ_U(0, r.c[0].speed_apart);
+	EXPECT_EQ(DPK_CMP_SLOWER, r.c[0].verdict);
 	dpk_ab_report_free(&r);
 }
 

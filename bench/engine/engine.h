@@ -131,8 +131,8 @@ struct dpk_bench_result {
 	double *raw_cycles; /**< with raw: the kept samples in core cycles, where cycles.n */
 	size_t nraw_cycles;
 	/* Interleaved runs (--interleave): the paired comparison with the group's first
-	 * member, from the rounds both have (each as the machine ran it: whole_p50), in
-	 * core cycles where both have them, else in ticks. */
+	 * member, round by round (interleave.c), in core cycles where both have them, else in
+	 * ticks. */
 	bool interleaved;
 	const struct dpk_bench_suite *ref_suite; /**< the group's first member */
 	const struct dpk_bench_case *ref_case;
@@ -140,6 +140,8 @@ struct dpk_bench_result {
 	size_t pair_rounds;            /**< rounds paired */
 	/* pair_ratio's interval is NaN from fewer rounds than DPK_BENCH_PAIR_ROUNDS_MIN */
 	bool pair_cycles;              /**< the ratios are of core cycles (else of ticks) */
+	bool pair_as_run;              /**< of the rounds as run, slow samples included: too few
+	                                    rounds kept samples (else of the kept samples) */
 	struct dpk_summary pair_ratio; /**< this member / the reference, per round */
 	/* Run in rounds (dpk_bench_run_rounds): its slices, and its samples the speed witness
 	 * found fast (both 0 otherwise). */

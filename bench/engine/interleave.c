@@ -9,7 +9,7 @@
  * moment, and a member never times a batch right after another member's. Alternating
  * single batches instead leaves each batch to start on the other member's branch history
  * and cache lines, which slowed both members and not by the same factor (docs/method.md,
- * "Interleaved variants").
+ * "Interleaved groups").
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,16 +18,37 @@
 #include "engine_int.h"
 #include "witness.h"
 
-/* Round @p q of @p res as the machine ran it, in core cycles (@p cycles) or ticks: the two
- * rounds of a pair ran one after the other, so a slow phase of the host is likely to take
- * both, and setting one aside would lose the pair. NaN when it has no such sample. */
-static double round_value(const struct dpk_bench_result *res, unsigned q, bool cycles)
+/* Round @p q's figure of @p res in core cycles (@p cycles) or ticks: its kept samples'
+ * median or, with @p whole, the round as the machine ran it (whole_p50); NaN when it has
+ * no such sample. */
+static double round_value(const struct dpk_bench_result *res, unsigned q, bool cycles,
+                          bool whole)
 {
 	const struct dpk_bench_round *rd = &res->rounds[q];
 
-	if (!rd->whole)
-		return NAN;
-	return cycles ? rd->whole_p50_cycles : rd->whole_p50;
+	if (whole)
+		return !rd->whole ? NAN : cycles ? rd->whole_p50_cycles : rd->whole_p50;
+	return !rd->kept ? NAN : cycles ? rd->p50_cycles : rd->p50;
+}
+
+/* The ratios of @p m's rounds to @p ref's into @p ratio: their kept samples' medians, or
+ * with @p whole the rounds as run, leaving out the pairs whose witness medians lie apart
+ * (the machine changed speed between the two slices). Returns how many. */
+static size_t ratios_of(const struct dpk_bench_result *ref, const struct dpk_bench_result *m,
+                        unsigned n, bool cycles, bool whole, double *ratio)
+{
+	size_t k = 0;
+
+	for (unsigned q = 0; q < n; q++) {
+		const double a = round_value(ref, q, cycles, whole),
+		             b = round_value(m, q, cycles, whole);
+
+		if (a > 0 && b > 0 &&
+		    !(whole && dpk_bench_witness_apart(ref->rounds[q].whole_witness,
+		                                       m->rounds[q].whole_witness)))
+			ratio[k++] = b / a;
+	}
+	return k;
 }
 
 /* The counter's step as a share of one batch of @p res: a round's median is timed to a
@@ -40,12 +61,13 @@ static double batch_step(const struct dpk_bench_runner *r, const struct dpk_benc
 }
 
 /*
- * The ratio of member @p m to member @p ref, round by round, over rounds in which both have
- * samples and whose witness medians do not lie apart (dpk_bench_witness_apart(): the
- * machine's speed changed between the two slices): in core cycles where both have them
- * (the clock may change between two slices), else in ticks. Its median and 95% interval
- * (order statistics), the interval widened to the ratio's resolution; no interval (NaN)
- * from fewer than DPK_BENCH_PAIR_ROUNDS_MIN rounds. Nothing when either did not run.
+ * The ratio of member @p m to member @p ref, round by round, in core cycles where both have
+ * them (the clock may change between two slices), else in ticks: over the rounds in which
+ * both kept samples, which are the rounds the members' own figures rest on; or, when those
+ * are fewer than DPK_BENCH_PAIR_ROUNDS_MIN or than half the rounds both ran, over the rounds
+ * as run (pair_as_run: the host slowed most of them). Its median and 95% interval (order
+ * statistics), the interval widened to the ratio's resolution; no interval (NaN) from fewer
+ * than DPK_BENCH_PAIR_ROUNDS_MIN rounds. Nothing when either did not run.
  */
 static void pair_ratio(const struct dpk_bench_runner *r, const struct dpk_bench_result *ref,
                        struct dpk_bench_result *m)
@@ -53,7 +75,7 @@ static void pair_ratio(const struct dpk_bench_runner *r, const struct dpk_bench_
 	const unsigned n = ref->nrounds < m->nrounds ? ref->nrounds : m->nrounds;
 	const bool cycles = ref->cycles.n > 0 && m->cycles.n > 0;
 	double *ratio = malloc((n ? n : 1) * sizeof(*ratio));
-	size_t k = 0;
+	size_t k, whole;
 
 	m->pair_rounds = 0;
 	if (!ratio || ref->status != DPK_RESULT_OK || m->status != DPK_RESULT_OK ||
@@ -61,13 +83,11 @@ static void pair_ratio(const struct dpk_bench_runner *r, const struct dpk_bench_
 		free(ratio);
 		return;
 	}
-	for (unsigned q = 0; q < n; q++) {
-		const double a = round_value(ref, q, cycles), b = round_value(m, q, cycles);
-
-		if (a > 0 && b > 0 &&
-		    !dpk_bench_witness_apart(ref->rounds[q].whole_witness, m->rounds[q].whole_witness))
-			ratio[k++] = b / a;
-	}
+	whole = ratios_of(ref, m, n, cycles, true, ratio);
+	k = ratios_of(ref, m, n, cycles, false, ratio);
+	m->pair_as_run = k < DPK_BENCH_PAIR_ROUNDS_MIN || 2 * k < whole;
+	if (m->pair_as_run)
+		k = ratios_of(ref, m, n, cycles, true, ratio);
 	m->pair_rounds = k;
 	m->pair_cycles = cycles;
 	dpk_stats_summarise(ratio, k, &m->pair_ratio);

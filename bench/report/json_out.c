@@ -213,6 +213,7 @@ static void json_interleaved(struct dpk_json *j, const struct dpk_bench_result *
 	dpk_json_uint(j, "group_size", x->group_size);
 	dpk_json_uint(j, "rounds", x->pair_rounds);
 	dpk_json_string(j, "unit", x->pair_cycles ? "cycles" : "ticks");
+	dpk_json_bool(j, "as_run", x->pair_as_run);
 	dpk_json_double(j, "ratio_p50", x->pair_ratio.p50);
 	dpk_json_double(j, "ratio_ci95_lo", x->pair_ratio.p50_lo);
 	dpk_json_double(j, "ratio_ci95_hi", x->pair_ratio.p50_hi);

@@ -233,6 +233,31 @@ static int sub_width(const struct dpk_bench_result *res)
 	return rw;
 }
 
+/* An interleaved member's pairing with the group's reference. */
+static void interleaved_line(FILE *f, const struct dpk_bench_result *res, int cols)
+{
+	const char *as_run = res->pair_as_run ? ", as run (most rounds slowed by the host)" : "";
+
+	if (res->ref_case == res->c && res->ref_suite == res->suite)
+		fprintf(f, "      interleaved: reference of %u variants\n", res->group_size);
+	else if (res->pair_rounds && isnan(res->pair_ratio.p50_lo))
+		fprintf(f,
+		        "      interleaved with %s/%s: x%.3f per round, %zu rounds%s: too few for "
+		        "an interval\n",
+		        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
+		        res->pair_rounds, as_run);
+	else if (res->pair_rounds)
+		dpk_report_fold(f, cols, 8,
+		                "      interleaved with %s/%s: x%.3f per round [%.3f..%.3f], %zu "
+		                "rounds%s",
+		                res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
+		                res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds,
+		                as_run);
+	else
+		fprintf(f, "      interleaved with %s/%s: no round of both to pair\n",
+		        res->ref_suite->name, res->ref_case->name);
+}
+
 /* The lines under every row that ran: its speed-witness mark (narrow table), its pairing,
  * and on oversub what the figure times. */
 static void common_lines(FILE *f, const struct dpk_bench_result *res,
@@ -243,27 +268,8 @@ static void common_lines(FILE *f, const struct dpk_bench_result *res,
 	if (res->witness_kept_slow && !t->wide)
 		fprintf(f, "      %-*s too few samples at full speed: the figures may be slowed\n",
 		        rw, "witness");
-	if (res->interleaved) {
-		if (res->ref_case == res->c && res->ref_suite == res->suite)
-			fprintf(f, "      interleaved: reference of %u variants\n",
-			        res->group_size);
-		else if (res->pair_rounds && isnan(res->pair_ratio.p50_lo))
-			fprintf(f,
-			        "      interleaved with %s/%s: x%.3f per round, %zu rounds: too few "
-			        "for an interval\n",
-			        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
-			        res->pair_rounds);
-		else if (res->pair_rounds)
-			dpk_report_fold(
-			        f, cols, 8,
-			        "      interleaved with %s/%s: x%.3f per round [%.3f..%.3f], "
-			        "%zu rounds",
-			        res->ref_suite->name, res->ref_case->name, res->pair_ratio.p50,
-			        res->pair_ratio.p50_lo, res->pair_ratio.p50_hi, res->pair_rounds);
-		else
-			fprintf(f, "      interleaved with %s/%s: no round of both to pair\n",
-			        res->ref_suite->name, res->ref_case->name);
-	}
+	if (res->interleaved)
+		interleaved_line(f, res, cols);
 	if (res->placement == DPK_PLACE_OVERSUB && res->nroles)
 		dpk_report_fold(f, cols, 7 + rw,
 		                "      %-*s the roles share cpu %u: the figures time the "

@@ -67,28 +67,19 @@ static void widen(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	c->hi = exp(l + sqrt(hh * hh + s * s));
 }
 
-/* Pair the rounds of @p c and judge them by @p o. Returns 0 or -ENOMEM. */
-static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
+/* Pair the rounds of @p c into c->ratio (NaN: a dropped pair) and @p sorted (the pairs
+ * kept), on their kept samples or, with c->whole, as run; returns how many pairs. */
+static size_t pair_up(struct dpk_ab_case *c, double *sorted)
 {
 	const struct dpk_res_entry *a = c->base, *b = c->new;
-	const size_t n = a->rounds_run < b->rounds_run ? a->rounds_run : b->rounds_run;
-	double *sorted;
-	size_t lo, hi;
+	size_t pairs = 0;
 
-	c->floors = a->round_floor && b->round_floor;
-	c->whole = a->round_whole && b->round_whole;
 	/* In core cycles where both have them: the host's clock moves both rounds of a pair
 	 * less than it moves two runs, but it moves them still. */
 	c->cycles = c->whole ? a->round_whole_cycles && b->round_whole_cycles
 	                     : a->round_cycles && b->round_cycles;
-	c->ratio = calloc(n ? n : 1, sizeof(*c->ratio));
-	sorted = malloc((n ? n : 1) * sizeof(*sorted));
-	if (!c->ratio || !sorted) {
-		free(sorted);
-		return -ENOMEM;
-	}
-	c->nratio = n;
-	for (size_t q = 0; q < n; q++) {
+	c->speed_apart = 0;
+	for (size_t q = 0; q < c->nratio; q++) {
 		double x = round_value(a, q, c->cycles, c->whole),
 		       y = round_value(b, q, c->cycles, c->whole);
 
@@ -101,8 +92,38 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 			c->speed_apart++;
 		}
 		if (isfinite(c->ratio[q]))
-			sorted[c->pairs++] = c->ratio[q];
+			sorted[pairs++] = c->ratio[q];
 	}
+	return pairs;
+}
+
+/* Pair the rounds of @p c and judge them by @p o: on the rounds' kept samples, which the
+ * figures rest on, unless those give fewer than DPK_AB_MIN_PAIRS pairs or fewer than half
+ * the pairs of the rounds as run (the host slowed most rounds). Returns 0 or -ENOMEM. */
+static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
+{
+	const struct dpk_res_entry *a = c->base, *b = c->new;
+	const size_t n = a->rounds_run < b->rounds_run ? a->rounds_run : b->rounds_run;
+	double *sorted;
+	size_t lo, hi;
+
+	c->floors = a->round_floor && b->round_floor;
+	c->ratio = calloc(n ? n : 1, sizeof(*c->ratio));
+	sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!c->ratio || !sorted) {
+		free(sorted);
+		return -ENOMEM;
+	}
+	c->nratio = n;
+	c->whole = a->round_whole && b->round_whole;
+	if (c->whole) {
+		const size_t as_run = pair_up(c, sorted);
+
+		c->whole = false;
+		c->pairs = pair_up(c, sorted);
+		c->whole = c->pairs < DPK_AB_MIN_PAIRS || 2 * c->pairs < as_run;
+	}
+	c->pairs = pair_up(c, sorted);
 	c->p50 = c->lo = c->hi = NAN;
 	c->verdict = DPK_CMP_WITHIN_NOISE;
 	if (c->pairs)
@@ -240,10 +261,11 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 {
 	fprintf(f,
 	        "ab: base %s, new %s\n"
-	        "ratio = new/base of paired rounds' medians (one lcore: each round as run, its "
-	        "slow samples\nincluded; in core cycles where both have them; a pair whose two "
-	        "floors are apart by over %.0f%%\nis dropped; below 1 is faster), with the 95%% "
-	        "sign-test interval of the median pair; a\nverdict needs the interval beyond "
+	        "ratio = new/base of paired rounds' medians (in core cycles where both have "
+	        "them; a pair whose two\nfloors are apart by over %.0f%% is dropped; \"as run\": "
+	        "too few rounds kept samples, and\nthe rounds are paired slow samples and all, "
+	        "those the host's speed split dropped; below 1\nis faster), with the 95%% "
+	        "sign-test interval of the median pair; a verdict needs the interval\nbeyond "
 	        "%.1f%%\n\n",
 	        base_name, new_name, DPK_CMP_FLOOR_MOVED * 100.0, r->noise * 100.0);
 	int w = 4;
@@ -263,9 +285,11 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 			snprintf(iv, sizeof(iv), "-");
 		fprintf(f, "  %-*.*s %10.2f %10.2f %8.4f  %-19s %5zu  %s%s%s\n", w, w, c->base->id,
 		        c->base->ticks.p50, c->new->ticks.p50, c->p50, iv, c->pairs, verdict_of(c),
-		        c->floors   ? " (floor)"
-		        : c->cycles ? " (cycles)"
-		                    : "",
+		        c->floors                ? " (floor)"
+		        : c->cycles && c->whole  ? " (cycles, as run)"
+		        : c->cycles              ? " (cycles)"
+		        : c->whole               ? " (as run)"
+		                                 : "",
 		        c->gate_failed ? "  FAIL" : "");
 		if (c->note[0])
 			fprintf(f, "      %s\n", c->note);

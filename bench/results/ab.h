@@ -7,12 +7,14 @@
  * pair), so what the machine did then (drift, a slow phase, the host moving the vCPUs)
  * fell on both alike. The unit of replication is the pair of rounds: each gives the ratio
  * new / base of the two rounds' medians: in core cycles where both rounds have them
- * (single-lcore cases), in ticks otherwise. A single-lcore round counts as the machine ran
- * it, the samples its speed witness set aside as slow included (whole_p50 in the files):
- * a slow phase of the host falls on both rounds of a pair, and on a host slow for minutes
- * dropping either round's slow samples left 3-5 pairs of 40 (docs/verdicts.md). A pair
- * whose two rounds' witness medians lie apart (dpk_bench_witness_apart()) met the machine at
- * two speeds and is dropped. Pairs where either round was left out (no sample, or set aside
+ * (single-lcore cases), in ticks otherwise. A pair is of the two rounds' kept samples,
+ * which the figures rest on; but a host slow for minutes can leave few rounds any kept
+ * sample (3-5 of 40, docs/verdicts.md), and then, when the kept pairs are fewer than
+ * DPK_AB_MIN_PAIRS or than half the pairs as run, a one-lcore case is paired on its rounds
+ * as the machine ran them, the samples the speed witness set aside as slow included
+ * (whole_p50 in the files): a slow phase falls on both rounds of a pair. A pair as run whose
+ * two witness medians lie apart (dpk_bench_witness_apart()) met the machine at two speeds
+ * and is dropped. Pairs where either round was left out (no sample, or set aside
  * for its floor) are dropped, and so are pairs of a multi-lcore
  * case whose two floors lie more than DPK_CMP_FLOOR_MOVED apart (the host moved the lcores
  * between the two rounds). The figure is the median of
@@ -63,7 +65,8 @@ struct dpk_ab_case {
 	double p50, lo, hi; /**< median paired ratio and its 95% interval */
 	bool floors;        /**< the ratios are of medians over their rounds' floors */
 	bool cycles;        /**< the ratios are of medians in core cycles */
-	bool whole;         /**< of the rounds as run, slow samples included (one lcore) */
+	bool whole;         /**< of the rounds as run, slow samples included (one lcore, when
+	                         too few rounds kept samples) */
 	size_t speed_apart; /**< pairs dropped: the two rounds met the machine at different
 	                         speeds (dpk_bench_witness_apart()) */
 	bool has_verdict;   /**< enough pairs to judge */

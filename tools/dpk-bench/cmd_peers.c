@@ -11,7 +11,9 @@
  * dpkit's). Multi-lcore cases are never interleaved.
  *
  * The ratio is peer / dpkit, per operation, so above 1 dpkit is faster. Paired (one-lcore,
- * interleaved): the median of the per-round ratios and its 95% interval. Unpaired: the
+ * interleaved): the median of the per-round ratios and its 95% interval ("as run" when the
+ * host slowed so many rounds that they are paired slow samples and all: interleave.c).
+ * Unpaired: the
  * ratio of the two figures, with an interval as wide as the 95% intervals of the medians
  * of the two cases' kept rounds; none (no verdict) when either has fewer than 6 kept rounds or, for multi-lcore cases,
  * when the cache-line round trips measured beside the two differ by more than
@@ -197,7 +199,7 @@ static void run(struct peers *pp, struct dpk_session *s, const struct dpk_bench_
 /* A ratio peer / dpkit with its interval (NaN bounds: none). */
 struct ratio {
 	double r, lo, hi;
-	const char *how; /* "paired", "unpaired"; or why there is no ratio */
+	const char *how; /* "paired", "as run", "unpaired"; or why there is no ratio */
 	char note[96];   /* why there is no interval; "" when there is one */
 };
 
@@ -232,7 +234,7 @@ static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_re
 		q->r = p->pair_ratio.p50;
 		q->lo = p->pair_ratio.p50_lo;
 		q->hi = p->pair_ratio.p50_hi;
-		q->how = "paired";
+		q->how = p->pair_as_run ? "as run" : "paired";
 	} else if (a->n < 6 || b->n < 6) {
 		snprintf(q->note, sizeof(q->note), "%zu and %zu kept rounds, under 6", a->n, b->n);
 	} else if (floors_apart(t, p)) {
