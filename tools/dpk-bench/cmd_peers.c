@@ -11,15 +11,16 @@
  * dpkit's). Multi-lcore cases are never interleaved.
  *
  * The ratio is peer / dpkit, per operation, so above 1 dpkit is faster. Paired (one-lcore,
- * interleaved): the median of the per-round ratios and its 95% interval ("as run" when the
- * host slowed so many rounds that they are paired slow samples and all: interleave.c).
- * Unpaired: the
- * ratio of the two figures, with an interval as wide as the 95% intervals of the medians
- * of the two cases' kept rounds; none (no verdict) when either has fewer than 6 kept rounds or, for multi-lcore cases,
- * when the cache-line round trips measured beside the two differ by more than
- * DPK_BENCH_FLOOR_LIMIT: a pair's figure follows that round trip from run to run. The
- * verdict is "dpkit faster" when the whole interval lies above 1 + noise, "dpkit slower"
- * when it lies below 1 - noise, else "within noise" (--noise, default 2%).
+ * interleaved): the median of the per-round ratios and its 95% interval; "as run" when the
+ * host slowed so many rounds that they are paired slow samples and all (interleave.c), a
+ * ratio of the codes on the slowed machine while the figures stay those of the kept
+ * samples. Unpaired: the ratio of the two figures, with an interval as wide as the 95%
+ * intervals of the medians of the two cases' kept rounds; none (no verdict) when either
+ * has fewer than 6 kept rounds or, for multi-lcore cases, when the cache-line round trips
+ * measured beside the two differ by more than DPK_BENCH_FLOOR_LIMIT: a pair's figure
+ * follows that round trip from run to run. The verdict is "dpkit faster" when the whole
+ * interval lies above 1 + noise, "dpkit slower" when it lies below 1 - noise, else "within
+ * noise" (--noise, default 2%).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -373,9 +374,13 @@ static void print_tables(const struct peers *pp, const struct dpk_session *s)
 {
 	const struct dpk_bench_suite *ps;
 
-	fprintf(pp->out, "\npeers: median TSC ticks per unit (%.2f MHz); ratio = peer / dpkit, above 1 "
-	       "dpkit is faster; verdicts beyond +-%.3g%%\n",
-	       (double)s->runner.clock.hz / 1e6, pp->noise * 100);
+	fprintf(pp->out,
+	        "\npeers: median TSC ticks per unit (%.2f MHz); ratio = peer / dpkit, above 1 "
+	        "dpkit is faster; verdicts beyond +-%.3g%%\n"
+	        "how: paired = round by round, on their kept samples; as run = the host slowed "
+	        "most rounds, paired slow\nsamples and all (the figures stay the kept samples'); "
+	        "unpaired = run one after the other\n",
+	        (double)s->runner.clock.hz / 1e6, pp->noise * 100);
 	for (unsigned k = 0; (ps = pp->cli->suites[k]); k++)
 		for (size_t i = 0; i < pp->npr; i++)
 			if (pp->pr[i].ps == ps) {
