@@ -17,13 +17,14 @@
 #include <dpk/cycles.h>
 
 #include "coreclock.h"
+#include "hotcode.h"
 
 #if defined(__x86_64__)
 #define MUL8                                                                                       \
 	"imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0\n\t"                             \
 	"imul %0, %0\n\timul %0, %0\n\timul %0, %0\n\timul %0, %0\n\t"
 
-__attribute__((noinline, aligned(64))) double dpk_bench_coreclock_timing(void)
+__attribute__((noinline)) DPK_BENCH_HOT_CODE double dpk_bench_coreclock_timing(void)
 {
 	uint64_t x = 3, n = DPK_CORECLOCK_MULS / 8, t0 = dpk_tsc_begin(), t1;
 
@@ -36,7 +37,7 @@ __attribute__((noinline, aligned(64))) double dpk_bench_coreclock_timing(void)
 	"add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"                                 \
 	"add %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\tadd %2, %0\n\t"
 
-__attribute__((noinline, aligned(64))) double dpk_bench_coreclock_add_timing(void)
+__attribute__((noinline)) DPK_BENCH_HOT_CODE double dpk_bench_coreclock_add_timing(void)
 {
 	uint64_t x = 3, n = DPK_CORECLOCK_ADDS / 8, y = 1, t0 = dpk_tsc_begin(), t1;
 

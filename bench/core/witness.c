@@ -11,7 +11,8 @@
  * The witness must run at one speed in every build, and where a short loop and its calls
  * fall against the 64-byte fetch lines sets that speed (bench.h, "Code layout"): a change
  * to code the witness never runs can move its functions against those lines, and its
- * readings with them. So each starts on a 64-byte boundary (docs/method.md, "The speed
+ * readings with them. So each starts a page of its own (DPK_BENCH_HOT_CODE, hotcode.h:
+ * which also keeps its place beside the bodies it runs between; docs/method.md, "The speed
  * witness").
  */
 #include <math.h>
@@ -21,13 +22,14 @@
 
 #include <dpk/cycles.h>
 
+#include "hotcode.h"
 #include "stats.h"
 #include "witness.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
-#define WITNESS_CALL __attribute__((noinline, noipa, aligned(64)))
+#define WITNESS_CALL __attribute__((noinline, noipa)) DPK_BENCH_HOT_CODE
 #else
-#define WITNESS_CALL __attribute__((noinline, aligned(64)))
+#define WITNESS_CALL __attribute__((noinline)) DPK_BENCH_HOT_CODE
 #endif
 
 /* The queue never holds more than one element: eight slots fill one cache line, so a timing
@@ -84,7 +86,7 @@ static inline void witness_pair(uint64_t *v)
 	wseq++;
 }
 
-__attribute__((aligned(64))) double dpk_bench_witness_timing(void)
+DPK_BENCH_HOT_CODE double dpk_bench_witness_timing(void)
 {
 	uint64_t v = 0, t0;
 

@@ -75,7 +75,7 @@ static inline bool dpk_bench_witness_apart(double a, double b)
 #define DPK_WITNESS_MIN_FAST 16u
 
 /** One timing: TSC ticks per enqueue+dequeue pair over DPK_WITNESS_PAIRS pairs, the fenced
- * counter reads included. Starts on a 64-byte boundary, as do the queue calls it times. */
+ * counter reads included. Starts a page of its own, as do the queue calls it times. */
 double dpk_bench_witness_timing(void);
 
 /** One reading: the median of DPK_WITNESS_TIMINGS timings. */

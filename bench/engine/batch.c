@@ -13,6 +13,7 @@
 #include <dpk/cycles.h>
 
 #include "engine_int.h"
+#include "hotcode.h"
 
 /* The page size that matters for the stack's offset, and the step from one batch's offset
  * to the next: 13 of the page's 256 16-byte places, so any 256 batches in a row take every
@@ -110,10 +111,9 @@ static uint64_t run_body(struct dpk_bench_run *run, unsigned role, uint64_t n)
  * through dpk_bench_time_batch(), which fixes where its stack lies. A body that claims
  * more than it was asked is broken, and so is the case: it fails, and the batch counts
  * as none. */
-__attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_ctl *x, unsigned role,
-                                                          uint64_t n, double overhead,
-                                                          struct dpk_sample *s, bool want_ctx,
-                                                          double *ticks_out)
+__attribute__((noinline)) DPK_BENCH_HOT_CODE static uint64_t
+time_batch_here(struct dpk_bench_ctl *x, unsigned role, uint64_t n, double overhead,
+                struct dpk_sample *s, bool want_ctx, double *ticks_out)
 {
 	uint32_t cs0 = want_ctx ? ivcsw_now().n : 0;
 	unsigned c0 = (unsigned)sched_getcpu(), c1 = 0;
@@ -158,10 +158,9 @@ __attribute__((noinline)) static uint64_t time_batch_here(struct dpk_bench_ctl *
  * allocas to 32 bytes, so there the offset can move by 16 bytes with ASLR; those builds are
  * not for timing.
  */
-__attribute__((noinline)) uint64_t dpk_bench_time_batch(struct dpk_bench_ctl *x, unsigned role,
-                                                        uint64_t n, double overhead,
-                                                        struct dpk_sample *s, bool want_ctx,
-                                                        double *ticks_out)
+__attribute__((noinline)) DPK_BENCH_HOT_CODE uint64_t
+dpk_bench_time_batch(struct dpk_bench_ctl *x, unsigned role, uint64_t n, double overhead,
+                     struct dpk_sample *s, bool want_ctx, double *ticks_out)
 {
 	const uintptr_t frame = (uintptr_t)__builtin_frame_address(0);
 	char *pad = __builtin_alloca((frame & (STACK_PAGE - 1)) + 16 + x->stack_shift);
