@@ -108,6 +108,22 @@ def _():
         expect_refused(mutated("fig.json", figure(key, sub, v)), path)
 
 
+@case("a round's figures as run must be one per round, each positive or null")
+def _():
+    def whole(key, v):
+        def fn(d):
+            r = d["results"][0]
+            r["rounds"][key] = v(len(r["rounds"]["p50"]))
+        return fn
+    for key, v, why in (("whole_p50", lambda n: [1.0] * (n - 1), "whole_p50: 39 rounds, but 40"),
+                        ("whole_p50", lambda n: [-1.0] + [1.0] * (n - 1),
+                         "whole_p50[0]: expected a positive number or null"),
+                        ("whole_witness", lambda n: ["fast"] * n,
+                         "whole_witness[0]: expected a positive number or null"),
+                        ("whole_p50_cycles", lambda n: 3, "whole_p50_cycles")):
+        expect_refused(mutated("whole.json", whole(key, v)), "results[0].rounds", why)
+
+
 @case("a median of 0 is a figure: compare leaves its case out, with the reason")
 def _():
     def zero(d):
