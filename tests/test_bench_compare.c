@@ -186,10 +186,11 @@ static void known_shifts_give_the_right_verdicts(void)
 	EXPECT_TRUE(!c->significant || (c->lo < 1.02 && c->hi > 0.98));
 	EXPECT_FALSE(c->gate_failed);
 
-	/* The pair whose floor went from 160 to 798 ticks: the placement changed. */
+	/* The pair whose floor went from 160 to 798 ticks: the placement changed (in ticks,
+	 * as every pair case is judged unless asked for per floor). */
 	ASSERT_NOT_NULL(c = find_case(&r, "synth/moved/esize:8/n:32/placement:core"));
 	EXPECT_EQ(DPK_CMP_PLACEMENT, c->method);
-	EXPECT_EQ(DPK_CMP_PER_FLOOR, c->unit);
+	EXPECT_EQ(DPK_CMP_TICKS, c->unit);
 	EXPECT_EQ(DPK_CMP_NO_VERDICT, c->verdict);
 	EXPECT_TRUE(strstr(c->note, "the placement changed") != NULL);
 	EXPECT_FALSE(c->gate_failed);
@@ -262,9 +263,21 @@ static void repeats_are_pooled(void)
 	EXPECT_EQ(2, c->base.repeats);
 	EXPECT_EQ(2, c->new.repeats);
 	EXPECT_EQ_U(40, c->base.nrounds); /* twenty rounds a repeat */
-	EXPECT_EQ(DPK_CMP_PER_FLOOR, c->unit);
+	EXPECT_EQ(DPK_CMP_TICKS, c->unit);
 	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, c->verdict);
+	EXPECT_GT_F(c->base.floor, 0.0); /* the floor is kept to tell a placement change */
 	ASSERT_NOT_NULL(find_case(&r, "synth/pair/esize:8/n:32/placement:oversub"));
+	dpk_cmp_report_free(&r);
+	/* Asked for, per floor: only the cases with a floor of their own are compared. */
+	struct dpk_cmp_options o = defaults;
+
+	o.unit = DPK_CMP_UNIT_FLOOR;
+	ASSERT_EQ(0, dpk_compare(&b, &n, &o, &r, err, sizeof(err)));
+	ASSERT_NOT_NULL(c = find_case(&r, "synth/pair/esize:8/n:32/placement:core"));
+	EXPECT_EQ(DPK_CMP_PER_FLOOR, c->unit);
+	EXPECT_TRUE(find_case(&r, "synth/pair/esize:8/n:32/placement:oversub") == NULL);
+	EXPECT_GT(r.nskip, 0);
+	EXPECT_TRUE(strstr(r.skip[0].reason, "no floor of its own") != NULL);
 	dpk_cmp_report_free(&r);
 	dpk_results_free(&b);
 	dpk_results_free(&n);
@@ -699,7 +712,7 @@ static void the_table_says_what_it_decided(void)
 	EXPECT_TRUE(strstr(buf, "geometric mean") != NULL);
 	EXPECT_TRUE(strstr(buf, "rounds      slower") != NULL);
 	EXPECT_TRUE(strstr(buf, "verdicts rest on: 0 on the repeats' medians, 7 on the rounds' "
-	                        "medians (5 in core cycles, 2 over the case's own floor); 1 not "
+	                        "medians (5 in core cycles, 3 in ticks, 0 over the case's own floor); 1 not "
 	                        "judged: the placement changed") != NULL);
 	EXPECT_TRUE(strstr(buf, "sigma of 0.8% in core cycles, 4.4% in ticks") != NULL);
 	EXPECT_TRUE(strstr(buf, "only in base (1)") != NULL);

@@ -285,7 +285,7 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 			snprintf(iv, sizeof(iv), "-");
 		fprintf(f, "  %-*.*s %10.2f %10.2f %8.4f  %-19s %5zu  %s%s%s\n", w, w, c->base->id,
 		        c->base->ticks.p50, c->new->ticks.p50, c->p50, iv, c->pairs, verdict_of(c),
-		        c->floors                ? " (floor)"
+		        c->floors                ? " (ticks, floors)"
 		        : c->cycles && c->whole  ? " (cycles, as run)"
 		        : c->cycles              ? " (cycles)"
 		        : c->whole               ? " (as run)"
@@ -413,7 +413,7 @@ int dpk_ab_to_cmp(const struct dpk_ab_report *ab, struct dpk_cmp_report *out)
 		c->verdict = a->has_verdict ? a->verdict : DPK_CMP_NO_VERDICT;
 		c->gate_failed = a->gate_failed;
 		snprintf(c->note, sizeof(c->note), "%zu paired rounds%s%s", a->pairs,
-		         a->floors   ? ", over their floors"
+		         a->floors   ? ", in ticks, floors checked"
 		         : a->cycles ? ", in core cycles"
 		                     : "",
 		         a->note[0] ? "; " : "");

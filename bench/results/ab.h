@@ -63,7 +63,8 @@ struct dpk_ab_case {
 	double *ratio;      /**< the pairs' ratios, in round order (NaN: a dropped pair) */
 	size_t nratio;      /**< rounds paired, dropped ones included */
 	double p50, lo, hi; /**< median paired ratio and its 95% interval */
-	bool floors;        /**< the ratios are of medians over their rounds' floors */
+	bool floors;        /**< both have round floors: the ratios are of ticks, and a pair
+	                         whose floors lie apart is dropped */
 	bool cycles;        /**< the ratios are of medians in core cycles */
 	bool whole;         /**< of the rounds as run, slow samples included (one lcore, when
 	                         too few rounds kept samples) */

@@ -83,7 +83,9 @@ const char *dpk_cmp_unit_name(enum dpk_cmp_unit u)
 
 /* ---- one side of a case -------------------------------------------------------------- */
 
-/* The unit both entries allow, as @p choice asks; -1 when --unit cycles finds none. */
+/* The unit both entries allow, as @p choice asks; -1 when --unit cycles or floor finds
+ * none. A pair case is judged in ticks unless asked for per floor: within one placement
+ * the floor moves by more than the case does (compare.h). */
 static int case_unit(const struct dpk_res_entry *a, const struct dpk_res_entry *b,
                      enum dpk_cmp_unit_choice choice)
 {
@@ -91,12 +93,12 @@ static int case_unit(const struct dpk_res_entry *a, const struct dpk_res_entry *
 
 	if (choice == DPK_CMP_UNIT_CYCLES)
 		return cyc ? DPK_CMP_CYCLES : -1;
+	if (choice == DPK_CMP_UNIT_FLOOR)
+		return a->floor_rt > 0 && b->floor_rt > 0 ? DPK_CMP_PER_FLOOR : -1;
 	if (choice == DPK_CMP_UNIT_TICKS)
 		return DPK_CMP_TICKS;
 	if (cyc && (!a->round_p50 || a->round_cycles) && (!b->round_p50 || b->round_cycles))
 		return DPK_CMP_CYCLES;
-	if (a->floor_rt > 0 && b->floor_rt > 0)
-		return DPK_CMP_PER_FLOOR;
 	return DPK_CMP_TICKS;
 }
 
@@ -226,7 +228,13 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 			return -ENOMEM;
 	}
 	s->resolution *= r->resolution;
-	s->floor = u == DPK_CMP_PER_FLOOR ? dpk_stats_median(floors, s->nrep) : NAN;
+	/* Each repeat's floor where they all have one, whatever the unit: a floor that moved
+	 * between the files says the placement changed. */
+	bool all_floors = s->nrep > 0;
+
+	for (size_t k = 0; k < s->nrep; k++)
+		all_floors = all_floors && floors[k] > 0;
+	s->floor = all_floors ? dpk_stats_median(floors, s->nrep) : NAN;
 	if (!all_raw || !s->nraw) {
 		free(s->raw);
 		s->raw = NULL;
@@ -367,7 +375,7 @@ static void judge(struct dpk_cmp_case *c, const struct dpk_cmp_options *o, unsig
 	/* The counter resolves a median to a step over the batch at best (compare.h). */
 	c->lo *= 1.0 - res;
 	c->hi *= 1.0 + res;
-	if (c->unit == DPK_CMP_PER_FLOOR && floor_moved(c)) {
+	if (floor_moved(c)) {
 		c->method = DPK_CMP_PLACEMENT;
 		c->verdict = DPK_CMP_NO_VERDICT;
 		snprintf(c->note, sizeof(c->note),
@@ -446,6 +454,11 @@ static int make_case(const struct dpk_results *base, const struct dpk_results *n
 	int u = case_unit(a, b, o->unit), rc;
 
 	memset(c, 0, sizeof(*c));
+	if (u < 0 && o->unit == DPK_CMP_UNIT_FLOOR) {
+		snprintf(why, whylen, "no floor of its own in %s (one-lcore cases never have one)",
+		         a->floor_rt > 0 ? "new" : "base");
+		return -EAGAIN;
+	}
 	if (u < 0) {
 		snprintf(why, whylen, "no figures in cycles in %s",
 		         isfinite(a->cycles.p50) ? "new" : "base");
@@ -605,6 +618,14 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 		         out->n_only_base == 1 ? "" : "s", out->n_only_new,
 		         out->n_only_base ? out->only_base[0] : "-",
 		         out->n_only_new ? out->only_new[0] : "-");
+		dpk_cmp_report_free(out);
+		return -EINVAL;
+	}
+	if (out->n == 0 && o->unit == DPK_CMP_UNIT_FLOOR) {
+		/* As for cycles below: a gate that compared nothing must not pass. */
+		snprintf(err, errlen, "no case has a floor of its own in both files (%zu in common, "
+		         "none compared: %s)",
+		         out->nskip, out->nskip ? out->skip[0].reason : "-");
 		dpk_cmp_report_free(out);
 		return -EINVAL;
 	}

@@ -6,11 +6,12 @@
  * pooled. Per matched case the figure is the ratio new/base of the median per unit, and
  * what it is measured in is the case's: core cycles for single-lcore cases where both
  * files have them (the host's core clock moves a case's ticks from run to run, not its
- * cycles), the figure over the case's own floor (the cache-line round trip of its rounds)
- * for multi-lcore cases on two CPUs (each file's rounds over that file's median round
- * floor: a placement the host changed moves the floor and the figure with it, and
- * dividing by the per-round floor would add the bracket's own noise), ticks otherwise;
- * --unit ticks or cycles forces one.
+ * cycles), ticks otherwise, multi-lcore cases included: within one placement the floor
+ * (the cache-line round trip beside a case's rounds) moves between runs by more than the
+ * case does, and over it ten A/A comparisons of five runs found 233 false verdicts
+ * against 16 in ticks (docs/verdicts.md, "Pair cases between runs"); a floor that moved
+ * by more than DPK_CMP_FLOOR_MOVED says the placement changed instead. --unit ticks,
+ * cycles or floor (each file's rounds over that file's median round floor) forces one.
  *
  * What a verdict rests on, best first:
  *   repeats  both files hold at least DPK_CMP_MIN_REPEATS repeats: a Mann-Whitney U test
@@ -98,9 +99,10 @@ enum dpk_cmp_unit {
 
 /** How compare picks each case's unit. */
 enum dpk_cmp_unit_choice {
-	DPK_CMP_UNIT_AUTO,   /**< cycles, per floor or ticks, as the file header says */
+	DPK_CMP_UNIT_AUTO,   /**< cycles where both have them, else ticks */
 	DPK_CMP_UNIT_TICKS,  /**< ticks for every case */
 	DPK_CMP_UNIT_CYCLES, /**< cycles, and cases without them skipped */
+	DPK_CMP_UNIT_FLOOR,  /**< ticks over each file's floor, and cases without one skipped */
 };
 
 /** "faster", "slower", "within noise", "no verdict". */

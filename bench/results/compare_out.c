@@ -109,9 +109,9 @@ static void print_basis(FILE *f, const struct dpk_cmp_report *r)
 	        r->n, r->faster, r->slower, r->within, r->none);
 	fprintf(f,
 	        "verdicts rest on: %u on the repeats' medians, %u on the rounds' medians "
-	        "(%u in core cycles, %u over the case's own floor)",
+	        "(%u in core cycles, %u in ticks, %u over the case's own floor)",
 	        m[DPK_CMP_REPEATS], m[DPK_CMP_ROUNDS], r->by_unit[DPK_CMP_CYCLES],
-	        r->by_unit[DPK_CMP_PER_FLOOR]);
+	        r->by_unit[DPK_CMP_TICKS], r->by_unit[DPK_CMP_PER_FLOOR]);
 	if (m[DPK_CMP_PLACEMENT])
 		fprintf(f, "; %u not judged: the placement changed", m[DPK_CMP_PLACEMENT]);
 	if (m[DPK_CMP_TEST] + m[DPK_CMP_CI_ONLY] + m[DPK_CMP_TOO_FEW])
@@ -186,8 +186,8 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 		fprintf(f, "warning: %s\n", r->warn[i]);
 	fprintf(f,
 	        "ratio = new/base of the median per unit (below 1 is faster), in each case's unit "
-	        "(core cycles for single-lcore\ncases, the figure over the case's own floor for "
-	        "pairs, ticks otherwise); a verdict needs the 95%% interval\nof the ratio beyond "
+	        "(core cycles for single-lcore\ncases, ticks otherwise; a pair whose floor moved "
+	        "over 50%% is not judged); a verdict needs the 95%% interval\nof the ratio beyond "
 	        "the noise threshold of %.1f%% (and p < %.2f where the repeats decide)\n\n",
 	        r->noise * 100.0, DPK_CMP_ALPHA);
 	print_rows(f, r, widths_of(r));
@@ -287,6 +287,7 @@ int dpk_cmp_write_json(FILE *f, const struct dpk_results *base, const struct dpk
 	dpk_json_string(&j, "unit",
 	                r->unit == DPK_CMP_UNIT_CYCLES  ? "cycles"
 	                : r->unit == DPK_CMP_UNIT_TICKS ? "ticks"
+	                : r->unit == DPK_CMP_UNIT_FLOOR ? "floor"
 	                                                : "auto");
 	if (r->fail_above >= 0)
 		dpk_json_double(&j, "fail_above", r->fail_above);

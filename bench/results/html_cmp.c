@@ -47,9 +47,10 @@ static void cmp_intro(FILE *f, const struct dpk_cmp_report *c)
 	fprintf(f,
 	        "<p class=\"detail\">Verdicts rest on: %u on rounds run in one session and "
 	        "paired (dpk-bench ab), %u on the rounds' medians, %u on the repeats' medians "
-	        "(%u in core cycles, %u over the case's own floor).",
+	        "(%u in core cycles, %u in ticks, %u over the case's own floor).",
 	        m[DPK_CMP_PAIRED], m[DPK_CMP_ROUNDS], m[DPK_CMP_REPEATS],
-	        c->by_unit[DPK_CMP_CYCLES], c->by_unit[DPK_CMP_PER_FLOOR]);
+	        c->by_unit[DPK_CMP_CYCLES], c->by_unit[DPK_CMP_TICKS],
+	        c->by_unit[DPK_CMP_PER_FLOOR]);
 	if (m[DPK_CMP_ROUNDS] && c->run_sigma >= 0)
 		fprintf(f,
 		        " The rounds' intervals carry the drift within each run and, for the drift "

@@ -426,8 +426,8 @@ def _():
         assert rc == 0 and "(per unit over the case's own floor)" in out, out
         assert list(spread_rows(out)) == ["synth/pair/esize:8/n:32/placement:core"], out
         assert "have no floor of their own (one-lcore cases never do)" in out, out
-        expect_bad(["compare", a, b, "--unit", "floor"], "--unit: 'floor'",
-                   "'auto', 'ticks' or 'cycles'")
+        expect_bad(["compare", a, b, "--unit", "hz"], "--unit: 'hz'",
+                   "'auto', 'ticks', 'cycles' or 'floor'")
         expect_bad(["spread", f("base.json"), f("new.json"), "--unit", "cycles"],
                    "no case ran ok with figures in cycles")
 

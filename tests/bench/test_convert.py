@@ -164,9 +164,9 @@ def _():
     assert table(two) == table(one) and len(table(one)) == 2 + 8, (two, one)
     assert "| synth/shift10 n=32 | single | cycles | 140.03 | 153.93 | 1.099 | 1.080 to 1.119 | " \
         "**slower** |" in two, two
-    assert "| synth/moved esize=8 n=32 | core | per floor |" in two and "**no verdict**" in two, \
+    assert "| synth/moved esize=8 n=32 | core | ticks |" in two and "**no verdict**" in two, \
         two
-    assert "Geometric mean of the ratios 1.013 over 7 cases: 1 faster, 1 slower, 5 within " \
+    assert "Geometric mean of the ratios 1.015 over 7 cases: 1 faster, 1 slower, 5 within " \
         "noise." in one, one
     rc, out, err = run("convert", cj, "--to", "md", "--pattern", "synth/shift*")
     assert rc == 0 and len(table(out)) == 4 and "Geometric" not in out, out

@@ -102,7 +102,7 @@ struct dpk_cli {
 	double fail_above, limit;
 	unsigned sets;    /**< --sets N; 0: not asked */
 	bool cycles;      /**< --unit cycles */
-	bool per_floor;   /**< spread's --unit floor */
+	bool per_floor;   /**< spread's and compare's --unit floor */
 	int unit;         /**< compare's --unit: DPK_CMP_UNIT_AUTO (not given), _TICKS or _CYCLES */
 	double run_sigma; /**< --run-sigma; negative: compare's default by unit */
 	const char *output, *title, *html;

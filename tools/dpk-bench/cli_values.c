@@ -291,9 +291,10 @@ int dpk_cli_set_unit(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
 	const bool spread = strcmp(cli->cmd->name, "spread") == 0;
 
 	if (strcmp(v, "ticks") != 0 && strcmp(v, "cycles") != 0 &&
-	    (strcmp(v, "auto") != 0 || !compare) && (strcmp(v, "floor") != 0 || !spread)) {
+	    (strcmp(v, "auto") != 0 || !compare) &&
+	    (strcmp(v, "floor") != 0 || !(spread || compare))) {
 		snprintf(err, errlen, "--unit: '%s' is not %s", v,
-		         compare  ? "'auto', 'ticks' or 'cycles'"
+		         compare  ? "'auto', 'ticks', 'cycles' or 'floor'"
 		         : spread ? "'ticks', 'cycles' or 'floor'"
 		                  : "'ticks' or 'cycles'");
 		return -EINVAL;
@@ -302,6 +303,7 @@ int dpk_cli_set_unit(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
 	cli->per_floor = strcmp(v, "floor") == 0;
 	cli->unit = cli->cycles               ? DPK_CMP_UNIT_CYCLES
 	            : strcmp(v, "ticks") == 0 ? DPK_CMP_UNIT_TICKS
+	            : cli->per_floor          ? DPK_CMP_UNIT_FLOOR
 	                                      : DPK_CMP_UNIT_AUTO;
 	return 0;
 }
