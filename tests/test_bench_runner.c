@@ -687,7 +687,10 @@ static void interleaved_variants_take_turns_round_by_round(void)
 		EXPECT_TRUE(res[i].interleaved);
 		EXPECT_TRUE(res[i].ref_case == &c_var0);
 		EXPECT_EQ(2, res[i].group_size);
-		EXPECT_GT(res[i].pair_rounds, 0);
+		/* The reference pairs with itself in every round; the other member may lose a
+		 * round or all of them to a host whose speed changed between two slices. */
+		if (i == 0)
+			EXPECT_GT(res[i].pair_rounds, 0);
 		EXPECT_TRUE(res[i].pair_rounds <= res[i].witness_slices);
 		EXPECT_EQ(res[i].cycles.n > 0 && res[0].cycles.n > 0, res[i].pair_cycles);
 		if (i > 0 && res[i].pair_rounds < DPK_BENCH_PAIR_ROUNDS_MIN) {
