@@ -133,12 +133,6 @@ bool dpk_bench_rewarm(const struct dpk_bench_runner *r, struct dpk_bench_ctl *x,
 
 /* ---- from samples to a result (samples.c) ----------------------------------------- */
 
-/** Which rounds were slow, when decided for a whole interleaved group. */
-struct dpk_bench_slow_rounds {
-	const uint8_t *slow; /**< slow[r] non-zero: round r is slow */
-	size_t n;
-};
-
 /** The speed witness's rule for one set of samples: the limit a timing next to a fast
  *  sample may reach, and what became of it. */
 struct dpk_bench_witness_rule {
@@ -150,20 +144,18 @@ struct dpk_bench_witness_rule {
 /**
  * Summarise the kept samples of a set into @p sum, adding the rejection counts to
  * @p reject. With @p slow_limit > 0 the witness rule @p wit (when not NULL) sets slow
- * samples aside first, then the slow-round rule runs on what is left: with the rounds
- * @p given marks when not NULL, else by the set's own round medians. With @p keep_out the
- * kept samples, in the order taken, are returned too. False when out of memory.
+ * samples aside first, then the slow-round rule runs on what is left, by the set's own
+ * round medians. With @p keep_out the kept samples, in the order taken, are returned too.
+ * False when out of memory.
  */
 bool dpk_bench_summarise(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
-                         struct dpk_bench_witness_rule *wit,
-                         const struct dpk_bench_slow_rounds *given, size_t *reject,
+                         struct dpk_bench_witness_rule *wit, size_t *reject,
                          struct dpk_summary *sum, double **keep_out, size_t *nkeep_out);
 
 /** Fill a single-lcore result from its samples (rejection, summary, core cycles, rates). */
 void dpk_bench_finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                              struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
                              double sum_ops, struct dpk_bench_witness_rule *wit,
-                             const struct dpk_bench_slow_rounds *given,
                              struct dpk_bench_result *res);
 
 /** Find the regimes of a case's kept rounds (those not @p aside; NULL: all): their medians,

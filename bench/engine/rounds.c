@@ -264,7 +264,7 @@ static void finish_case(struct dpk_bench_set *set, unsigned i)
 	res->witness_fast = fast;
 	if (res->status == DPK_RESULT_OK) {
 		dpk_bench_finish_single(set->r, rc->c, rc->samples, rc->ns, rc->n, rc->sum_ticks,
-		                        rc->ops, &wit, NULL, res);
+		                        rc->ops, &wit, res);
 		res->witness_kept_slow = wit.kept_slow;
 		res->witness_kept_p50 = kept_witness_p50(rc->samples, rc->ns);
 		res->witness_kept_rounds = kept_rounds(rc->samples, rc->ns);

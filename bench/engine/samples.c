@@ -32,8 +32,7 @@ static size_t apply_witness(struct dpk_sample *s, size_t n, size_t kept,
 }
 
 bool dpk_bench_summarise(struct dpk_sample *s, size_t n, bool check_ctx, double slow_limit,
-                         struct dpk_bench_witness_rule *wit,
-                         const struct dpk_bench_slow_rounds *given, size_t *reject,
+                         struct dpk_bench_witness_rule *wit, size_t *reject,
                          struct dpk_summary *sum, double **keep_out, size_t *nkeep_out)
 {
 	size_t counts[DPK_REJECT_COUNT] = {0};
@@ -41,9 +40,7 @@ bool dpk_bench_summarise(struct dpk_sample *s, size_t n, bool check_ctx, double 
 
 	if (slow_limit > 0 && wit)
 		kept = apply_witness(s, n, kept, wit, counts);
-	if (slow_limit > 0 && given)
-		kept = dpk_stats_mark_slow(s, n, given->slow, given->n, counts);
-	else if (slow_limit > 0)
+	if (slow_limit > 0)
 		kept = dpk_stats_reject_slow(s, n, slow_limit, counts);
 	double *v = malloc((kept ? kept : 1) * sizeof(double));
 	size_t k;
@@ -118,7 +115,6 @@ static void summarise_cycles(const struct dpk_bench_runner *r, struct dpk_sample
 void dpk_bench_finish_single(const struct dpk_bench_runner *r, const struct dpk_bench_case *c,
                              struct dpk_sample *samples, size_t ns, uint64_t n, double sum_ticks,
                              double sum_ops, struct dpk_bench_witness_rule *wit,
-                             const struct dpk_bench_slow_rounds *given,
                              struct dpk_bench_result *res)
 {
 	const double hz = (double)r->clock.hz;
@@ -132,7 +128,7 @@ void dpk_bench_finish_single(const struct dpk_bench_runner *r, const struct dpk_
 	res->samples = ns;
 	res->role[0].batch_ops = n;
 	res->role[0].samples = ns;
-	if (!dpk_bench_summarise(samples, ns, true, r->opt.slow_limit, wit, given, res->reject,
+	if (!dpk_bench_summarise(samples, ns, true, r->opt.slow_limit, wit, res->reject,
 	                         &res->ticks, r->opt.raw ? &res->raw : NULL, &res->nraw)) {
 		dpk_bench_result_fail(res, "out of memory");
 		return;
