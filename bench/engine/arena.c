@@ -32,7 +32,6 @@
 
 #define ARENA_BASE ((uintptr_t)0x5d0000000000ull)
 #define ARENA_SIZE ((size_t)64 << 20)
-#define ARENA_SLOT ((uintptr_t)1 << 32)
 #define PAGE       ((size_t)4096)
 
 /* The pages a round's window may start at: a megabyte of frames to move over. */
@@ -54,34 +53,28 @@ unsigned dpk_bench_arena_page_of(unsigned q)
 	return (q * 37u) % POOL_PAGES;
 }
 
-/* The pool's file, made on first use and sized for interleave slot @p slot: each slot a
- * span of its own (a window of every slot may be mapped at once); -1 when the kernel
- * gives none, and the arena is then plain anonymous memory. The main lcore alone maps
- * arenas, so the pool needs no lock. */
-static int pool_fd(unsigned slot)
+/* The pool's file, made and sized on first use; -1 when the kernel gives none, and the
+ * arena is then plain anonymous memory. The main lcore alone maps arenas, and one at a
+ * time, so the pool needs no lock. */
+static int pool_fd(void)
 {
 	static int fd = -2;
-	static unsigned slots;
 
-	if (fd == -2)
+	if (fd == -2) {
 		fd = memfd_create("dpk-bench-arena", MFD_CLOEXEC);
-	if (fd >= 0 && slot >= slots) {
-		const off_t span = (off_t)(ARENA_SIZE + POOL_PAGES * PAGE); /* a slot's */
-
-		if (ftruncate(fd, span * (off_t)(slot + 1)) != 0)
-			return -1;
-		slots = slot + 1;
+		if (fd >= 0 && ftruncate(fd, (off_t)(ARENA_SIZE + POOL_PAGES * PAGE)) != 0) {
+			close(fd);
+			fd = -1;
+		}
 	}
 	return fd;
 }
 
-void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot)
+void dpk_bench_arena_map(struct dpk_bench_ctl *x)
 {
-	void *want = DPK_BENCH_ARENA_FIXED ? (void *)(ARENA_BASE + slot * ARENA_SLOT) : NULL;
-	const int fd = pool_fd(slot);
-	const off_t span = (off_t)(ARENA_SIZE + POOL_PAGES * PAGE);
-	const off_t off =
-	        (off_t)slot * span + (off_t)dpk_bench_arena_page_of(x->arena_round) * (off_t)PAGE;
+	void *want = DPK_BENCH_ARENA_FIXED ? (void *)ARENA_BASE : NULL;
+	const int fd = pool_fd();
+	const off_t off = (off_t)dpk_bench_arena_page_of(x->arena_round) * (off_t)PAGE;
 	void *p = MAP_FAILED;
 
 	if (fd >= 0)

@@ -61,18 +61,17 @@ size_t dpk_bench_arena_shift_of(unsigned q);
 /** The page of the pool of frames round @p q's arena starts at (arena.c). */
 unsigned dpk_bench_arena_page_of(unsigned q);
 
-/** Map the arena of interleave slot @p slot for round x->arena_round at its fixed address
- *  (arena.c). */
-void dpk_bench_arena_map(struct dpk_bench_ctl *x, unsigned slot);
+/** Map the arena for round x->arena_round at its fixed address (arena.c). */
+void dpk_bench_arena_map(struct dpk_bench_ctl *x);
 void dpk_bench_arena_unmap(struct dpk_bench_ctl *x);
 
 /** The arena's top page, zeroed, for the harness's own lines in the round (the floor
  *  bracket's); NULL without an arena. */
 void *dpk_bench_arena_harness_page(struct dpk_bench_ctl *x);
 
-/** Set up case @p x->run.c in a fresh arena of slot @p slot; on failure @p res says why
- *  (and the arena is unmapped). */
-bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, unsigned slot, struct dpk_bench_result *res);
+/** Set up case @p x->run.c in a fresh arena; on failure @p res says why (and the arena is
+ *  unmapped). One case is set up at a time. */
+bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, struct dpk_bench_result *res);
 
 /** Tear case @p x down and unmap its arena; a failure recorded meanwhile goes to @p res.
  *  False when the case failed. */

@@ -406,7 +406,7 @@ bool dpk_bench_multi_slice(const struct dpk_bench_runner *r, struct dpk_bench_mc
 	for (unsigned i = 0; i < mc->nroles; i++)
 		sl->role[i] = (struct slice_role){.sl = sl, .role = i, .mr = &mc->role[i]};
 	x->arena_round = q;
-	ok = dpk_bench_ctl_setup(x, 0, res);
+	ok = dpk_bench_ctl_setup(x, res);
 	/* Every flag starts at 0, which no count is. */
 	if (ok && sl->floors)
 		sl->line = dpk_bench_arena_harness_page(x);

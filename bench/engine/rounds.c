@@ -74,7 +74,7 @@ static bool slice_batches(const struct dpk_bench_runner *r, struct dpk_bench_wit
  * Slice @p q of case @p rc: set it up afresh, calibrate it (first slice) or warm it up
  * again (growing rc->n if need be), read the switch count and settle, time batches for
  * @p slice ticks (slice_batches()), give the switches counted meanwhile to its batches,
- * tear it down. One case is set up at a time, in arena slot 0 like a case run alone: the
+ * tear it down. One case is set up at a time, in the arena like a case run alone: the
  * cases of a suite may share global state (service names and ids, lcores). Returns false
  * once the case is over: failed (@p res says why) or out of room for samples or readings.
  */
@@ -95,7 +95,7 @@ static bool run_slice(const struct dpk_bench_runner *r, struct dpk_bench_witness
 	}
 	dpk_bench_ctl_init(x, rc->c, DPK_PLACE_SINGLE, 1);
 	x->arena_round = q;
-	if (!dpk_bench_ctl_setup(x, 0, res)) {
+	if (!dpk_bench_ctl_setup(x, res)) {
 		free(x);
 		return false;
 	}

@@ -186,9 +186,9 @@ void dpk_bench_result_free(struct dpk_bench_result *res)
 	res->nrounds = 0;
 }
 
-bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, unsigned slot, struct dpk_bench_result *res)
+bool dpk_bench_ctl_setup(struct dpk_bench_ctl *x, struct dpk_bench_result *res)
 {
-	dpk_bench_arena_map(x, slot);
+	dpk_bench_arena_map(x);
 	if (!x->run.c->setup)
 		return true;
 	int rc = x->run.c->setup(&x->run);
