@@ -102,10 +102,10 @@ def main():
         need(w, WITNESS, "witness")
         assert 0 < w["best_ticks"] <= doc["clock"]["witness_ticks"], w
         # The reference: a reading of the run's no faster than its fastest, or the clock
-        # check's; never slower than the limit over the clock check's.
+        # check's. (How far it lies from the clock check's is the host's: a host slow for
+        # the whole run puts it past any bound.)
         assert w["reference_rank"] == 1000, w
         assert w["best_ticks"] <= w["reference_ticks"], w
-        assert w["reference_ticks"] <= doc["clock"]["witness_ticks"] * 1.25, w
         assert w["set_aside_samples"] <= w["slow_samples"] <= w["samples"], w
         rounds = [r for r in doc["results"] if "witness_slices" in r]
         assert w["samples"] == sum(r["samples"] for r in rounds), w
