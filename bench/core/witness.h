@@ -70,6 +70,15 @@ static inline bool dpk_bench_witness_apart(double a, double b)
 	return a > 0 && b > 0 && (a > b ? a / b : b / a) > 1.0 + DPK_WITNESS_LIMIT;
 }
 
+/** Whether two cases' rounds are to be paired as run (slow samples included) rather than on
+ * their kept samples: when @p kept pairs of rounds both kept samples, fewer than @p least
+ * (the fewest that give an interval) or than half the @p as_run pairs of the rounds as run.
+ * The host then slowed most rounds, and pairing kept samples alone would lose them. */
+static inline bool dpk_bench_pair_as_run(size_t kept, size_t as_run, size_t least)
+{
+	return kept < least || 2 * kept < as_run;
+}
+
 /** A case's slow samples are set aside only if at least this many fast ones are left after
  * the other rejections; with fewer it keeps the slow ones. */
 #define DPK_WITNESS_MIN_FAST 16u

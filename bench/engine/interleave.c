@@ -75,7 +75,7 @@ static void pair_ratio(const struct dpk_bench_runner *r, const struct dpk_bench_
 	const unsigned n = ref->nrounds < m->nrounds ? ref->nrounds : m->nrounds;
 	const bool cycles = ref->cycles.n > 0 && m->cycles.n > 0;
 	double *ratio = malloc((n ? n : 1) * sizeof(*ratio));
-	size_t k, whole;
+	size_t k, kept;
 
 	m->pair_rounds = 0;
 	if (!ratio || ref->status != DPK_RESULT_OK || m->status != DPK_RESULT_OK ||
@@ -83,11 +83,11 @@ static void pair_ratio(const struct dpk_bench_runner *r, const struct dpk_bench_
 		free(ratio);
 		return;
 	}
-	whole = ratios_of(ref, m, n, cycles, true, ratio);
-	k = ratios_of(ref, m, n, cycles, false, ratio);
-	m->pair_as_run = k < DPK_BENCH_PAIR_ROUNDS_MIN || 2 * k < whole;
-	if (m->pair_as_run)
-		k = ratios_of(ref, m, n, cycles, true, ratio);
+	kept = ratios_of(ref, m, n, cycles, false, ratio);
+	k = ratios_of(ref, m, n, cycles, true, ratio);
+	m->pair_as_run = dpk_bench_pair_as_run(kept, k, DPK_BENCH_PAIR_ROUNDS_MIN);
+	if (!m->pair_as_run)
+		k = ratios_of(ref, m, n, cycles, false, ratio);
 	m->pair_rounds = k;
 	m->pair_cycles = cycles;
 	dpk_stats_summarise(ratio, k, &m->pair_ratio);

@@ -115,15 +115,18 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 		return -ENOMEM;
 	}
 	c->nratio = n;
-	c->whole = a->round_whole && b->round_whole;
-	if (c->whole) {
-		const size_t as_run = pair_up(c, sorted);
-
-		c->whole = false;
-		c->pairs = pair_up(c, sorted);
-		c->whole = c->pairs < DPK_AB_MIN_PAIRS || 2 * c->pairs < as_run;
-	}
+	c->whole = false;
 	c->pairs = pair_up(c, sorted);
+	if (a->round_whole && b->round_whole) {
+		const size_t kept = c->pairs;
+
+		c->whole = true;
+		c->pairs = pair_up(c, sorted);
+		if (!dpk_bench_pair_as_run(kept, c->pairs, DPK_AB_MIN_PAIRS)) {
+			c->whole = false;
+			c->pairs = pair_up(c, sorted);
+		}
+	}
 	c->p50 = c->lo = c->hi = NAN;
 	c->verdict = DPK_CMP_WITHIN_NOISE;
 	if (c->pairs)

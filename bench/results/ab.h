@@ -9,15 +9,15 @@
  * new / base of the two rounds' medians: in core cycles where both rounds have them
  * (single-lcore cases), in ticks otherwise. A pair is of the two rounds' kept samples,
  * which the figures rest on; but a host slow for minutes can leave few rounds any kept
- * sample (3-5 of 40, docs/verdicts.md), and then, when the kept pairs are fewer than
- * DPK_AB_MIN_PAIRS or than half the pairs as run, a one-lcore case is paired on its rounds
- * as the machine ran them, the samples the speed witness set aside as slow included
+ * sample (docs/verdicts.md, "Paired rounds as run"), and then (dpk_bench_pair_as_run():
+ * kept pairs fewer than DPK_AB_MIN_PAIRS or than half the pairs as run) a one-lcore case
+ * is paired on its rounds as the machine ran them, the samples the speed witness set aside as slow included
  * (whole_p50 in the files): a slow phase falls on both rounds of a pair. A pair as run whose
  * two witness medians lie apart (dpk_bench_witness_apart()) met the machine at two speeds
- * and is dropped. Pairs where either round was left out (no sample, or set aside
- * for its floor) are dropped, and so are pairs of a multi-lcore
- * case whose two floors lie more than DPK_CMP_FLOOR_MOVED apart (the host moved the lcores
- * between the two rounds). The figure is the median of
+ * and is dropped. Pairs where either round was left out (no sample, or set aside for its
+ * floor) are dropped, and so are pairs of a multi-lcore case whose two floors lie more
+ * than DPK_CMP_FLOOR_MOVED apart (the host moved the lcores between the two rounds); a
+ * multi-lcore pair's ratio is of ticks, its floors only checked. The figure is the median of
  * the paired ratios and its 95% interval the sign-test interval of that median (order
  * statistics of the binomial, dpk_stats_median_ci_ranks()), which needs no assumption on
  * the ratios' distribution.
