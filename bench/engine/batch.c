@@ -176,7 +176,7 @@ dpk_bench_time_batch(struct dpk_bench_ctl *x, unsigned role, uint64_t n, double 
  * One-lcore batches are a few microseconds, and a getrusage() call just before one leaves
  * its mark on the batch's first operations: the kernel's entry and exit disturb the branch
  * predictors and the return stack (docs/method.md, "Switch counts"). So one-lcore batches
- * are counted over a stretch (a slice, an interleaved group), the switches go to the
+ * are counted over a stretch (a slice), the switches go to the
  * stretch's longest batches (dpk_stats_give_switches()), and this untimed batch takes the
  * reading's after-effects.
  */

@@ -8,9 +8,9 @@
  * files have them (the host's core clock moves a case's ticks from run to run, not its
  * cycles), ticks otherwise, multi-lcore cases included: within one placement the floor
  * (the cache-line round trip beside a case's rounds) moves between runs by more than the
- * case does, and over it ten A/A comparisons of five runs found 233 false verdicts
- * against 16 in ticks (docs/verdicts.md, "Pair cases between runs"); a floor that moved
- * by more than DPK_CMP_FLOOR_MOVED says the placement changed instead. --unit ticks,
+ * case does, so a figure over it gave far more false A/A verdicts than ticks
+ * (docs/verdicts.md, "Pair cases between runs"); a floor that moved by more than
+ * DPK_CMP_FLOOR_MOVED says the placement changed instead. --unit ticks,
  * cycles or floor (each file's rounds over that file's median round floor) forces one.
  *
  * What a verdict rests on, best first:

@@ -33,8 +33,8 @@
 
 #include "dpdk_eal.h"
 
-/* Memory EAL maps without hugepages: the largest set of cases one round sets up side by
- * side (an interleaved group) holds two pools of 4096 objects of about 2 KiB. */
+/* Memory EAL maps without hugepages: room for two pools of 4096 objects of about 2 KiB at
+ * once (cases are set up one at a time). */
 #define EAL_MEMORY_MB "256"
 
 enum eal_state { EAL_DOWN, EAL_UP, EAL_FAILED };

@@ -177,9 +177,9 @@ static uint64_t body_app(struct dpk_bench_run *run, unsigned role, uint64_t n)
 
 /*
  * Whether a dpkit service lcore spins on the CPU of EAL's: the service suite's lcore_loop
- * keeps one running from set-up to tear-down, and interleaved with this case (on a machine
- * with two CPUs, where the two service lcores share one) each loop would run only while
- * the other is preempted. The case then fails saying so.
+ * keeps one running from set-up to tear-down, and were one left running beside this case
+ * (on a machine with two CPUs, where the two service lcores share one) each loop would run
+ * only while the other is preempted. The case then fails saying so.
  */
 static bool cpu_taken(struct dpk_bench_run *run)
 {

@@ -174,7 +174,7 @@ static int app_setup(struct dpk_bench_run *run)
 	run->state = st;
 	char name[DPK_SERVICE_NAME_MAX];
 
-	/* Unique per case: --interleave sets up a group's variants side by side. */
+	/* Unique per case: no case relies on another's tear-down having freed its name. */
 	snprintf(name, sizeof(name), "%s-%d-%u", run->c->name, a->mt_safe, a->work);
 	rc = svc_add(st, name, cb_work, (void *)a, a->mt_safe, a->stats);
 	if (rc) {
