@@ -189,8 +189,8 @@ static int round_at(struct ctx *c, const char *path, size_t q, const struct dpk_
 
 /* The optional array @p key of @p rd (@p n positive numbers or nulls) into a new array at
  * @p out, NaN for null; *out stays NULL when the file has none. */
-static int whole_array(struct ctx *c, const struct dpk_jv *rd, const char *path, const char *key,
-                       size_t n, double **out)
+static int number_array(struct ctx *c, const struct dpk_jv *rd, const char *path,
+                        const char *key, size_t n, double **out)
 {
 	int rc = 0;
 	const struct dpk_jv *a = round_array(c, rd, path, key, n, true, &rc);
@@ -214,7 +214,7 @@ static int whole_array(struct ctx *c, const struct dpk_jv *rd, const char *path,
 static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
                        struct dpk_res_entry *e)
 {
-	const struct dpk_jv *rd, *p50, *kept, *fl = NULL, *aside = NULL, *cyc, *v;
+	const struct dpk_jv *rd, *p50, *kept, *fl = NULL, *aside = NULL, *v;
 	char sub[64];
 	int rc = 0;
 
@@ -227,11 +227,9 @@ static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
 	if ((fl = round_array(c, rd, sub, "floor", p50->arr.n, true, &rc)) &&
 	    !(aside = round_array(c, rd, sub, "set_aside", p50->arr.n, false, &rc)))
 		return rc;
-	if (rc || (!(cyc = round_array(c, rd, sub, "p50_cycles", p50->arr.n, true, &rc)) && rc))
+	if (rc || (rc = number_array(c, rd, sub, "p50_cycles", p50->arr.n, &e->round_cycles)))
 		return rc;
 	e->round_p50 = malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double));
-	if (cyc && !(e->round_cycles = malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double))))
-		return -ENOMEM;
 	e->round_floor = fl ? malloc((p50->arr.n ? p50->arr.n : 1) * sizeof(double)) : NULL;
 	if (!e->round_p50 || (fl && !e->round_floor))
 		return -ENOMEM;
@@ -245,20 +243,13 @@ static int load_rounds(struct ctx *c, const struct dpk_jv *o, const char *path,
 		if (fl)
 			e->round_floor[q] = f;
 		e->round_p50[q] = out ? NAN : m;
-		if (cyc) {
-			const struct dpk_jv *y = &cyc->arr.v[q];
-
-			if (y->type != DPK_JV_NULL && (y->type != DPK_JV_NUMBER || !(y->num > 0)))
-				return bad(c, y,
-				           "%s.p50_cycles[%zu]: expected a positive number or null",
-				           sub, q);
-			e->round_cycles[q] = out || y->type == DPK_JV_NULL ? NAN : y->num;
-		}
+		if (e->round_cycles && out)
+			e->round_cycles[q] = NAN;
 		e->nrounds += !out;
 	}
-	if ((rc = whole_array(c, rd, sub, "whole_p50", p50->arr.n, &e->round_whole)) ||
-	    (rc = whole_array(c, rd, sub, "whole_p50_cycles", p50->arr.n, &e->round_whole_cycles)) ||
-	    (rc = whole_array(c, rd, sub, "whole_witness", p50->arr.n, &e->round_whole_wit)))
+	if ((rc = number_array(c, rd, sub, "whole_p50", p50->arr.n, &e->round_whole)) ||
+	    (rc = number_array(c, rd, sub, "whole_p50_cycles", p50->arr.n, &e->round_whole_cycles)) ||
+	    (rc = number_array(c, rd, sub, "whole_witness", p50->arr.n, &e->round_whole_wit)))
 		return rc;
 	v = dpk_jv_get(o, "regimes");
 	e->nregimes = v && v->type == DPK_JV_ARRAY ? (unsigned)v->arr.n : 0;
