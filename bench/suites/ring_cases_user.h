@@ -25,26 +25,27 @@
 #ifndef DPK_BENCH_RING_CASES_USER_H
 #define DPK_BENCH_RING_CASES_USER_H
 
-/* The out-of-line wrappers of mode M, for 8-byte elements (see struct ring_fns). */
+/* The out-of-line wrappers of mode M, for 8-byte elements (see struct ring_fns), each on a
+ * page of its own like the bodies (DPK_BENCH_CODE_AT()): loose, they moved with any code
+ * linked before them, and the cost of a call of one element moved with them (docs/method.md,
+ * "Code layout"). */
 #define RING_FNS(P, M, ENQB, DEQB, ENQS, DEQS)                                                     \
-	__attribute__((noinline)) static unsigned P##_##M##_enqb(void *r, const void *o,           \
-	                                                         unsigned n)                       \
+	DPK_BENCH_CODE_AT(0) static unsigned P##_##M##_enqb(void *r, const void *o, unsigned n)    \
 	{                                                                                          \
 		const struct ring_use u = {r, 8};                                                  \
 		return ENQB(&u, o, n);                                                             \
 	}                                                                                          \
-	__attribute__((noinline)) static unsigned P##_##M##_enqs(void *r, const void *o,           \
-	                                                         unsigned n)                       \
+	DPK_BENCH_CODE_AT(0) static unsigned P##_##M##_enqs(void *r, const void *o, unsigned n)    \
 	{                                                                                          \
 		const struct ring_use u = {r, 8};                                                  \
 		return ENQS(&u, o, n);                                                             \
 	}                                                                                          \
-	__attribute__((noinline)) static unsigned P##_##M##_deqb(void *r, void *o, unsigned n)     \
+	DPK_BENCH_CODE_AT(0) static unsigned P##_##M##_deqb(void *r, void *o, unsigned n)          \
 	{                                                                                          \
 		const struct ring_use u = {r, 8};                                                  \
 		return DEQB(&u, o, n);                                                             \
 	}                                                                                          \
-	__attribute__((noinline)) static unsigned P##_##M##_deqs(void *r, void *o, unsigned n)     \
+	DPK_BENCH_CODE_AT(0) static unsigned P##_##M##_deqs(void *r, void *o, unsigned n)          \
 	{                                                                                          \
 		const struct ring_use u = {r, 8};                                                  \
 		return DEQS(&u, o, n);                                                             \
