@@ -1018,10 +1018,11 @@ static void several_counted_roles_take_the_slowest(void)
 /* A pair case on two CPUs runs in rounds, each bracketed by its own floor: rounds whose
  * floor moved off the case's are set aside and their samples counted as "floor", and the
  * figure over the floor is the kept rounds'. */
-static void floors_move_and_rounds_are_set_aside(void)
+/* The runner on the default lcores, 8 rounds on the core placement with scripted_floor's
+ * floors; the case is skipped without two CPUs. */
+static void start_scripted_core(void)
 {
-	struct dpk_bench_result res;
-	unsigned a, b, aside_kept = 0, kept = 0, kept_rounds = 0;
+	unsigned a, b;
 	char why[160];
 
 	if (!have_two_cpus())
@@ -1032,6 +1033,14 @@ static void floors_move_and_rounds_are_set_aside(void)
 	runner.opt.rounds = 8;
 	runner.opt.time_s = 0.08;
 	runner.floor_script = scripted_floor;
+}
+
+static void floors_move_and_rounds_are_set_aside(void)
+{
+	struct dpk_bench_result res;
+	unsigned aside_kept = 0, kept = 0, kept_rounds = 0;
+
+	start_scripted_core();
 	dpk_bench_run_case(&runner, &suite, &c_pair, DPK_PLACE_CORE, 0, &res);
 	runner.floor_script = NULL;
 	ASSERT_EQ(DPK_RESULT_OK, res.status);
@@ -1053,6 +1062,65 @@ static void floors_move_and_rounds_are_set_aside(void)
 	EXPECT_EQ(kept, res.reject[0]);
 	EXPECT_EQ_U(kept_rounds, res.per_floor.n);
 	dpk_bench_result_free(&res);
+	stop();
+}
+
+static const struct dpk_bench_case c_pair_var0 = {.name = "pvar",
+                                                  .desc = "pair variant 0",
+                                                  .kind = DPK_BENCH_PAIR,
+                                                  .unit = DPK_UNIT_ITERATION,
+                                                  .counted_roles = 2,
+                                                  .params = {{"v", 0}},
+                                                  .body = body_spin},
+                                 c_pair_var1 = {.name = "pvar",
+                                                .desc = "pair variant 1",
+                                                .kind = DPK_BENCH_PAIR,
+                                                .unit = DPK_UNIT_ITERATION,
+                                                .counted_roles = 2,
+                                                .params = {{"v", 1}},
+                                                .body = body_uneven};
+
+/* Two pair variants interleaved run in the same rounds, each slice beside its own floor;
+ * the ratio per round is over the rounds both kept and neither set aside (rounds 2 and 5
+ * of scripted_floor), in ticks, and its median is the median of those rounds' ratios. */
+static void interleaved_pairs_pair_round_by_round(void)
+{
+	struct dpk_bench_item items[2] = {{&suite, &c_pair_var0, DPK_PLACE_CORE},
+	                                  {&suite, &c_pair_var1, DPK_PLACE_CORE}};
+	struct dpk_bench_result res[2];
+	double want[8];
+	unsigned k = 0;
+
+	start_scripted_core();
+	dpk_bench_run_interleaved_multi(&runner, items, 2, 0, res);
+	runner.floor_script = NULL;
+	for (unsigned i = 0; i < 2; i++) {
+		ASSERT_EQ(DPK_RESULT_OK, res[i].status);
+		ASSERT_EQ_U(8, res[i].nrounds);
+		EXPECT_TRUE(res[i].interleaved);
+		EXPECT_TRUE(res[i].ref_case == &c_pair_var0);
+		EXPECT_EQ_U(2, res[i].group_size);
+		EXPECT_FALSE(res[i].pair_cycles);
+		EXPECT_FALSE(res[i].pair_as_run);
+		EXPECT_EQ_U(2, res[i].rounds_set_aside);
+	}
+	for (unsigned q = 0; q < 8; q++) {
+		const struct dpk_bench_round *x = &res[0].rounds[q], *y = &res[1].rounds[q];
+
+		EXPECT_EQ(q == 2 || q == 5, x->set_aside);
+		EXPECT_EQ(q == 2 || q == 5, y->set_aside);
+		if (x->kept && y->kept && !x->set_aside && !y->set_aside)
+			want[k++] = y->p50 / x->p50;
+	}
+	EXPECT_EQ_U(k, res[1].pair_rounds);
+	EXPECT_TRUE(k <= 6);
+	if (k > 0)
+		ASSERT_NEAR(dpk_stats_median(want, k), res[1].pair_ratio.p50, 1e-9);
+	if (k < DPK_BENCH_PAIR_ROUNDS_MIN)
+		EXPECT_TRUE(isnan(res[1].pair_ratio.p50_lo));
+	ASSERT_NEAR(1.0, res[0].pair_ratio.p50, 1e-12);
+	dpk_bench_result_free(&res[0]);
+	dpk_bench_result_free(&res[1]);
 	stop();
 }
 
@@ -2195,6 +2263,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(arena_offset_moves_round_to_round),
         DPK_TEST(floors_move_and_rounds_are_set_aside),
         DPK_TEST(rounds_apart_are_regimes),
+        DPK_TEST(interleaved_pairs_pair_round_by_round),
         DPK_TEST(interleaved_variants_take_turns_round_by_round),
         DPK_TEST(raw_samples_keep_their_order),
         DPK_TEST(batches_grow_back_when_operations_get_cheaper),

@@ -305,6 +305,16 @@ void dpk_bench_run_interleaved(struct dpk_bench_runner *r,
                                const struct dpk_bench_case *const *cases, unsigned k,
                                unsigned repeat, struct dpk_bench_result *res);
 
+/**
+ * Run the @p k multi-lcore cases items[i] (one kind, one placement) interleaved: as one set
+ * in rounds (dpk_bench_run_multi_rounds()), each slice set up afresh beside its own floor.
+ * Fills res[0..k-1] as dpk_bench_run_interleaved() does, the ratios in ticks over the rounds
+ * both kept and neither set aside, leaving out those whose two floors lie over
+ * DPK_BENCH_FLOOR_LIMIT apart.
+ */
+void dpk_bench_run_interleaved_multi(struct dpk_bench_runner *r, const struct dpk_bench_item *items,
+                                     unsigned k, unsigned repeat, struct dpk_bench_result *res);
+
 /** The interleave key of case @p c: its group (or name) and its params. */
 char *dpk_bench_group_key(const struct dpk_bench_case *c, char *buf, size_t len);
 
@@ -385,7 +395,7 @@ struct dpk_bench_plan {
 	size_t n;
 	size_t *leader;  /**< with interleave, the plan index of each item's group's first
 	                      member (the item's own when it has no group) */
-	bool interleave; /**< single-lcore members of a group run interleaved */
+	bool interleave; /**< the members of a group (one kind, one placement) run interleaved */
 };
 
 /**

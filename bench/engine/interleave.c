@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * interleave.c - single-lcore variants of one question (--interleave): run in the same
- * rounds, one slice of each in turn, and reported as paired ratios to the group's first
- * member, round by round.
+ * interleave.c - variants of one question (--interleave): run in the same rounds, one slice
+ * of each in turn, and reported as paired ratios to the group's first member, round by
+ * round. Multi-lcore variants run as a multi-lcore set on one placement (multiset.c), each
+ * slice bracketed by its own floor, and pair in ticks.
  *
  * A round gives each member a slice of its own (set up, warmed up, then timed for the
  * slice), as `run` does for any set: the pair of slices in one round shares the host's
@@ -21,8 +22,7 @@
 /* Round @p q's figure of @p res in core cycles (@p cycles) or ticks: its kept samples'
  * median or, with @p whole, the round as the machine ran it (whole_p50); NaN when it has
  * no such sample. */
-static double round_value(const struct dpk_bench_result *res, unsigned q, bool cycles,
-                          bool whole)
+static double round_value(const struct dpk_bench_result *res, unsigned q, bool cycles, bool whole)
 {
 	const struct dpk_bench_round *rd = &res->rounds[q];
 
@@ -101,6 +101,59 @@ static void pair_ratio(const struct dpk_bench_runner *r, const struct dpk_bench_
 		pr->p50_hi = fmax(pr->p50_hi, pr->p50 * (1 + s));
 	}
 	free(ratio);
+}
+
+/* Whether the floors beside rounds @p a and @p b lie over DPK_BENCH_FLOOR_LIMIT apart: the
+ * host moved or crowded the lcores between the two slices, and a pair's figure follows the
+ * round trip (docs/verdicts.md). */
+static bool floors_apart(const struct dpk_bench_round *a, const struct dpk_bench_round *b)
+{
+	if (!(a->floor > 0) || !(b->floor > 0))
+		return false;
+	return (a->floor > b->floor ? a->floor / b->floor : b->floor / a->floor) >
+	       1 + DPK_BENCH_FLOOR_LIMIT;
+}
+
+/*
+ * The ratio of multi-lcore member @p m to member @p ref, round by round, in ticks: over the
+ * rounds both kept and neither set aside, but for those whose two floors lie apart. Its
+ * median and 95% interval, none (NaN) from fewer than DPK_BENCH_PAIR_ROUNDS_MIN rounds.
+ */
+static void multi_pair_ratio(const struct dpk_bench_result *ref, struct dpk_bench_result *m)
+{
+	const unsigned n = ref->nrounds < m->nrounds ? ref->nrounds : m->nrounds;
+	double ratio[DPK_BENCH_ROUNDS_MAX];
+	size_t k = 0;
+
+	m->pair_rounds = 0;
+	m->pair_cycles = m->pair_as_run = false;
+	if (ref->status != DPK_RESULT_OK || m->status != DPK_RESULT_OK || !ref->rounds ||
+	    !m->rounds)
+		return;
+	for (unsigned q = 0; q < n && q < DPK_BENCH_ROUNDS_MAX; q++) {
+		const struct dpk_bench_round *a = &ref->rounds[q], *b = &m->rounds[q];
+
+		if (a->kept && b->kept && !a->set_aside && !b->set_aside && a->p50 > 0 &&
+		    b->p50 > 0 && !floors_apart(a, b))
+			ratio[k++] = b->p50 / a->p50;
+	}
+	m->pair_rounds = k;
+	dpk_stats_summarise(ratio, k, &m->pair_ratio);
+	if (k < DPK_BENCH_PAIR_ROUNDS_MIN && m != ref)
+		m->pair_ratio.p50_lo = m->pair_ratio.p50_hi = NAN;
+}
+
+void dpk_bench_run_interleaved_multi(struct dpk_bench_runner *r, const struct dpk_bench_item *items,
+                                     unsigned k, unsigned repeat, struct dpk_bench_result *res)
+{
+	dpk_bench_run_multi_rounds(r, items, k, repeat, res, NULL, NULL);
+	for (unsigned i = 0; i < k; i++) {
+		res[i].interleaved = true;
+		res[i].ref_suite = items[0].s;
+		res[i].ref_case = items[0].c;
+		res[i].group_size = k;
+		multi_pair_ratio(&res[0], &res[i]);
+	}
 }
 
 void dpk_bench_run_interleaved(struct dpk_bench_runner *r,

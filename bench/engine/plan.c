@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * plan.c - what a run times and in which order: the plan of selected cases on their
- * placements, and its run, suite by suite, single-lcore cases in rounds, interleaved
- * groups together, multi-lcore cases one by one.
+ * placements, and its run, suite by suite: single-lcore cases in rounds, multi-lcore cases
+ * in rounds per placement, and with interleave each group of variants in rounds of its
+ * own.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,19 +46,21 @@ static int plan_add(struct dpk_bench_plan *plan, size_t *cap, const struct dpk_b
 	return 0;
 }
 
-/* With interleave, point each single-lcore item at the first item with its group key. */
+/* With interleave, point each item at the first item of its kind and placement with its
+ * group key. */
 static void plan_groups(struct dpk_bench_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++) {
-		const struct dpk_bench_case *c = plan->item[i].c;
+		const struct dpk_bench_item *it = &plan->item[i];
 		char ki[256], kj[256];
 
 		plan->leader[i] = i;
-		if (!plan->interleave || c->kind != DPK_BENCH_SINGLE)
+		if (!plan->interleave)
 			continue;
-		dpk_bench_group_key(c, ki, sizeof(ki));
+		dpk_bench_group_key(it->c, ki, sizeof(ki));
 		for (size_t j = 0; j < i; j++)
-			if (plan->leader[j] == j && plan->item[j].c->kind == DPK_BENCH_SINGLE &&
+			if (plan->leader[j] == j && plan->item[j].c->kind == it->c->kind &&
+			    plan->item[j].p == it->p &&
 			    strcmp(ki, dpk_bench_group_key(plan->item[j].c, kj, sizeof(kj))) == 0) {
 				plan->leader[i] = j;
 				break;
@@ -215,6 +218,7 @@ static void run_group(struct plan_run *pr, size_t i)
 	const struct dpk_bench_plan *plan = pr->plan;
 	const struct dpk_bench_suite *gs[16];
 	const struct dpk_bench_case *gc[16];
+	struct dpk_bench_item items[16];
 	struct dpk_bench_result gr[16];
 	size_t gi[16];
 	unsigned k = 0;
@@ -222,22 +226,28 @@ static void run_group(struct plan_run *pr, size_t i)
 
 	for (size_t j = i; j < plan->n && k < 16; j++)
 		if (plan->leader[j] == i) {
+			items[k] = plan->item[j];
 			gs[k] = plan->item[j].s;
 			gc[k] = plan->item[j].c;
 			gi[k++] = j;
 		}
 	if (k < 2)
 		return;
-	snprintf(pr->what, sizeof(pr->what), "%u variants of %s %s, interleaved", k,
+	snprintf(pr->what, sizeof(pr->what), "%u variants of %s %s%s%s, interleaved", k,
 	         plan->item[i].c->name,
-	         dpk_bench_params_str(plan->item[i].c, params, sizeof(params)));
+	         dpk_bench_params_str(plan->item[i].c, params, sizeof(params)),
+	         items[0].c->kind == DPK_BENCH_SINGLE ? "" : " on ",
+	         items[0].c->kind == DPK_BENCH_SINGLE ? "" : dpk_placement_name(items[0].p));
 	progress(pr, 0, 0);
-	dpk_bench_run_interleaved(pr->r, gs, gc, k, pr->rep, gr);
+	if (items[0].c->kind == DPK_BENCH_SINGLE)
+		dpk_bench_run_interleaved(pr->r, gs, gc, k, pr->rep, gr);
+	else
+		dpk_bench_run_interleaved_multi(pr->r, items, k, pr->rep, gr);
 	deliver(pr, gr, gi, k);
 }
 
 /* Run the multi-lcore cases of item @p i's suite on its placement, item @p i first, in
- * rounds. Returns 0 or -ENOMEM. */
+ * rounds, except those an interleaved group takes. Returns 0 or -ENOMEM. */
 static int run_multi_set(struct plan_run *pr, size_t i)
 {
 	const struct dpk_bench_plan *plan = pr->plan;
@@ -249,7 +259,8 @@ static int run_multi_set(struct plan_run *pr, size_t i)
 	int rc = set && rr && at ? 0 : -ENOMEM;
 
 	for (size_t j = i; !rc && j < plan->n && plan->item[j].s == it->s; j++)
-		if (!pr->done[j] && plan->item[j].p == it->p) {
+		if (!pr->done[j] && plan->item[j].p == it->p &&
+		    !(plan->interleave && dpk_bench_plan_grouped(plan, j))) {
 			set[k] = plan->item[j];
 			at[k++] = j;
 		}

@@ -168,8 +168,8 @@ struct dpk_bench_case {
 	/** Case-specific constant data. */
 	const void *arg;
 	/** Variants that answer one question share a group (with equal params): with
-	 *  --interleave they run in turn and each is reported as a paired ratio to the first
-	 *  of the group. NULL: the case name is the group, which pairs the same case across
+	 *  --interleave they run in the same rounds (one kind and placement at a time) and
+	 *  each is reported as a paired ratio to the first of the group. NULL: the case name is the group, which pairs the same case across
 	 *  suites (dpkit's ring and DPDK's). */
 	const char *group;
 	/** DPK_BENCH_ON_OVERSUB, or 0. */

@@ -73,6 +73,16 @@ def check_rows(doc):
                 if row["how"] == "unpaired":
                     want = row["peer"]["p50"] / row["dpkit"]["p50"]
                     assert abs(row["ratio"] - want) <= 1e-9 * want, (where, row["ratio"], want)
+                else:
+                    # paired: the peer's own result carries the ratio, to its twin, in
+                    # cycles on one lcore where both had them and in ticks on two
+                    peer = by_key[(row["peer"]["suite"], row["case"], row["placement"])]
+                    il = [c["interleaved"] for c in peer if "interleaved" in c]
+                    assert any(i["reference"] == f"{b['block']}/{row['case']}" and
+                               abs(i["ratio_p50"] - row["ratio"]) <= 1e-9 * row["ratio"] and
+                               i["as_run"] == (row["how"] == "as run") for i in il), (where, il)
+                    if row["placement"] != "single":
+                        assert all(i["unit"] == "ticks" for i in il), (where, il)
                 if row["ci95_lo"] is not None:
                     assert row["ci95_lo"] <= row["ratio"] <= row["ci95_hi"], where
                 else:

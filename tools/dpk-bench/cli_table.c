@@ -57,11 +57,11 @@ const struct dpk_cli_command dpk_cli_commands[] = {
                 .summary = "dpkit's blocks against DPDK's and ck's, twin by twin, with verdicts",
                 .about = "Run every case of the peers' suites (DPDK's and Concurrency Kit's, "
                          "those this program was built with) beside its dpkit twin, the case "
-                         "with its name, parameters and group, one-lcore twins interleaved "
-                         "(in the same rounds), and print a table per block: dpkit's median, the "
-                         "peer's, the ratio peer / dpkit with its 95% interval (paired where "
-                         "interleaved) and a verdict: dpkit faster, dpkit slower or within "
-                         "noise (--noise).\n\n"
+                         "with its name, parameters and group, twins interleaved (in the same "
+                         "rounds, on the same lcores), and print a table per block: dpkit's "
+                         "median, the peer's, the ratio peer / dpkit with its 95% interval "
+                         "(paired round by round) and a verdict: dpkit faster, dpkit slower or "
+                         "within noise (--noise).\n\n"
                          "PATTERN selects the pairings whose dpkit or peer case it matches: a "
                          "suite name or a glob on SUITE/CASE, e.g. ring, dpdk_mempool, "
                          "'pool/get_put'.",
@@ -232,9 +232,9 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
         {"--raw", NULL, NULL, "run serve ab", false, "keep every sample in the JSON/CSV",
          dpk_cli_set_flag, AT(opt.raw)},
         {"--interleave", NULL, NULL, "run", false,
-         "run single-lcore variants of one question (the same case in ring and dpdk_ring, a "
-         "case group) in the same rounds, slice by slice, and report each as a ratio to the "
-         "first, round by round",
+         "run variants of one question (the same case in ring and dpdk_ring, a case group) "
+         "in the same rounds, slice by slice, on one placement at a time, and report each as "
+         "a ratio to the first, round by round",
          dpk_cli_set_flag, AT(interleave)},
         {"--json", NULL, "FILE", "peers", false,
          "also write every case's results (schema dpkit-bench v1, which compare, report and "

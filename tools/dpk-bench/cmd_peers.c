@@ -5,22 +5,23 @@
  *
  * A peer case's twin is the dpkit case with its name, kind and group key (parameters
  * included). PATTERN selects a pairing when it matches either side; without one, every
- * pairing runs. The plan holds the twins and their peers, interleaved, with each one-lcore
- * peer case regrouped under its own twin: its paired ratio is then to that twin, not to
- * the first variant of the twin's group (the service suite's app_iter group has five of
- * dpkit's). Multi-lcore cases are never interleaved.
+ * pairing runs. The plan holds the twins and their peers, interleaved, with each peer case
+ * regrouped under its own twin on its placement: its paired ratio is then to that twin, not
+ * to the first variant of the twin's group (the service suite's app_iter group has five of
+ * dpkit's).
  *
- * The ratio is peer / dpkit, per operation, so above 1 dpkit is faster. Paired (one-lcore,
- * interleaved): the median of the per-round ratios and its 95% interval; "as run" when the
- * host slowed so many rounds that they are paired slow samples and all (interleave.c), a
- * ratio of the codes on the slowed machine while the figures stay those of the kept
- * samples. Unpaired: the ratio of the two figures, with an interval as wide as the 95%
- * intervals of the medians of the two cases' kept rounds; none (no verdict) when either
- * has fewer than 6 kept rounds or, for multi-lcore cases, when the cache-line round trips
- * measured beside the two differ by more than DPK_BENCH_FLOOR_LIMIT: a pair's figure
- * follows that round trip from run to run. The verdict is "dpkit faster" when the whole
- * interval lies above 1 + noise, "dpkit slower" when it lies below 1 - noise, else "within
- * noise" (--noise, default 2%).
+ * The ratio is peer / dpkit, per operation, so above 1 dpkit is faster. Paired
+ * (interleaved): the median of the per-round ratios and its 95% interval, one-lcore cases
+ * in core cycles, multi-lcore ones in ticks over the rounds whose floors stayed put
+ * (interleave.c); "as run" when the host slowed so many one-lcore rounds that they are
+ * paired slow samples and all, a ratio of the codes on the slowed machine while the
+ * figures stay those of the kept samples. Unpaired, when too few rounds paired: the ratio
+ * of the two figures, with an interval as wide as the 95% intervals of the medians of the
+ * two cases' kept rounds; none (no verdict) when either has fewer than 6 kept rounds or,
+ * for multi-lcore cases, when the cache-line round trips measured beside the two differ by
+ * more than DPK_BENCH_FLOOR_LIMIT: a pair's figure follows that round trip from run to
+ * run. The verdict is "dpkit faster" when the whole interval lies above 1 + noise, "dpkit
+ * slower" when it lies below 1 - noise, else "within noise" (--noise, default 2%).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -155,14 +156,14 @@ static bool select_sel(void *ctx, const struct dpk_bench_suite *s, const struct 
 	return false;
 }
 
-/* Each one-lcore peer item under its twin's item; every other item on its own. */
+/* Each peer item under its twin's item on its placement; every other item on its own. */
 static void regroup(struct peers *pp, struct dpk_bench_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct pairing *x = pairing_of(pp, plan->item[i].c);
 
 		plan->leader[i] = i;
-		for (size_t j = 0; x && x->p->kind == DPK_BENCH_SINGLE && j < i; j++)
+		for (size_t j = 0; x && j < i; j++)
 			if (plan->item[j].c == x->t && plan->item[j].p == plan->item[i].p) {
 				plan->leader[i] = j;
 				break;
@@ -360,13 +361,15 @@ static void block(const struct peers *pp, const struct dpk_bench_suite *ts)
 				        "\n%s: dpkit's %s against its peers\n"
 				        "  %-*s %-8s %-13s %9s  %-18s %9s  %-7s %-16s %-9s %s\n",
 				        ts->name, ts->name, width, "case", "place", "unit", "dpkit",
-				        "peer", "figure", "ratio", "95% interval", "how", "verdict");
+				        "peer", "figure", "ratio", "95% interval", "how",
+				        "verdict");
 			peer_line(pp, i, k, width, k == next_peer(pp, i, 0), tally);
 			any = true;
 		}
 	}
 	if (any)
-		fprintf(pp->out, "  %u dpkit faster, %u dpkit slower, %u within noise, %u no verdict\n",
+		fprintf(pp->out,
+		        "  %u dpkit faster, %u dpkit slower, %u within noise, %u no verdict\n",
 		        tally[V_FASTER], tally[V_SLOWER], tally[V_NOISE], tally[V_NONE]);
 }
 
@@ -379,7 +382,7 @@ static void print_tables(const struct peers *pp, const struct dpk_session *s)
 	        "dpkit is faster; verdicts beyond +-%.3g%%\n"
 	        "how: paired = round by round, on their kept samples; as run = the host slowed "
 	        "most rounds, paired slow\nsamples and all (the figures stay the kept samples'); "
-	        "unpaired = run one after the other\n",
+	        "unpaired = too few rounds paired, the two figures' ratio\n",
 	        (double)s->runner.clock.hz / 1e6, pp->noise * 100);
 	for (unsigned k = 0; (ps = pp->cli->suites[k]); k++)
 		for (size_t i = 0; i < pp->npr; i++)
@@ -453,8 +456,9 @@ static void json_peers(struct dpk_json *j, void *ctx)
 	unsigned tally[V_COUNT] = {0};
 
 	dpk_json_object_begin(j, "peers");
-	dpk_json_string(j, "ratio", "peer / dpkit of the median TSC ticks per unit: above 1 "
-	                            "dpkit is faster");
+	dpk_json_string(j, "ratio",
+	                "peer / dpkit of the median TSC ticks per unit: above 1 "
+	                "dpkit is faster");
 	dpk_json_double(j, "noise", pp->noise);
 	dpk_json_array_begin(j, "blocks");
 	for (unsigned b = 0; (ts = dpk_bench_dpkit_suites[b]); b++) {
