@@ -1051,44 +1051,70 @@ static void stale_cache_only_reloads(void)
 	}
 }
 
+/* Laps of mp/mc calls of 40 elements from the ring's present indices, checked in order. */
+static void mp_mc_laps(struct dpk_ring *r, unsigned laps, uint32_t *seq, uint32_t *out)
+{
+	uint64_t buf[40];
+
+	for (unsigned i = 0; i < laps; i++) {
+		fill((unsigned char *)buf, 8, *seq, 40);
+		ASSERT_EQ(40, dpk_ring_mp_enqueue_bulk(r, buf, 40, NULL));
+		*seq += 40;
+		ASSERT_EQ(40, dpk_ring_mc_dequeue_bulk(r, buf, 40, NULL));
+		ASSERT_TRUE(holds((unsigned char *)buf, 8, *out, 40));
+		*out += 40;
+	}
+}
+
 /*
- * After a long run of mp/mc calls, which move the heads without the single-thread paths
- * seeing it, each side's cached copy is within the capacity of its head, and sp/sc calls
- * fill and drain the ring exactly.
+ * mp/mc calls move the heads without the single-thread paths seeing it, and refresh each
+ * side's cached copy only when a head passes a multiple of 2^29: in between the copies
+ * stay as the sp/sc calls left them, after the crossing they are within the capacity of
+ * the heads, and sp/sc calls fill and drain the ring exactly either way.
  */
 static void mode_switch_keeps_cache_close(void)
 {
+	const uint32_t every = 1u << 29, start = 3 * every - 4000;
 	struct dpk_ring *r = dpk_ring_create(8, SLOTS, 0);
 	uint64_t buf[SLOTS];
-	uint32_t seq = 0, out = 0;
+	uint32_t seq = 0, out = 0, pc, cc;
 
 	ASSERT_NOT_NULL(r);
+	dpk__ring_set_indices(r, start);
 	/* sp/sc first, so their copies are set. */
 	fill((unsigned char *)buf, 8, seq, 10);
 	ASSERT_EQ(10, dpk_ring_sp_enqueue_bulk(r, buf, 10, NULL));
 	seq += 10;
 	ASSERT_EQ(10, dpk_ring_sc_dequeue_bulk(r, buf, 10, NULL));
 	out += 10;
-	/* Many laps in mp/mc mode. */
-	for (unsigned i = 0; i < 200; i++) {
-		fill((unsigned char *)buf, 8, seq, 40);
-		ASSERT_EQ(40, dpk_ring_mp_enqueue_bulk(r, buf, 40, NULL));
-		seq += 40;
-		ASSERT_EQ(40, dpk_ring_mc_dequeue_bulk(r, buf, 40, NULL));
-		ASSERT_TRUE(holds((unsigned char *)buf, 8, out, 40));
-		out += 40;
-	}
-	/* The producer's copy leaves room >= 0 and the consumer's shows elements >= 0. */
-	ASSERT_LE(atomic_load(&r->prod.head) - atomic_load(&r->prod.cached), SLOTS - 1);
-	ASSERT_LE(atomic_load(&r->cons.cached) - atomic_load(&r->cons.head), SLOTS - 1);
-	/* Back to sp/sc: exactly the capacity fits, and it comes out in order. */
+	pc = atomic_load(&r->prod.cached);
+	cc = atomic_load(&r->cons.cached);
+	/* 2000 elements in mp/mc mode, short of the multiple: the copies are left alone. */
+	mp_mc_laps(r, 50, &seq, &out);
+	ASSERT_EQ(pc, atomic_load(&r->prod.cached));
+	ASSERT_EQ(cc, atomic_load(&r->cons.cached));
+	ASSERT_LT(atomic_load(&r->prod.head) - pc, every);
+	/* sp/sc with the copies 2000 behind: exactly the capacity fits, in order. */
 	fill((unsigned char *)buf, 8, seq, SLOTS);
 	ASSERT_EQ(SLOTS - 1, dpk_ring_sp_enqueue_burst(r, buf, SLOTS, NULL));
 	ASSERT_EQ(-ENOBUFS, dpk_ring_sp_enqueue(r, buf));
+	seq += SLOTS - 1;
 	memset(buf, 0, sizeof(buf));
 	ASSERT_EQ(SLOTS - 1, dpk_ring_sc_dequeue_burst(r, buf, SLOTS, NULL));
 	ASSERT_TRUE(holds((unsigned char *)buf, 8, out, SLOTS - 1));
+	out += SLOTS - 1;
 	ASSERT_EQ(-ENOENT, dpk_ring_sc_dequeue(r, buf));
+	/* Across 3 * 2^29: the call that passes it refreshes both copies. */
+	mp_mc_laps(r, 100, &seq, &out);
+	ASSERT_GT(atomic_load(&r->prod.head) - start, 4000 + 40);
+	ASSERT_GE(atomic_load(&r->prod.cached) - start, 4000 - 40);
+	ASSERT_GE(atomic_load(&r->cons.cached) - start, 4000);
+	ASSERT_LT(atomic_load(&r->cons.cached) - start, 4000 + 40);
+	fill((unsigned char *)buf, 8, seq, SLOTS);
+	ASSERT_EQ(SLOTS - 1, dpk_ring_sp_enqueue_burst(r, buf, SLOTS, NULL));
+	memset(buf, 0, sizeof(buf));
+	ASSERT_EQ(SLOTS - 1, dpk_ring_sc_dequeue_burst(r, buf, SLOTS, NULL));
+	ASSERT_TRUE(holds((unsigned char *)buf, 8, out, SLOTS - 1));
 	dpk_ring_free(r);
 }
 

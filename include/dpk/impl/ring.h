@@ -370,11 +370,11 @@ DPK__RING_INLINE unsigned dpk__ring_clamp(int32_t room, uint32_t cap)
  * seeing it. Two things keep a stale copy harmless. The room is computed as a signed
  * 32-bit difference, so a copy that the head has run past gives a negative room and
  * causes a reload where an unsigned difference would wrap to a huge room and overrun the
- * consumer; this is exact while the copy is less than 2^31 behind, which sizes below 2^31
- * allow. And the mp/mc calls refresh the copy of their side as they publish (under their
- * turn, so in index order), which keeps it within the capacity of the head however long
- * the ring ran in the other mode. A freshly loaded tail needs none of this: the room it
- * gives is exact, 0..capacity.
+ * consumer; this is exact while the room so computed lies above -2^31, that is while the
+ * copy is less than capacity + 2^31 behind the head. And the mp/mc calls refresh the copy
+ * of their side often enough to keep it well within that however long the ring ran in the
+ * other mode (dpk__ring_refresh_due()). A freshly loaded tail needs none of this: the room
+ * it gives is exact, 0..capacity.
  *
  * A call that moves nothing stores nothing; the copy it loaded is dropped, as the next
  * call that finds the copy short loads the tail again anyway.
@@ -481,6 +481,23 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, u
 }
 
 /*
+ * Whether an mp/mc call whose head moved by @p m to @p next refreshes its side's cached copy
+ * for the sp/sc calls: when the head passed a multiple of 2^29. A refresh on every call
+ * was a measurable part of a one-lcore MP/MC call (docs/ring.md, "2026-12-02: one element
+ * on a Zen 2 guest"). Since the copy last covered the head (an sp/sc call or a refresh left room >= 0, or
+ * elements >= 0, by it), the head has moved less than 2^29 without a refresh, so the
+ * producer's copy is less than capacity + 2^29 behind the head and the consumer's less than
+ * 2^29: the signed tests of the sp/sc calls stay exact. The refresh is made under the
+ * call's turn, so the copies still advance in index order.
+ */
+#define DPK__RING_REFRESH_EVERY (1u << 29)
+
+DPK__RING_INLINE bool dpk__ring_refresh_due(uint32_t next, unsigned m)
+{
+	return __builtin_expect((next & (DPK__RING_REFRESH_EVERY - 1)) < m, 0);
+}
+
+/*
  * Multi producer: reserve [head, head + n) by CAS on prod.head, copy, wait until every
  * earlier reservation is published (prod.tail == head), then publish. cons.tail is loaded
  * on every call, as the cached copy is not shared between producers.
@@ -523,9 +540,8 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 	/* A3: pairs with R1 of the producer that reserved just before us. */
 	while (__builtin_expect(DPK__RING_TAIL(&r->prod, memory_order_acquire) != head, 0))
 		dpk_pause();
-	/* Under our turn, so the copy advances in index order and stays within the capacity
-	 * of the head for a later sp call. */
-	atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
+	if (dpk__ring_refresh_due(next, m))
+		atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
 	/* R1: pairs with A1 in dequeue and A3 in later producers; the slots are written. */
 	atomic_store_explicit(&r->prod.tail, next, memory_order_release);
 	if (free_space)
@@ -565,7 +581,8 @@ DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, u
 	/* A4: pairs with R2 of the consumer that reserved just before us. */
 	while (__builtin_expect(DPK__RING_TAIL(&r->cons, memory_order_acquire) != head, 0))
 		dpk_pause();
-	atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
+	if (dpk__ring_refresh_due(next, m))
+		atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
 	/* R2: pairs with A2 in enqueue and A4 in later consumers; the slots are read. */
 	atomic_store_explicit(&r->cons.tail, next, memory_order_release);
 	if (available)
