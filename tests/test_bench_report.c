@@ -6,6 +6,7 @@
  * the results are given.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +308,38 @@ static void counter_step_is_the_coarser_bound(void)
 	EXPECT_TRUE(strstr(line, " 1 ticks (every change") != NULL);
 }
 
+/* The longest form of the resolution line (a smallest change above the GCD, and bumps left
+ * out) folds within DPK_REPORT_COLUMNS, its whole text kept. */
+static void counter_step_line_folds(void)
+{
+	struct dpk_bench_clock k = {.hz = 2000000000, .source = "calibrated", .mul_cycles = NAN};
+	struct dpk_env env = {.count = 0};
+	char *buf = NULL, *line, *rest, *joined;
+	size_t len = 0, j = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ASSERT_NOT_NULL(f);
+	k.granularity = 1;
+	k.min_delta = 22;
+	k.bumps = 7;
+	dpk_report_env(f, &env, &k);
+	fclose(f);
+	joined = malloc(len + 1);
+	ASSERT_NOT_NULL(joined);
+	/* The text with each run of white space (a fold and its indent) as one space. */
+	for (size_t i = 0; i < len; i++)
+		if (!isspace((unsigned char)buf[i]) || (j && joined[j - 1] != ' '))
+			joined[j++] = isspace((unsigned char)buf[i]) ? ' ' : buf[i];
+	joined[j] = '\0';
+	EXPECT_TRUE(strstr(joined, "counter resolution 22 ticks (the smallest change between "
+	                           "back-to-back reads; the changes' GCD is 1; 7 reads moved under "
+	                           "a quarter of the median change, left out)") != NULL);
+	for (rest = buf; (line = strsep(&rest, "\n"));)
+		EXPECT_TRUE(strlen(line) <= DPK_REPORT_COLUMNS);
+	free(joined);
+	free(buf);
+}
+
 static const struct dpk_bench_case c_pair = {.name = "spsc_pair_bulk",
                                              .kind = DPK_BENCH_PAIR,
                                              .unit = DPK_UNIT_ELEMENT,
@@ -554,6 +587,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(pair_results_meet_their_floor),
         DPK_TEST(regimes_are_listed),
         DPK_TEST(counter_step_is_the_coarser_bound),
+        DPK_TEST(counter_step_line_folds),
         DPK_TEST(rejected_samples_are_listed_by_reason),
         DPK_TEST(kept_slow_mark_follows_the_list),
         DPK_TEST(long_case_label_widens_the_column),

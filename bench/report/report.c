@@ -67,16 +67,17 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 		snprintf(bumped, sizeof(bumped),
 		         "; %zu reads moved under a quarter of the median change, left out",
 		         k->bumps);
+	/* Folded: with the bumps named the line outgrows DPK_REPORT_COLUMNS. */
 	if (k->min_delta > k->granularity)
-		fprintf(f,
-		        "  %-*s %llu ticks (the smallest change between back-to-back reads; "
-		        "the changes' GCD is %llu%s)\n",
-		        w, "counter resolution", (unsigned long long)k->min_delta,
-		        (unsigned long long)k->granularity, bumped);
+		dpk_report_fold(f, DPK_REPORT_COLUMNS, w + 3,
+		                "  %-*s %llu ticks (the smallest change between back-to-back reads; "
+		                "the changes' GCD is %llu%s)",
+		                w, "counter resolution", (unsigned long long)k->min_delta,
+		                (unsigned long long)k->granularity, bumped);
 	else
-		fprintf(f,
-		        "  %-*s %llu ticks (every change between two reads a multiple of it%s)\n",
-		        w, "counter resolution", (unsigned long long)k->granularity, bumped);
+		dpk_report_fold(f, DPK_REPORT_COLUMNS, w + 3,
+		                "  %-*s %llu ticks (every change between two reads a multiple of it%s)",
+		                w, "counter resolution", (unsigned long long)k->granularity, bumped);
 	fprintf(f, "  %-*s %.0f ticks one lcore, %.0f ticks multi-lcore\n", w, "sample length",
 	        k->target_single, k->target_multi);
 	fprintf(f,
