@@ -72,6 +72,14 @@ enum dpk_bench_status {
  *  floors) by more than this is set aside (docs/method.md, "The floor"). */
 #define DPK_BENCH_FLOOR_LIMIT 0.5
 
+/** Whether two cache-line round trips @p a and @p b (ticks; 0: none) lie more than
+ *  DPK_BENCH_FLOOR_LIMIT apart, the larger over the smaller: the host moved or crowded the
+ *  lcores between them, and a pair's figure follows the round trip. False without both. */
+static inline bool dpk_bench_floors_apart(double a, double b)
+{
+	return a > 0 && b > 0 && (a > b ? a / b : b / a) > 1 + DPK_BENCH_FLOOR_LIMIT;
+}
+
 /** The fewest paired rounds that give an interleaved ratio a 95% interval: the fewest
  *  values with a distribution-free interval of their median. */
 #define DPK_BENCH_PAIR_ROUNDS_MIN 6

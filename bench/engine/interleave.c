@@ -103,17 +103,6 @@ static void pair_ratio(const struct dpk_bench_runner *r, const struct dpk_bench_
 	free(ratio);
 }
 
-/* Whether the floors beside rounds @p a and @p b lie over DPK_BENCH_FLOOR_LIMIT apart: the
- * host moved or crowded the lcores between the two slices, and a pair's figure follows the
- * round trip (docs/verdicts.md). */
-static bool floors_apart(const struct dpk_bench_round *a, const struct dpk_bench_round *b)
-{
-	if (!(a->floor > 0) || !(b->floor > 0))
-		return false;
-	return (a->floor > b->floor ? a->floor / b->floor : b->floor / a->floor) >
-	       1 + DPK_BENCH_FLOOR_LIMIT;
-}
-
 /*
  * The ratio of multi-lcore member @p m to member @p ref, round by round, in ticks: over the
  * rounds both kept and neither set aside, but for those whose two floors lie apart. Its
@@ -134,7 +123,7 @@ static void multi_pair_ratio(const struct dpk_bench_result *ref, struct dpk_benc
 		const struct dpk_bench_round *a = &ref->rounds[q], *b = &m->rounds[q];
 
 		if (a->kept && b->kept && !a->set_aside && !b->set_aside && a->p50 > 0 &&
-		    b->p50 > 0 && !floors_apart(a, b))
+		    b->p50 > 0 && !dpk_bench_floors_apart(a->floor, b->floor))
 			ratio[k++] = b->p50 / a->p50;
 	}
 	m->pair_rounds = k;

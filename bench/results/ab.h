@@ -11,8 +11,9 @@
  * which the figures rest on; but a host slow for minutes can leave few rounds any kept
  * sample (docs/verdicts.md, "Paired rounds as run"), and then (dpk_bench_pair_as_run():
  * kept pairs fewer than DPK_AB_MIN_PAIRS or than half the pairs as run) a one-lcore case
- * is paired on its rounds as the machine ran them, the samples the speed witness set aside as slow included
- * (whole_p50 in the files): a slow phase falls on both rounds of a pair. A pair as run whose
+ * is paired on its rounds as the machine ran them, the samples the speed witness set
+ * aside as slow included (whole_p50 in the files): a slow phase falls on both rounds of a
+ * pair. A pair as run whose
  * two witness medians lie apart (dpk_bench_witness_apart()) met the machine at two speeds
  * and is dropped. Pairs where either round was left out (no sample, or set aside for its
  * floor) are dropped, and so are pairs of a multi-lcore case whose two floors lie more

@@ -114,10 +114,10 @@ _Static_assert(offsetof(struct ring_state, role) == 64, "the state's fields fill
 
 /*
  * Stamp the first and last element of a call with their sequence numbers; one store when
- * they are one element. Two stores to one word just before the call reads it put a hazard
- * of the harness's own into every call of one element, which on a Zen 2 guest cost more
- * than the SP/SC call itself, and not alike for dpkit's ring and DPDK's (docs/ring.md,
- * "2026-12-02: one element on a Zen 2 guest").
+ * they are one element. Two stores to one word just before the call reads it put a
+ * store-forwarding hazard of the harness's own into every call of one element, which can
+ * outweigh the call and weigh on two rings unalike (docs/ring.md, "2026-12-02: one element
+ * on a Zen 2 guest").
  */
 static inline void ring_stamp(uint64_t *buf, unsigned words, unsigned n, uint64_t seq)
 {

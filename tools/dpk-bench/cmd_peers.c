@@ -205,16 +205,6 @@ struct ratio {
 	char note[96];   /* why there is no interval; "" when there is one */
 };
 
-/* Whether the cache-line round trips beside @p t's and @p p's rounds differ by more than
- * DPK_BENCH_FLOOR_LIMIT: then the two ran on hand-offs of another cost (verdicts.md has
- * pair figures follow the round trip from run to run) and their ratio says nothing. */
-static bool floors_apart(const struct dpk_bench_result *t, const struct dpk_bench_result *p)
-{
-	double a = t->floor_rt, b = p->floor_rt;
-
-	return a > 0 && b > 0 && (a > b ? a / b : b / a) > 1 + DPK_BENCH_FLOOR_LIMIT;
-}
-
 /* The ratio of peer result @p p to twin result @p t; false (and @p q->how the reason)
  * when either has no figure. */
 static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_result *p,
@@ -239,7 +229,9 @@ static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_re
 		q->how = p->pair_as_run ? "as run" : "paired";
 	} else if (a->n < 6 || b->n < 6) {
 		snprintf(q->note, sizeof(q->note), "%zu and %zu kept rounds, under 6", a->n, b->n);
-	} else if (floors_apart(t, p)) {
+	} else if (dpk_bench_floors_apart(t->floor_rt, p->floor_rt)) {
+		/* the two ran on hand-offs of another cost (verdicts.md: pair figures follow the
+		 * round trip from run to run), and their ratio says nothing */
 		snprintf(q->note, sizeof(q->note),
 		         "a cache-line round trip of %.0f ticks beside dpkit's, %.0f beside the "
 		         "peer's",

@@ -484,11 +484,11 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue(struct dpk_ring *r, void *objs, u
  * Whether an mp/mc call whose head moved by @p m to @p next refreshes its side's cached copy
  * for the sp/sc calls: when the head passed a multiple of 2^29. A refresh on every call
  * was a measurable part of a one-lcore MP/MC call (docs/ring.md, "2026-12-02: one element
- * on a Zen 2 guest"). Since the copy last covered the head (an sp/sc call or a refresh left room >= 0, or
- * elements >= 0, by it), the head has moved less than 2^29 without a refresh, so the
- * producer's copy is less than capacity + 2^29 behind the head and the consumer's less than
- * 2^29: the signed tests of the sp/sc calls stay exact. The refresh is made under the
- * call's turn, so the copies still advance in index order.
+ * on a Zen 2 guest"). Since the copy last covered the head (an sp/sc call or a refresh
+ * left room >= 0, or elements >= 0, by it), the head has moved less than 2^29 without a
+ * refresh, so the producer's copy is less than capacity + 2^29 behind the head and the
+ * consumer's less than 2^29: the signed tests of the sp/sc calls stay exact. The refresh is
+ * made under the call's turn, so the copies still advance in index order.
  */
 #define DPK__RING_REFRESH_EVERY (1u << 29)
 
