@@ -2,8 +2,10 @@
 /*
  * dpk-bench ab's verdicts on made-up rounds: the pairing, the pairs dropped for a floor
  * that moved, the sign-test interval and its widening by the between-program term, the
- * thresholds, the gate, and no verdict on too few pairs. Nothing runs.
+ * thresholds, the gate, no verdict on too few pairs, and a verdict over several pairs of
+ * processes only where each pair finds it. Nothing runs.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,7 +241,75 @@ static void the_gate_needs_the_whole_interval(void)
 	dpk_ab_report_free(&r);
 }
 
+/* Pairs of processes @p p0 and @p p1 judged together, sigma 0, gate @p gate. */
+static int judged_two(struct pair *p0, struct pair *p1, double gate, struct dpk_ab_report *r)
+{
+	const struct dpk_ab_options o = {.noise = DPK_AB_NOISE, .fail_above = gate};
+	const struct dpk_results rb[2] = {p0->rb, p1->rb}, rn[2] = {p0->rn, p1->rn};
+	char err[128];
+
+	return dpk_ab_compare_processes(rb, rn, 2, &o, r, err, sizeof(err));
+}
+
+/* Two pairs of processes: the figure and the interval pool their pairs, and a verdict
+ * holds only when each pair's own median ratio is beyond the noise on the same side. */
+static void a_verdict_needs_every_pair_of_processes(void)
+{
+	struct pair p0, p1;
+	struct dpk_ab_report r;
+
+	make_pair(&p0, 1.05, false);
+	make_pair(&p1, 1.04, false);
+	ASSERT_EQ(0, judged_two(&p0, &p1, 0.02, &r));
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_EQ_U(2, r.c[0].ngen);
+	EXPECT_EQ_U(2 * ROUNDS, r.c[0].pairs);
+	EXPECT_EQ_U(ROUNDS, r.c[0].gen_pairs[1]);
+	EXPECT_TRUE(fabs(r.c[0].gen_p50[0] - 1.05) < 1e-3 && fabs(r.c[0].gen_p50[1] - 1.04) < 1e-3);
+	EXPECT_TRUE(fabs(r.c[0].new_p50 - 100.0 * sqrt(1.05 * 1.04)) < 1e-9);
+	EXPECT_EQ(DPK_CMP_SLOWER, r.c[0].verdict);
+	EXPECT_TRUE(r.c[0].gate_failed && !r.c[0].unreplicated);
+	dpk_ab_report_free(&r);
+	/* The second pair of processes ran a quarter of the rounds and found 0.5%: the pooled
+	 * interval lies wholly above 1%, the second pair's median does not. */
+	make_pair(&p1, 1.005, false);
+	p1.base.rounds_run = p1.new.rounds_run = ROUNDS / 4;
+	ASSERT_EQ(0, judged_two(&p0, &p1, 0.02, &r));
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_EQ_U(ROUNDS + ROUNDS / 4, r.c[0].pairs);
+	EXPECT_TRUE(r.c[0].lo > 1.0 + DPK_AB_NOISE);
+	EXPECT_EQ(DPK_CMP_WITHIN_NOISE, r.c[0].verdict);
+	EXPECT_TRUE(r.c[0].unreplicated && !r.c[0].gate_failed);
+	EXPECT_TRUE(strstr(r.c[0].note, "x1.0050") != NULL);
+	EXPECT_EQ_U(1, r.unreplicated);
+	EXPECT_EQ_U(0, r.gate_failures);
+	dpk_ab_report_free(&r);
+	/* A case the second pair lacks is not judged; none left is an error. */
+	p1.rn.n = 0;
+	EXPECT_EQ(-EINVAL, judged_two(&p0, &p1, -1, &r));
+}
+
+/* From one to DPK_AB_PROCESSES_MAX pairs of processes, else -EINVAL. */
+static void pairs_of_processes_are_bounded(void)
+{
+	struct pair p;
+	struct dpk_ab_report r;
+	const struct dpk_ab_options o = {.noise = DPK_AB_NOISE, .fail_above = -1};
+	char err[128];
+
+	make_pair(&p, 1.0, false);
+	EXPECT_EQ(-EINVAL, dpk_ab_compare_processes(&p.rb, &p.rn, 0, &o, &r, err, sizeof(err)));
+	EXPECT_TRUE(strstr(err, "from 1 to") != NULL);
+	EXPECT_EQ(-EINVAL, dpk_ab_compare_processes(&p.rb, &p.rn, DPK_AB_PROCESSES_MAX + 1, &o,
+	                                            &r, err, sizeof(err)));
+	ASSERT_EQ(0, dpk_ab_compare_processes(&p.rb, &p.rn, 1, &o, &r, err, sizeof(err)));
+	EXPECT_EQ_U(1, r.processes);
+	dpk_ab_report_free(&r);
+}
+
 static const struct dpk_test_case cases[] = {
+        DPK_TEST(a_verdict_needs_every_pair_of_processes),
+        DPK_TEST(pairs_of_processes_are_bounded),
         DPK_TEST(pairs_cancel_drift_and_the_interval_widens),
         DPK_TEST(pairs_apart_in_floor_are_dropped),
         DPK_TEST(the_gate_needs_the_whole_interval),

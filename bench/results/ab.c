@@ -68,33 +68,100 @@ static void widen(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 }
 
 /* Pair the rounds of @p c into c->ratio (NaN: a dropped pair) and @p sorted (the pairs
- * kept), on their kept samples or, with c->whole, as run; returns how many pairs. */
+ * kept), on their kept samples or, with c->whole, as run, pair of processes after pair of
+ * processes, each one's median into c->gen_p50; returns how many pairs. */
 static size_t pair_up(struct dpk_ab_case *c, double *sorted)
 {
-	const struct dpk_res_entry *a = c->base, *b = c->new;
-	size_t pairs = 0;
+	size_t pairs = 0, at = 0;
 
 	/* In core cycles where both have them: the host's clock moves both rounds of a pair
 	 * less than it moves two runs, but it moves them still. */
-	c->cycles = c->whole ? a->round_whole_cycles && b->round_whole_cycles
-	                     : a->round_cycles && b->round_cycles;
+	c->cycles = true;
+	for (size_t g = 0; g < c->ngen; g++)
+		c->cycles = c->cycles && (c->whole ? c->gbase[g]->round_whole_cycles &&
+		                                             c->gnew[g]->round_whole_cycles
+		                                   : c->gbase[g]->round_cycles &&
+		                                             c->gnew[g]->round_cycles);
 	c->speed_apart = 0;
-	for (size_t q = 0; q < c->nratio; q++) {
-		double x = round_value(a, q, c->cycles, c->whole),
-		       y = round_value(b, q, c->cycles, c->whole);
+	for (size_t g = 0; g < c->ngen; g++) {
+		const struct dpk_res_entry *a = c->gbase[g], *b = c->gnew[g];
+		const size_t n = a->rounds_run < b->rounds_run ? a->rounds_run : b->rounds_run;
+		const size_t from = pairs;
 
-		c->ratio[q] = x > 0 && y > 0 ? y / x : NAN;
-		if (c->floors && floors_apart(a, b, q))
-			c->ratio[q] = NAN;
-		if (c->whole && a->round_whole_wit && b->round_whole_wit &&
-		    dpk_bench_witness_apart(a->round_whole_wit[q], b->round_whole_wit[q])) {
-			c->ratio[q] = NAN;
-			c->speed_apart++;
+		for (size_t q = 0; q < n; q++, at++) {
+			double x = round_value(a, q, c->cycles, c->whole),
+			       y = round_value(b, q, c->cycles, c->whole);
+
+			c->ratio[at] = x > 0 && y > 0 ? y / x : NAN;
+			if (c->floors && floors_apart(a, b, q))
+				c->ratio[at] = NAN;
+			if (c->whole && a->round_whole_wit && b->round_whole_wit &&
+			    dpk_bench_witness_apart(a->round_whole_wit[q], b->round_whole_wit[q])) {
+				c->ratio[at] = NAN;
+				c->speed_apart++;
+			}
+			if (isfinite(c->ratio[at]))
+				sorted[pairs++] = c->ratio[at];
 		}
-		if (isfinite(c->ratio[q]))
-			sorted[pairs++] = c->ratio[q];
+		c->gen_pairs[g] = pairs - from;
+		c->gen_p50[g] = pairs > from ? dpk_stats_median(sorted + from, pairs - from) : NAN;
 	}
 	return pairs;
+}
+
+/* Whether every pair of processes' median ratio lies above @p above (when > 1) or below
+ * it (when < 1): the effect is found in each, not drawn by one pair of programs. */
+static bool in_every_pair(const struct dpk_ab_case *c, double above)
+{
+	for (size_t g = 0; g < c->ngen; g++) {
+		const double m = c->gen_p50[g];
+
+		if (!(above > 1.0 ? m > above : m < above))
+			return false;
+	}
+	return true;
+}
+
+/* The interval of @p c's @p n sorted pairs, widened; its verdict by @p o, kept only when
+ * each pair of processes finds it too. */
+static void verdict(struct dpk_ab_case *c, const double *sorted, size_t lo, size_t hi,
+                    const struct dpk_ab_options *o)
+{
+	c->lo = sorted[lo];
+	c->hi = sorted[hi];
+	widen(c, o);
+	if (c->hi < 1.0 - o->noise)
+		c->verdict = DPK_CMP_FASTER;
+	else if (c->lo > 1.0 + o->noise)
+		c->verdict = DPK_CMP_SLOWER;
+	if (c->verdict != DPK_CMP_WITHIN_NOISE &&
+	    !in_every_pair(c, c->verdict == DPK_CMP_FASTER ? 1.0 - o->noise : 1.0 + o->noise)) {
+		double mn = c->gen_p50[0], mx = c->gen_p50[0];
+
+		for (size_t g = 1; g < c->ngen; g++) {
+			mn = fmin(mn, c->gen_p50[g]);
+			mx = fmax(mx, c->gen_p50[g]);
+		}
+		c->verdict = DPK_CMP_WITHIN_NOISE;
+		c->unreplicated = true;
+		snprintf(c->note, sizeof(c->note),
+		         "the pairs of processes' medians run from x%.4f to x%.4f, not all beyond "
+		         "the noise: within noise",
+		         mn, mx);
+	}
+	c->gate_failed = o->fail_above >= 0 && c->lo > 1.0 + o->fail_above &&
+	                 in_every_pair(c, 1.0 + o->fail_above);
+}
+
+/* Whether any of @p c's processes saw its rounds fall into regimes apart. */
+static bool regimes_apart(const struct dpk_ab_case *c, unsigned *nb, unsigned *nn)
+{
+	*nb = *nn = 1;
+	for (size_t g = 0; g < c->ngen; g++) {
+		*nb = c->gbase[g]->nregimes > *nb ? c->gbase[g]->nregimes : *nb;
+		*nn = c->gnew[g]->nregimes > *nn ? c->gnew[g]->nregimes : *nn;
+	}
+	return *nb > 1 || *nn > 1;
 }
 
 /* Pair the rounds of @p c and judge them by @p o: on the rounds' kept samples, which the
@@ -102,12 +169,19 @@ static size_t pair_up(struct dpk_ab_case *c, double *sorted)
  * the pairs of the rounds as run (the host slowed most rounds). Returns 0 or -ENOMEM. */
 static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 {
-	const struct dpk_res_entry *a = c->base, *b = c->new;
-	const size_t n = a->rounds_run < b->rounds_run ? a->rounds_run : b->rounds_run;
+	size_t n = 0, lo, hi;
+	bool whole = true;
+	unsigned nb, nn;
 	double *sorted;
-	size_t lo, hi;
 
-	c->floors = a->round_floor && b->round_floor;
+	c->floors = true;
+	for (size_t g = 0; g < c->ngen; g++) {
+		const struct dpk_res_entry *a = c->gbase[g], *b = c->gnew[g];
+
+		n += a->rounds_run < b->rounds_run ? a->rounds_run : b->rounds_run;
+		c->floors = c->floors && a->round_floor && b->round_floor;
+		whole = whole && a->round_whole && b->round_whole;
+	}
 	c->ratio = calloc(n ? n : 1, sizeof(*c->ratio));
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	if (!c->ratio || !sorted) {
@@ -117,7 +191,7 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	c->nratio = n;
 	c->whole = false;
 	c->pairs = pair_up(c, sorted);
-	if (a->round_whole && b->round_whole) {
+	if (whole) {
 		const size_t kept = c->pairs;
 
 		c->whole = true;
@@ -135,20 +209,12 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	        c->pairs >= DPK_AB_MIN_PAIRS && dpk_stats_median_ci_ranks(c->pairs, &lo, &hi);
 	/* One-lcore rounds fall into regimes with the host's phases and their code's pages,
 	 * which the pairing takes out; a pair case's regimes are states of the case. */
-	if (c->has_verdict && !c->whole && (a->nregimes > 1 || b->nregimes > 1)) {
+	if (c->has_verdict && !c->whole && regimes_apart(c, &nb, &nn)) {
 		c->has_verdict = false;
 		snprintf(c->note, sizeof(c->note),
-		         "the rounds fell into regimes apart (base %u, new %u): no verdict",
-		         a->nregimes > 1 ? a->nregimes : 1, b->nregimes > 1 ? b->nregimes : 1);
+		         "the rounds fell into regimes apart (base %u, new %u): no verdict", nb, nn);
 	} else if (c->has_verdict) {
-		c->lo = sorted[lo];
-		c->hi = sorted[hi];
-		widen(c, o);
-		if (c->hi < 1.0 - o->noise)
-			c->verdict = DPK_CMP_FASTER;
-		else if (c->lo > 1.0 + o->noise)
-			c->verdict = DPK_CMP_SLOWER;
-		c->gate_failed = o->fail_above >= 0 && c->lo > 1.0 + o->fail_above;
+		verdict(c, sorted, lo, hi, o);
 	} else if (!c->note[0]) {
 		snprintf(c->note, sizeof(c->note),
 		         "%zu paired rounds kept of %zu (%zu dropped: the machine ran them at two "
@@ -175,19 +241,52 @@ static void count(struct dpk_ab_report *r)
 		r->slower += c->verdict == DPK_CMP_SLOWER;
 		r->within += c->verdict == DPK_CMP_WITHIN_NOISE;
 		r->gate_failures += c->gate_failed;
+		r->unreplicated += c->unreplicated;
 		logsum += log(c->p50);
 		nlog++;
 	}
 	r->geomean = nlog ? exp(logsum / (double)nlog) : NAN;
 }
 
-/* Add every ok case of @p base that @p new has (ok) to @p out; the others of base to
- * only_base. */
-static int match(const struct dpk_results *base, const struct dpk_results *new,
+/* Whether @p id is ok, in rounds, in every pair of processes of @p base and @p new (from
+ * the second on: the first is @p a and @p b), into @p c. */
+static bool in_every_process(const struct dpk_results *base, const struct dpk_results *new,
+                             size_t n, const struct dpk_res_entry *a,
+                             const struct dpk_res_entry *b, struct dpk_ab_case *c)
+{
+	c->ngen = n;
+	for (size_t g = 0; g < n; g++) {
+		const struct dpk_res_entry *x = g ? find(&base[g], a->id) : a,
+		                           *y = g ? find(&new[g], a->id) : b;
+
+		if (!x || !y || !x->ok || !y->ok || !x->round_p50 || !y->round_p50)
+			return false;
+		c->gbase[g] = x;
+		c->gnew[g] = y;
+	}
+	c->base = a;
+	c->new = b;
+	return true;
+}
+
+/* The geometric mean of the processes' p50s of one side (@p side: the entries). */
+static double mean_p50(const struct dpk_res_entry *const *side, size_t n)
+{
+	double l = 0;
+
+	for (size_t g = 0; g < n; g++)
+		l += log(side[g]->ticks.p50);
+	return exp(l / (double)n);
+}
+
+/* Add every case of @p base that @p new has, ok in every pair of processes, to @p out;
+ * the others of base to only_base. */
+static int match(const struct dpk_results *base, const struct dpk_results *new, size_t ngen,
                  const struct dpk_ab_options *o, struct dpk_ab_report *out)
 {
 	for (size_t i = 0; i < base->n; i++) {
 		const struct dpk_res_entry *a = &base->e[i], *b;
+		struct dpk_ab_case c;
 
 		if (a->repeat != 0 || !dpk_results_selected(o->patterns, o->npatterns, a))
 			continue;
@@ -197,15 +296,16 @@ static int match(const struct dpk_results *base, const struct dpk_results *new,
 				return -ENOMEM;
 			continue;
 		}
-		if (!a->ok || !b->ok || !a->round_p50 || !b->round_p50)
+		memset(&c, 0, sizeof(c));
+		if (!in_every_process(base, new, ngen, a, b, &c))
 			continue;
+		c.base_p50 = mean_p50(c.gbase, ngen);
+		c.new_p50 = mean_p50(c.gnew, ngen);
 		struct dpk_ab_case *nc = realloc(out->c, (out->n + 1) * sizeof(*nc));
 		if (!nc)
 			return -ENOMEM;
 		out->c = nc;
-		memset(&nc[out->n], 0, sizeof(nc[0]));
-		nc[out->n].base = a;
-		nc[out->n].new = b;
+		nc[out->n] = c;
 		if (judge(&nc[out->n++], o))
 			return -ENOMEM;
 	}
@@ -218,17 +318,23 @@ static int match(const struct dpk_results *base, const struct dpk_results *new,
 	return 0;
 }
 
-int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new,
-                   const struct dpk_ab_options *o, struct dpk_ab_report *out, char *err,
-                   size_t errlen)
+int dpk_ab_compare_processes(const struct dpk_results *base, const struct dpk_results *new,
+                             size_t n, const struct dpk_ab_options *o,
+                             struct dpk_ab_report *out, char *err, size_t errlen)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	if (n < 1 || n > DPK_AB_PROCESSES_MAX) {
+		snprintf(err, errlen, "%zu pairs of processes: from 1 to %d", n,
+		         DPK_AB_PROCESSES_MAX);
+		return -EINVAL;
+	}
 	out->noise = o->noise;
 	out->fail_above = o->fail_above;
 	out->process_sigma = o->process_sigma;
-	rc = match(base, new, o, out);
+	out->processes = n;
+	rc = match(base, new, n, o, out);
 	if (rc) {
 		dpk_ab_report_free(out);
 		snprintf(err, errlen, "out of memory");
@@ -242,6 +348,13 @@ int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new
 	}
 	count(out);
 	return 0;
+}
+
+int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new,
+                   const struct dpk_ab_options *o, struct dpk_ab_report *out, char *err,
+                   size_t errlen)
+{
+	return dpk_ab_compare_processes(base, new, 1, o, out, err, errlen);
 }
 
 void dpk_ab_report_free(struct dpk_ab_report *r)
@@ -287,7 +400,7 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 		else
 			snprintf(iv, sizeof(iv), "-");
 		fprintf(f, "  %-*.*s %10.2f %10.2f %8.4f  %-19s %5zu  %s%s%s\n", w, w, c->base->id,
-		        c->base->ticks.p50, c->new->ticks.p50, c->p50, iv, c->pairs, verdict_of(c),
+		        c->base_p50, c->new_p50, c->p50, iv, c->pairs, verdict_of(c),
 		        c->floors                ? " (ticks, floors)"
 		        : c->cycles && c->whole  ? " (cycles, as run)"
 		        : c->cycles              ? " (cycles)"
@@ -307,6 +420,12 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 	        r->n, r->faster, r->slower, r->within, r->none, r->geomean);
 	fprintf(f, "verdicts rest on rounds of both builds run in turn, in a random order per "
 	           "pair, on the same lcores in one session: drift and slow phases fall on both\n");
+	if (r->processes > 1)
+		fprintf(f,
+		        "each build ran as %zu processes, one of each at a time; a verdict needs "
+		        "each pair's median ratio beyond the noise too (%u case%s found in some "
+		        "pairs only)\n",
+		        r->processes, r->unreplicated, r->unreplicated == 1 ? "" : "s");
 	if (r->process_sigma >= 0)
 		fprintf(f, "intervals widened by a between-program sigma of %.1f%% (--run-sigma)\n",
 		        r->process_sigma * 100.0);
@@ -331,8 +450,8 @@ static void json_case(struct dpk_json *j, const struct dpk_ab_case *c)
 	dpk_json_string(j, "params", c->base->params);
 	dpk_json_string(j, "placement", c->base->placement);
 	dpk_json_string(j, "unit", c->base->unit);
-	dpk_json_double(j, "base_p50", c->base->ticks.p50);
-	dpk_json_double(j, "new_p50", c->new->ticks.p50);
+	dpk_json_double(j, "base_p50", c->base_p50);
+	dpk_json_double(j, "new_p50", c->new_p50);
 	dpk_json_bool(j, "per_floor", c->floors);
 	dpk_json_bool(j, "in_cycles", c->cycles);
 	dpk_json_bool(j, "whole_rounds", c->whole);
@@ -345,6 +464,17 @@ static void json_case(struct dpk_json *j, const struct dpk_ab_case *c)
 	dpk_json_bool(j, "gate_failed", c->gate_failed);
 	if (c->note[0])
 		dpk_json_string(j, "note", c->note);
+	dpk_json_bool(j, "unreplicated", c->unreplicated);
+	dpk_json_array_begin(j, "processes");
+	for (size_t g = 0; g < c->ngen; g++) {
+		dpk_json_object_begin(j, NULL);
+		dpk_json_double(j, "base_p50", c->gbase[g]->ticks.p50);
+		dpk_json_double(j, "new_p50", c->gnew[g]->ticks.p50);
+		dpk_json_uint(j, "pairs", c->gen_pairs[g]);
+		dpk_json_double(j, "ratio", c->gen_p50[g]);
+		dpk_json_object_end(j);
+	}
+	dpk_json_array_end(j);
 	dpk_json_array_begin(j, "round_ratios");
 	for (size_t q = 0; q < c->nratio; q++)
 		dpk_json_double(j, NULL, c->ratio[q]); /* NaN: null, a dropped pair */
@@ -367,6 +497,7 @@ int dpk_ab_write_json(FILE *f, const struct dpk_results *base, const struct dpk_
 	dpk_json_double(&j, "fail_above", r->fail_above);
 	if (r->process_sigma >= 0)
 		dpk_json_double(&j, "process_sigma", r->process_sigma);
+	dpk_json_uint(&j, "processes", r->processes);
 	dpk_json_int(&j, "exit_status", exit_status);
 	dpk_json_array_begin(&j, "cases");
 	for (size_t i = 0; i < r->n; i++)
@@ -387,6 +518,7 @@ int dpk_ab_write_json(FILE *f, const struct dpk_results *base, const struct dpk_
 	dpk_json_uint(&j, "no_verdict", r->none);
 	dpk_json_double(&j, "geomean", r->geomean);
 	dpk_json_uint(&j, "gate_failures", r->gate_failures);
+	dpk_json_uint(&j, "unreplicated", r->unreplicated);
 	dpk_json_object_end(&j);
 	dpk_json_object_end(&j);
 	return dpk_json_finish(&j);
@@ -405,8 +537,8 @@ int dpk_ab_to_cmp(const struct dpk_ab_report *ab, struct dpk_cmp_report *out)
 
 		c->base.first = a->base;
 		c->new.first = a->new;
-		c->base.p50 = a->base->ticks.p50;
-		c->new.p50 = a->new->ticks.p50;
+		c->base.p50 = a->base_p50;
+		c->new.p50 = a->new_p50;
 		c->ratio = a->p50;
 		c->lo = a->has_verdict ? a->lo : a->p50;
 		c->hi = a->has_verdict ? a->hi : a->p50;

@@ -29,8 +29,16 @@
  * (docs/verdicts.md, "ab, A/A"). The interval is widened by that term, in log space, each
  * half-width h becoming sqrt(h^2 + (1.96 sigma)^2), as compare's is for two runs.
  *
+ * Nor can it remove what one pair of programs drew and another would not: ab runs each
+ * build as several processes, a pair at a time (a "pair of processes": one of each build,
+ * started afresh, each given time / processes per case), and pools their round pairs.
+ * A case's figure and interval are over the pairs of every pair of processes; a verdict
+ * further needs the median ratio of each pair of processes beyond the noise on the same
+ * side (docs/verdicts.md, "Pairs of processes").
+ *
  * Verdict: slower when the whole interval is above 1 + noise, faster when it is below
- * 1 - noise, within noise otherwise; no verdict with fewer than DPK_AB_MIN_PAIRS pairs,
+ * 1 - noise, and so each pair of processes' median ratio; within noise otherwise; no
+ * verdict with fewer than DPK_AB_MIN_PAIRS pairs,
  * nor where either build's rounds of a multi-lcore case fell into regimes apart (a pair
  * case that settles into one of several states for a round: a ratio of two such rounds
  * says which states they drew, not which build is faster).
@@ -56,10 +64,18 @@
 /** The between-program sigma by unit: core cycles, and ticks (over the floor or not). */
 #define DPK_AB_PROCESS_SIGMA_CYCLES 0.005
 #define DPK_AB_PROCESS_SIGMA_TICKS  0.044
+/** Pairs of processes: the default, and the most. */
+#define DPK_AB_PROCESSES     2
+#define DPK_AB_PROCESSES_MAX 8
 
 /** A case both builds ran. */
 struct dpk_ab_case {
-	const struct dpk_res_entry *base, *new;
+	const struct dpk_res_entry *base, *new; /**< the first pair of processes' */
+	const struct dpk_res_entry *gbase[DPK_AB_PROCESSES_MAX], *gnew[DPK_AB_PROCESSES_MAX];
+	size_t ngen;                      /**< pairs of processes that ran the case */
+	double gen_p50[DPK_AB_PROCESSES_MAX]; /**< each pair of processes' median ratio */
+	size_t gen_pairs[DPK_AB_PROCESSES_MAX];
+	double base_p50, new_p50;         /**< geometric means of the processes' p50s */
 	size_t pairs;       /**< paired rounds both kept */
 	double *ratio;      /**< the pairs' ratios, in round order (NaN: a dropped pair) */
 	size_t nratio;      /**< rounds paired, dropped ones included */
@@ -74,7 +90,8 @@ struct dpk_ab_case {
 	bool has_verdict;   /**< enough pairs to judge */
 	enum dpk_cmp_verdict verdict;
 	bool gate_failed;
-	char note[160]; /**< why no verdict, or "" */
+	bool unreplicated; /**< beyond the noise over all pairs, not in each pair of processes */
+	char note[160];    /**< why no verdict, or "" */
 };
 
 struct dpk_ab_options {
@@ -95,6 +112,8 @@ struct dpk_ab_report {
 	double geomean; /**< of the judged cases' ratios; NaN when none */
 	double noise, fail_above;
 	double process_sigma; /**< as given; negative: by unit */
+	size_t processes;     /**< pairs of processes */
+	unsigned unreplicated; /**< cases one pair of processes judged, another not */
 };
 
 /**
@@ -105,6 +124,14 @@ struct dpk_ab_report {
 int dpk_ab_compare(const struct dpk_results *base, const struct dpk_results *new,
                    const struct dpk_ab_options *o, struct dpk_ab_report *out, char *err,
                    size_t errlen);
+
+/**
+ * As dpk_ab_compare(), over @p n pairs of processes: base[g] and new[g] ran together, and
+ * a case is judged when every pair has it (1 <= n <= DPK_AB_PROCESSES_MAX, else -EINVAL).
+ */
+int dpk_ab_compare_processes(const struct dpk_results *base, const struct dpk_results *new,
+                             size_t n, const struct dpk_ab_options *o,
+                             struct dpk_ab_report *out, char *err, size_t errlen);
 
 void dpk_ab_report_free(struct dpk_ab_report *r);
 

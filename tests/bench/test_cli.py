@@ -278,6 +278,21 @@ def _():
         assert [c["id"] for c in doc["cases"]] == ["floor/tsc_read/placement:single"], doc["cases"]
         assert "floor/tsc_read" in out, out
         assert os.listdir(d) == ["ab.json"], os.listdir(d)
+        # Each pair of processes gets --time / N: 30 ms is six 5-ms rounds, split among them.
+        for n, pairs in [(1, [6]), (2, [3, 3]), (3, [2, 2, 2])]:
+            rc, out, err = run("ab", BIN, BIN, "floor/tsc_read", "--time", "30ms",
+                               "--warmup=2ms", "--placement", "single", "--json", j, "--quiet",
+                               "--processes", str(n))
+            assert rc == 0, err
+            doc = json.load(open(j))
+            case = doc["cases"][0]
+            assert doc["processes"] == n, doc["processes"]
+            assert [g["pairs"] for g in case["processes"]] == pairs, case["processes"]
+            assert len(case["round_ratios"]) == sum(pairs), case["round_ratios"]
+            assert (f"each build ran as {n} processes" in out) == (n > 1), out
+    expect_bad(["ab", BIN, BIN, "--processes", "0"], "--processes: '0' is not a count")
+    expect_bad(["ab", BIN, BIN, "--processes", "9"], "--processes: '9' is not a count")
+    expect_bad(["ab", BIN, BIN, "--time", "1ms"], "leaves each under 1 ms")
     expect_bad(["ab", BIN], "needs a second dpk-bench program: BASE NEW")
     expect_bad(["ab", BIN, BIN, "--repeat", "2"], "ab takes no --repeat")
     expect_bad(["ab", BIN, BIN, "--time", "0"], "--time: '0'")

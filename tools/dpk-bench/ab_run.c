@@ -2,7 +2,8 @@
 /*
  * ab_run.c - dpk-bench ab: two builds as long-lived children (serve.h), driven set by set
  * and round by round in turn, in a random order per pair of rounds, on the same lcores;
- * then their results paired (ab.h).
+ * a fresh pair of them as many times as --processes asks; then their results paired
+ * (ab.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -272,7 +273,9 @@ static int handshake(struct child *c, struct ab_fail *f)
 /* An ab run in progress. */
 struct ab {
 	const struct dpk_ab_args *a;
-	struct child ch[2]; /* base, new */
+	struct child ch[2]; /* base, new: the pair of processes running */
+	unsigned gen;       /* which pair of processes, from 0 */
+	char path[DPK_AB_PROCESSES_MAX][2][sizeof(((struct child *)0)->json)]; /* results files */
 	unsigned long rng;
 	struct ab_fail f;
 	bool progress;
@@ -316,8 +319,9 @@ static void show_progress(struct ab *ab, const struct child_set *s, unsigned q)
 	if (!ab->progress)
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	fprintf(stderr, "\r\033[Kab: set %u of %u (%s), round %u of %u, %.0f s", ab->set_no + 1,
-	        ab->nsets_run, s->key, q + 1, s->rounds, (double)(now.tv_sec - ab->t0.tv_sec));
+	fprintf(stderr, "\r\033[Kab: processes %u of %u, set %u of %u (%s), round %u of %u, %.0f s",
+	        ab->gen + 1, ab->a->processes, ab->set_no + 1, ab->nsets_run, s->key, q + 1,
+	        s->rounds, (double)(now.tv_sec - ab->t0.tv_sec));
 	fflush(stderr);
 }
 
@@ -371,6 +375,7 @@ static int find_set(const struct child *c, const char *key)
 static int run_sets(struct ab *ab)
 {
 	ab->nsets_run = 0;
+	ab->set_no = 0;
 	for (unsigned i = 0; i < ab->ch[0].nsets; i++)
 		ab->nsets_run += find_set(&ab->ch[1], ab->ch[0].set[i].key) >= 0;
 	for (unsigned i = 0; i < ab->ch[0].nsets; i++) {
@@ -459,22 +464,34 @@ static int dpk_ab_outputs(const struct dpk_ab_args *a, const struct dpk_results 
 	return 0;
 }
 
-/* Load both results files and pair them; print, and write what was asked. */
+/* Load every process's results file, into @p rb and @p rn; 0, or -1 with ab->f set. */
+static int load_all(struct ab *ab, struct dpk_results *rb, struct dpk_results *rn)
+{
+	char err[512];
+
+	for (unsigned g = 0; g < ab->a->processes; g++)
+		if (dpk_results_load(ab->path[g][0], &rb[g], err, sizeof(err)) ||
+		    dpk_results_load(ab->path[g][1], &rn[g], err, sizeof(err)))
+			return fail(&ab->f, 2, "reading a build's results: %s", err);
+	return 0;
+}
+
+/* Load the results files and pair them; print, and write what was asked. */
 static int judge(struct ab *ab)
 {
 	const struct dpk_ab_args *a = ab->a;
-	struct dpk_results rb, rn;
+	struct dpk_results rb[DPK_AB_PROCESSES_MAX], rn[DPK_AB_PROCESSES_MAX];
 	struct dpk_ab_report rep;
 	struct dpk_ab_options o = {
 	        .noise = a->noise, .fail_above = a->fail_above, .process_sigma = a->process_sigma};
 	char err[512];
 	int status = 2;
 
-	memset(&rn, 0, sizeof(rn));
-	if (dpk_results_load(ab->ch[0].json, &rb, err, sizeof(err)) ||
-	    dpk_results_load(ab->ch[1].json, &rn, err, sizeof(err))) {
-		fail(&ab->f, 2, "reading a build's results: %s", err);
-	} else if (dpk_ab_compare(&rb, &rn, &o, &rep, err, sizeof(err))) {
+	memset(rb, 0, sizeof(rb));
+	memset(rn, 0, sizeof(rn));
+	if (load_all(ab, rb, rn)) {
+		/* ab->f says why */
+	} else if (dpk_ab_compare_processes(rb, rn, a->processes, &o, &rep, err, sizeof(err))) {
 		fail(&ab->f, 2, "%s", err);
 	} else {
 		/* Standard output carries a file alone, when one goes there. */
@@ -483,16 +500,19 @@ static int judge(struct ab *ab)
 		dpk_ab_print(table, a->base, a->new, &rep);
 		fflush(table);
 		status = rep.gate_failures ? 1 : 0;
-		status = dpk_ab_outputs(a, &rb, &rn, &rep, status, &ab->f) ? 2 : status;
+		status = dpk_ab_outputs(a, &rb[0], &rn[0], &rep, status, &ab->f) ? 2 : status;
 		dpk_ab_report_free(&rep);
 	}
-	dpk_results_free(&rb);
-	dpk_results_free(&rn);
+	for (unsigned g = 0; g < a->processes; g++) {
+		dpk_results_free(&rb[g]);
+		dpk_results_free(&rn[g]);
+	}
 	return status;
 }
 
-/* Start both builds, one after the other so that their clock checks do not meet. */
-static int start_both(struct ab *ab, char *dir)
+/* Start a pair of processes, one of each build, one after the other so that their clock
+ * checks do not meet. */
+static int start_both(struct ab *ab, const char *dir)
 {
 	const struct dpk_ab_args *a = ab->a;
 	int sb = 0, sn = 0;
@@ -502,7 +522,8 @@ static int start_both(struct ab *ab, char *dir)
 
 		c->name = w ? "new" : "base";
 		c->bin = w ? a->new : a->base;
-		snprintf(c->json, sizeof(c->json), "%s/%s.json", dir, c->name);
+		snprintf(c->json, sizeof(c->json), "%s/%s-%u.json", dir, c->name, ab->gen + 1);
+		snprintf(ab->path[ab->gen][w], sizeof(ab->path[0][0]), "%s", c->json);
 		if (access(c->bin, X_OK) != 0)
 			return fail(&ab->f, 2, "%s: '%s' is not a program that can be run: %s",
 			            c->name, c->bin, strerror(errno));
@@ -521,9 +542,39 @@ static int start_both(struct ab *ab, char *dir)
 
 static void remove_dir(struct ab *ab, const char *dir)
 {
-	for (unsigned w = 0; w < 2; w++)
-		unlink(ab->ch[w].json);
+	for (unsigned g = 0; g < DPK_AB_PROCESSES_MAX; g++)
+		for (unsigned w = 0; w < 2; w++)
+			if (ab->path[g][w][0])
+				unlink(ab->path[g][w]);
 	rmdir(dir);
+}
+
+/* Close the pipes of the pair of processes that ran and forget their plans. */
+static void release_children(struct ab *ab)
+{
+	for (unsigned w = 0; w < 2; w++) {
+		struct child *c = &ab->ch[w];
+
+		if (c->to > 0)
+			close(c->to);
+		if (c->from > 0)
+			close(c->from);
+		for (unsigned i = 0; i < c->nids; i++)
+			free(c->ids[i]);
+		memset(c, 0, sizeof(*c));
+	}
+}
+
+/* Every pair of processes in turn: started, its sets run, its results written. */
+static int run_processes(struct ab *ab, const char *dir)
+{
+	for (ab->gen = 0; ab->gen < ab->a->processes; ab->gen++) {
+		if (start_both(ab, dir) || run_sets(ab) || child_finish(ab, &ab->ch[0]) ||
+		    child_finish(ab, &ab->ch[1]))
+			return -1;
+		release_children(ab);
+	}
+	return 0;
 }
 
 int dpk_ab_run(const struct dpk_ab_args *a)
@@ -544,8 +595,7 @@ int dpk_ab_run(const struct dpk_ab_args *a)
 	sigaction(SIGTERM, &sa, &old_term);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old_pipe);
-	if (start_both(&ab, dir) == 0 && run_sets(&ab) == 0 && child_finish(&ab, &ab.ch[0]) == 0 &&
-	    child_finish(&ab, &ab.ch[1]) == 0)
+	if (run_processes(&ab, dir) == 0)
 		status = judge(&ab);
 	if (ab.f.msg[0]) {
 		if (ab.progress)
@@ -555,14 +605,7 @@ int dpk_ab_run(const struct dpk_ab_args *a)
 		status = ab.f.status;
 	}
 	stop_children(&ab);
-	for (unsigned w = 0; w < 2; w++) {
-		if (ab.ch[w].to > 0)
-			close(ab.ch[w].to);
-		if (ab.ch[w].from > 0)
-			close(ab.ch[w].from);
-		for (unsigned i = 0; i < ab.ch[w].nids; i++)
-			free(ab.ch[w].ids[i]);
-	}
+	release_children(&ab);
 	remove_dir(&ab, dir);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

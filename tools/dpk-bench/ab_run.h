@@ -10,7 +10,7 @@
 /** What an ab run is given. */
 struct dpk_ab_args {
 	const char *base, *new;        /**< the two dpk-bench programs */
-	const char *const *child_args; /**< patterns and run options for both, as given */
+	const char *const *child_args; /**< patterns and run options for both (--time a share) */
 	unsigned nchild_args;
 	double noise, fail_above; /**< as ab.h; fail_above negative: no gate */
 	double process_sigma;     /**< as ab.h; negative: by unit */
@@ -18,6 +18,7 @@ struct dpk_ab_args {
 	struct dpk_output *html;  /**< where the HTML page goes (path NULL: nowhere), checked */
 	unsigned long seed;       /**< the order of each pair of rounds; 0: from the clock */
 	bool quiet;               /**< no progress line */
+	unsigned processes;       /**< pairs of processes, one after the other (ab.h) */
 };
 
 /** Run @p a; the exit status: 0, 1 (the gate failed), 2 (bad input, a child that failed,

@@ -107,6 +107,7 @@ struct dpk_cli {
 	double run_sigma; /**< --run-sigma; negative: compare's default by unit */
 	const char *output, *title, *html;
 	unsigned long seed; /**< ab's --seed; 0: from the clock */
+	unsigned processes; /**< ab's --processes; 0: not given */
 	enum dpk_cli_to to;
 };
 

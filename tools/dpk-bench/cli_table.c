@@ -329,6 +329,11 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "of the log of an A/A ratio, added to each interval (default 0.5 in core cycles, 4.4 "
          "in ticks; 0 = none)",
          dpk_cli_set_pct, AT(run_sigma)},
+        {"--processes", NULL, "N", "ab", false,
+         "run each build as N processes, a pair (one of each) at a time, each given --time / "
+         "N per case; a verdict needs every pair's median ratio beyond the noise (default 2; "
+         "1 = one pair)",
+         dpk_cli_set_processes, 0},
         {"--seed", NULL, "N", "ab", false,
          "the seed of the order of each pair of rounds (default: from the clock)", dpk_cli_set_seed,
          0},

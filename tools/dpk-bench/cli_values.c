@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cli_values.h"
+#include "ab.h"
 #include "compare.h"
 #include "spread.h"
 
@@ -213,6 +214,17 @@ int dpk_cli_set_sets(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
 		return 0;
 	snprintf(err, errlen, "--sets: '%s' is not a whole number of runs from 2 to %d", v,
 	         DPK_SPREAD_RUNS_MAX);
+	return -EINVAL;
+}
+
+int dpk_cli_set_processes(struct dpk_cli *cli, const struct dpk_cli_option *o, const char *v,
+                          char *err, size_t errlen)
+{
+	(void)o;
+	if (parse_count(v, 1, DPK_AB_PROCESSES_MAX, &cli->processes) == 0)
+		return 0;
+	snprintf(err, errlen, "--processes: '%s' is not a count of pairs from 1 to %d", v,
+	         DPK_AB_PROCESSES_MAX);
 	return -EINVAL;
 }
 

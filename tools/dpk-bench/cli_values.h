@@ -30,6 +30,7 @@ DPK_CLI_SETTER(dpk_cli_set_lcores);    /* --lcores */
 DPK_CLI_SETTER(dpk_cli_set_placement); /* --placement */
 DPK_CLI_SETTER(dpk_cli_set_count);     /* --repeat, --rounds */
 DPK_CLI_SETTER(dpk_cli_set_sets);      /* --sets */
+DPK_CLI_SETTER(dpk_cli_set_processes); /* --processes */
 DPK_CLI_SETTER(dpk_cli_set_seed);      /* --seed */
 DPK_CLI_SETTER(dpk_cli_set_format);    /* --format */
 DPK_CLI_SETTER(dpk_cli_set_unit);      /* --unit */

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* dpk-bench ab BASE NEW [PATTERN...] [OPTIONS]: its outputs checked, then ab_run.c. */
 #include <stdio.h>
+#include <string.h>
 
 #include "ab.h"
 #include "ab_run.h"
 #include "cli.h"
+#include "cli_values.h"
 #include "commands.h"
 
 /* Check ab's --json and --html before any build starts. 0 or 2. */
@@ -24,10 +26,32 @@ static int check_outputs(const struct dpk_cli *cli, struct dpk_output *json,
 	return 0;
 }
 
+/* The builds get the run options as given but --time, which becomes each process's share
+ * (@p time_arg), then "--" and the patterns, into @p args; how many. */
+static unsigned child_args(const struct dpk_cli *cli, const char **args, const char *time_arg)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cli->nfwd; i++) {
+		if (strcmp(cli->fwd[i], "--time") == 0)
+			i++; /* and its value */
+		else if (strncmp(cli->fwd[i], "--time=", 7) != 0)
+			args[n++] = cli->fwd[i];
+	}
+	args[n++] = "--time";
+	args[n++] = time_arg;
+	if (cli->nwords > 2)
+		args[n++] = "--";
+	for (unsigned i = 2; i < cli->nwords; i++)
+		args[n++] = cli->words[i];
+	return n;
+}
+
 int dpk_cmd_ab(struct dpk_cli *cli)
 {
-	/* The builds get the run options as given, then "--" and the patterns. */
-	const char *args[sizeof(cli->fwd) / sizeof(cli->fwd[0]) + 1 + DPK_CLI_WORDS_MAX];
+	const char *args[sizeof(cli->fwd) / sizeof(cli->fwd[0]) + 3 + DPK_CLI_WORDS_MAX];
+	const unsigned np = cli->processes ? cli->processes : DPK_AB_PROCESSES;
+	char time_arg[32];
 	struct dpk_output json = {.fifo = -1}, html = {.fifo = -1};
 	struct dpk_ab_args a = {
 	        .base = cli->words[0],
@@ -40,15 +64,17 @@ int dpk_cmd_ab(struct dpk_cli *cli)
 	        .html = &html,
 	        .seed = cli->seed,
 	        .quiet = cli->quiet,
+	        .processes = np,
 	};
 	int rc = check_outputs(cli, &json, &html);
 
-	for (unsigned i = 0; i < cli->nfwd; i++)
-		args[a.nchild_args++] = cli->fwd[i];
-	if (cli->nwords > 2)
-		args[a.nchild_args++] = "--";
-	for (unsigned i = 2; i < cli->nwords; i++)
-		args[a.nchild_args++] = cli->words[i];
+	if (rc == 0 && cli->opt.time_s / np < DPK_CLI_TIME_MIN)
+		rc = dpk_cli_fail(cli,
+		                  "--time %g s over %u pairs of processes leaves each under 1 ms a "
+		                  "case; give a longer --time or fewer --processes",
+		                  cli->opt.time_s, np);
+	snprintf(time_arg, sizeof(time_arg), "%.9g", cli->opt.time_s / np);
+	a.nchild_args = child_args(cli, args, time_arg);
 	if (rc == 0)
 		rc = dpk_ab_run(&a);
 	dpk_output_release(&json);
