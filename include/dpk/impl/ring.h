@@ -343,6 +343,33 @@ DPK__RING_INLINE void dpk__ring_copy_out(struct dpk_ring *r, uint32_t head, void
 		dpk__ring_move(r, head, dst, n, r->esize, false);
 }
 
+/*
+ * The sp/sc copy of @p m of the @p n elements asked for; a bulk call, and any call of one
+ * element, moves all @p n or none. A burst's count may have been cut, so the full count
+ * gets a copy of its own: inlined in a loop that asks for the same n every time, that copy
+ * keeps what it derives from n out of the loop, as a bulk call's does. The mp/mc calls
+ * copy their count as it comes: there the extra test cost more than it gave
+ * (docs/ring.md, "2026-12-03: bursts that ask for the same n").
+ */
+DPK__RING_INLINE void dpk__ring_copy_in_of(struct dpk_ring *r, uint32_t head, const void *objs,
+                                           unsigned n, unsigned m, bool bulk)
+{
+	if (bulk || (__builtin_constant_p(n) && n == 1) || m == n)
+		dpk__ring_copy_in(r, head, objs, n);
+	else
+		dpk__ring_copy_in(r, head, objs, m);
+}
+
+/* dpk__ring_copy_in_of() the other way. */
+DPK__RING_INLINE void dpk__ring_copy_out_of(struct dpk_ring *r, uint32_t head, void *objs,
+                                            unsigned n, unsigned m, bool bulk)
+{
+	if (bulk || (__builtin_constant_p(n) && n == 1) || m == n)
+		dpk__ring_copy_out(r, head, objs, n);
+	else
+		dpk__ring_copy_out(r, head, objs, m);
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -385,6 +412,7 @@ DPK__RING_INLINE unsigned dpk__ring_sp_enqueue_n(struct dpk_ring *r, const void 
 	const uint32_t cap = r->capacity;
 	const uint32_t head = atomic_load_explicit(&r->prod.head, memory_order_relaxed);
 	uint32_t ctail = atomic_load_explicit(&r->prod.cached, memory_order_relaxed);
+	unsigned m = n;
 	bool fresh = false;
 
 	if (__builtin_expect((int64_t)(int32_t)(ctail + cap - head) < (int64_t)n, 0)) {
@@ -394,26 +422,26 @@ DPK__RING_INLINE unsigned dpk__ring_sp_enqueue_n(struct dpk_ring *r, const void 
 		const uint32_t room = ctail + cap - head;
 		if (__builtin_expect(room < n, 0)) {
 			if (bulk || room == 0) {
-				n = 0;
+				m = 0;
 				goto out;
 			}
-			n = room;
+			m = room;
 		}
 		atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
 	}
-	dpk__ring_copy_in(r, head, objs, n);
+	dpk__ring_copy_in_of(r, head, objs, n, m, bulk);
 	/* The head is kept equal to the tail for later mp calls and for dump. */
-	atomic_store_explicit(&r->prod.head, head + n, memory_order_relaxed);
+	atomic_store_explicit(&r->prod.head, head + m, memory_order_relaxed);
 	/* R1: pairs with A1 in dequeue and A3 in mp enqueue; the slots are written. */
-	atomic_store_explicit(&r->prod.tail, head + n, memory_order_release);
+	atomic_store_explicit(&r->prod.tail, head + m, memory_order_release);
 out:
 	if (free_space) {
 		/* An exact figure, not the cached one: reload unless this call just did. */
 		if (!fresh) /* A2 as above. */
 			ctail = DPK__RING_TAIL(&r->cons, memory_order_acquire);
-		*free_space = ctail + cap - (head + n);
+		*free_space = ctail + cap - (head + m);
 	}
-	return n;
+	return m;
 }
 
 /*
@@ -427,6 +455,7 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue_n(struct dpk_ring *r, void *objs,
 {
 	const uint32_t head = atomic_load_explicit(&r->cons.head, memory_order_relaxed);
 	uint32_t ptail = atomic_load_explicit(&r->cons.cached, memory_order_relaxed);
+	unsigned m = n;
 	bool fresh = false;
 
 	if (__builtin_expect((int64_t)(int32_t)(ptail - head) < (int64_t)n, 1)) {
@@ -438,24 +467,24 @@ DPK__RING_INLINE unsigned dpk__ring_sc_dequeue_n(struct dpk_ring *r, void *objs,
 		 * a reload that finds enough pays no test for it. */
 		if (DPK__RING_OFTEN(avail < n)) {
 			if (bulk || avail == 0) {
-				n = 0;
+				m = 0;
 				goto out;
 			}
-			n = avail; /* a burst takes what there is */
+			m = avail; /* a burst takes what there is */
 		}
 		atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);
 	}
-	dpk__ring_copy_out(r, head, objs, n);
-	atomic_store_explicit(&r->cons.head, head + n, memory_order_relaxed);
+	dpk__ring_copy_out_of(r, head, objs, n, m, bulk);
+	atomic_store_explicit(&r->cons.head, head + m, memory_order_relaxed);
 	/* R2: pairs with A2 in enqueue and A4 in mc dequeue; the slots are read. */
-	atomic_store_explicit(&r->cons.tail, head + n, memory_order_release);
+	atomic_store_explicit(&r->cons.tail, head + m, memory_order_release);
 out:
 	if (available) {
 		if (!fresh) /* A1 as above. */
 			ptail = DPK__RING_TAIL(&r->prod, memory_order_acquire);
-		*available = ptail - (head + n);
+		*available = ptail - (head + m);
 	}
-	return n;
+	return m;
 }
 
 /*
