@@ -374,7 +374,9 @@ static void print_tables(const struct peers *pp, const struct dpk_session *s)
 	        "dpkit is faster; verdicts beyond +-%.3g%%\n"
 	        "how: paired = round by round, on their kept samples; as run = the host slowed "
 	        "most rounds, paired slow\nsamples and all (the figures stay the kept samples'); "
-	        "unpaired = too few rounds paired, the two figures' ratio\n",
+	        "unpaired = too few rounds paired, the two figures' ratio\n"
+	        "intervals cover this process's rounds; a ratio also moves from one process to "
+	        "the next, so one\nnear 1 wants a few runs that agree (docs/peers.md)\n",
 	        (double)s->runner.clock.hz / 1e6, pp->noise * 100);
 	for (unsigned k = 0; (ps = pp->cli->suites[k]); k++)
 		for (size_t i = 0; i < pp->npr; i++)
