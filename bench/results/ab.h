@@ -38,11 +38,11 @@
  *
  * Verdict: slower when the whole interval is above 1 + noise, faster when it is below
  * 1 - noise, and so each pair of processes' median ratio; within noise otherwise; no
- * verdict with fewer than DPK_AB_MIN_PAIRS pairs,
- * nor where either build's rounds of a multi-lcore case fell into regimes apart (a pair
- * case that settles into one of several states for a round: a ratio of two such rounds
- * says which states they drew, not which build is faster).
- * The gate fails on a case whose interval's lower bound is above 1 + fail_above.
+ * verdict with fewer than DPK_AB_MIN_PAIRS pairs, nor where either build's rounds of a
+ * multi-lcore case fell into regimes apart (a pair case that settles into one of several
+ * states for a round: a ratio of two such rounds says which states they drew, not which
+ * build is faster). The gate fails on a case whose interval's lower bound, and each pair
+ * of processes' median ratio, are above 1 + fail_above.
  */
 #ifndef DPK_BENCH_AB_H
 #define DPK_BENCH_AB_H
