@@ -741,6 +741,11 @@ static void write_value(struct dpk_json *j, const char *key, const struct dpk_jv
 	}
 }
 
+void dpk_convert_value(struct dpk_json *j, const char *key, const struct dpk_jv *v)
+{
+	write_value(j, key, v, NULL);
+}
+
 int dpk_convert_dpkit(FILE *f, const struct dpk_results *r)
 {
 	struct dpk_json j;

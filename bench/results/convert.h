@@ -27,6 +27,8 @@
 #include "compare.h"
 #include "results.h"
 
+struct dpk_json;
+
 /** The iteration entries of a benchmark in gbench output, at most (gbench.h's number). */
 #define DPK_CNV_GBENCH_ENTRIES 100
 
@@ -48,6 +50,10 @@ int dpk_convert_markdown(FILE *f, const struct dpk_results *r);
 /** Write @p r as dpk-bench's own JSON. 0 or -EIO (also when it nests past the writer's
  *  depth). */
 int dpk_convert_dpkit(FILE *f, const struct dpk_results *r);
+
+/** Value @p v of a parsed document under @p key (NULL in an array or at the top), as it
+ *  was read: whole numbers as integers. */
+void dpk_convert_value(struct dpk_json *j, const char *key, const struct dpk_jv *v);
 
 /** One compared case. */
 struct dpk_cnv_case {

@@ -62,13 +62,19 @@ const struct dpk_cli_command dpk_cli_commands[] = {
                          "median, the peer's, the ratio peer / dpkit with its 95% interval "
                          "(paired round by round) and a verdict: dpkit faster, dpkit slower or "
                          "within noise (--noise).\n\n"
+                         "The run is made by --processes programs, one after the other, each "
+                         "given --time / N a case: a ratio moves from one program to the next "
+                         "by more than one program's interval, so a row's verdict is one each "
+                         "of them gave.\n\n"
                          "PATTERN selects the pairings whose dpkit or peer case it matches: a "
                          "suite name or a glob on SUITE/CASE, e.g. ring, dpdk_mempool, "
                          "'pool/get_put'.",
                 .exit_status = "0 compared, 1 a case failed its invariants (one skipped does "
-                               "not count), 2 bad input",
+                               "not count), 2 bad input or a process that failed (nothing is "
+                               "written), 130 interrupted",
                 .words = DPK_CLI_PATTERNS,
                 .max = DPK_CLI_WORDS_MAX,
+                .forward = "peers",
                 .run = dpk_cmd_peers,
         },
         {
@@ -243,6 +249,11 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          dpk_cli_set_path, AT(json)},
         {"--quiet", NULL, NULL, "run peers", false, "no environment block and no progress line",
          dpk_cli_set_flag, AT(quiet)},
+        {"--processes", NULL, "N", "peers", false,
+         "run as N processes in turn, each given --time / N per case, and merge their rows: "
+         "geometric means, an interval spanning theirs, a verdict only where every process "
+         "gave it (default 2; 1 = this process alone)",
+         dpk_cli_set_processes, 0},
         {"--wide", NULL, NULL, "run", false,
          "the table with every column (min, max) and the rejected samples by reason, past "
          "160 columns",

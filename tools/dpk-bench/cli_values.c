@@ -11,6 +11,7 @@
 #include "cli_values.h"
 #include "ab.h"
 #include "compare.h"
+#include "peers_rows.h"
 #include "spread.h"
 
 int dpk_cli_parse_pct(const char *text, double max, double *out)
@@ -217,13 +218,16 @@ int dpk_cli_set_sets(struct dpk_cli *cli, const struct dpk_cli_option *o, const 
 	return -EINVAL;
 }
 
+/* One bound serves ab's pairs of processes and peers' processes. */
+_Static_assert(DPK_PEERS_PROCESSES_MAX == DPK_AB_PROCESSES_MAX, "--processes has one bound");
+
 int dpk_cli_set_processes(struct dpk_cli *cli, const struct dpk_cli_option *o, const char *v,
                           char *err, size_t errlen)
 {
 	(void)o;
 	if (parse_count(v, 1, DPK_AB_PROCESSES_MAX, &cli->processes) == 0)
 		return 0;
-	snprintf(err, errlen, "--processes: '%s' is not a count of pairs from 1 to %d", v,
+	snprintf(err, errlen, "--processes: '%s' is not a count from 1 to %d", v,
 	         DPK_AB_PROCESSES_MAX);
 	return -EINVAL;
 }

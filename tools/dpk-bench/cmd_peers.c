@@ -33,9 +33,11 @@
 
 #include <dpk/cycles.h>
 
+#include "cli_values.h"
 #include "commands.h"
 #include "json.h"
 #include "output.h"
+#include "peers_rows.h"
 #include "report.h"
 #include "session.h"
 
@@ -56,6 +58,7 @@ struct peers {
 	double noise;
 	struct dpk_output json; /* --json: the results and the tables' rows */
 	FILE *out;              /* the tables: stderr when the JSON goes to stdout */
+	struct dpk_peer_table tab;
 };
 
 static bool is_dpkit(const struct dpk_bench_suite *s)
@@ -196,91 +199,71 @@ static void run(struct peers *pp, struct dpk_session *s, const struct dpk_bench_
 		fprintf(stderr, "dpk-bench peers: out of memory\n");
 }
 
-/* ---- the tables --------------------------------------------------------------------- */
+/* ---- the rows ---------------------------------------------------------------------- */
 
-/* A ratio peer / dpkit with its interval (NaN bounds: none). */
-struct ratio {
-	double r, lo, hi;
-	const char *how; /* "paired", "as run", "unpaired"; or why there is no ratio */
-	char note[96];   /* why there is no interval; "" when there is one */
-};
-
-/* The ratio of peer result @p p to twin result @p t; false (and @p q->how the reason)
- * when either has no figure. */
+/* The ratio of peer result @p p to twin result @p t into row @p w; false (and the reason
+ * in w->note) when either has no figure. */
 static bool ratio_of(const struct dpk_bench_result *t, const struct dpk_bench_result *p,
-                     struct ratio *q)
+                     struct dpk_peer_row *w)
 {
 	const struct dpk_summary *a = &t->round_p50, *b = &p->round_p50;
 
-	q->lo = q->hi = NAN;
-	q->note[0] = '\0';
+	w->lo = w->hi = NAN;
 	if (t->status != DPK_RESULT_OK || p->status != DPK_RESULT_OK) {
 		const struct dpk_bench_result *bad = p->status != DPK_RESULT_OK ? p : t;
 
-		q->how = bad->reason[0] ? bad->reason : dpk_bench_status_name(bad->status);
+		snprintf(w->note, sizeof(w->note), "%s",
+		         bad->reason[0] ? bad->reason : dpk_bench_status_name(bad->status));
 		return false;
 	}
-	q->r = p->ticks.p50 / t->ticks.p50;
-	q->how = "unpaired";
+	w->r = p->ticks.p50 / t->ticks.p50;
+	w->how = "unpaired";
 	if (p->interleaved && p->ref_case == t->c && p->pair_rounds >= DPK_BENCH_PAIR_ROUNDS_MIN) {
-		q->r = p->pair_ratio.p50;
-		q->lo = p->pair_ratio.p50_lo;
-		q->hi = p->pair_ratio.p50_hi;
-		q->how = p->pair_as_run ? "as run" : "paired";
+		w->r = p->pair_ratio.p50;
+		w->lo = p->pair_ratio.p50_lo;
+		w->hi = p->pair_ratio.p50_hi;
+		w->how = p->pair_as_run ? "as run" : "paired";
 	} else if (a->n < 6 || b->n < 6) {
-		snprintf(q->note, sizeof(q->note), "%zu and %zu kept rounds, under 6", a->n, b->n);
+		snprintf(w->note, sizeof(w->note), "%zu and %zu kept rounds, under 6", a->n, b->n);
 	} else if (dpk_bench_floors_apart(t->floor_rt, p->floor_rt)) {
 		/* the two ran on hand-offs of another cost (verdicts.md: pair figures follow the
 		 * round trip from run to run), and their ratio says nothing */
-		snprintf(q->note, sizeof(q->note),
+		snprintf(w->note, sizeof(w->note),
 		         "a cache-line round trip of %.0f ticks beside dpkit's, %.0f beside the "
 		         "peer's",
 		         t->floor_rt, p->floor_rt);
 	} else {
 		/* The figures' ratio, as wide as the rounds' medians spread each side. */
-		q->lo = q->r * (b->p50_lo / b->p50) / (a->p50_hi / a->p50);
-		q->hi = q->r * (b->p50_hi / b->p50) / (a->p50_lo / a->p50);
+		w->lo = w->r * (b->p50_lo / b->p50) / (a->p50_hi / a->p50);
+		w->hi = w->r * (b->p50_hi / b->p50) / (a->p50_lo / a->p50);
 	}
 	return true;
 }
 
-/* A figure in @p buf: two decimals, or four digits when it is large. */
-static const char *figure(char *buf, size_t len, double v)
+static void side_of(const struct dpk_bench_item *it, const struct dpk_bench_result *r,
+                    struct dpk_peer_side *s)
 {
-	snprintf(buf, len, v < 1e5 ? "%.2f" : "%.4g", v);
-	return buf;
+	s->suite = it->s->name;
+	s->status = dpk_bench_status_name(r->status);
+	s->p50 = r->status == DPK_RESULT_OK ? r->ticks.p50 : NAN;
+	s->floor = r->floor_rt > 0 ? r->floor_rt : NAN;
 }
 
-enum verdict { V_FASTER, V_SLOWER, V_NOISE, V_NONE, V_COUNT };
-
-static const char *const verdict_name[V_COUNT] = {"dpkit faster", "dpkit slower", "within noise",
-                                                  "no verdict"};
-
-static enum verdict verdict_of(const struct ratio *q, double noise)
+/* Row of dpkit's item @p i against peer item @p k. */
+static void row_of(const struct peers *pp, size_t i, size_t k, struct dpk_peer_row *w)
 {
-	if (isnan(q->lo) || isnan(q->hi))
-		return V_NONE;
-	if (q->lo > 1 + noise)
-		return V_FASTER;
-	if (q->hi < 1 - noise)
-		return V_SLOWER;
-	return V_NOISE;
-}
+	const struct dpk_bench_item *it = &pp->plan.item[i];
 
-/* One row of a block: dpkit's item @p i against peer item @p k. */
-struct row {
-	const struct dpk_bench_result *t, *p;
-	struct ratio q;
-	bool ok; /* a ratio: both cases ran */
-	enum verdict v;
-};
-
-static void row_of(const struct peers *pp, size_t i, size_t k, struct row *r)
-{
-	r->t = &pp->res[i];
-	r->p = &pp->res[k];
-	r->ok = ratio_of(r->t, r->p, &r->q);
-	r->v = r->ok ? verdict_of(&r->q, pp->noise) : V_NONE;
+	memset(w, 0, sizeof(*w));
+	w->block = it->s->name;
+	w->name = it->c->name;
+	dpk_bench_params_str(it->c, w->params, sizeof(w->params));
+	w->place = dpk_placement_name(it->p);
+	w->unit = dpk_bench_unit_name(it->c->unit);
+	side_of(it, &pp->res[i], &w->t);
+	side_of(&pp->plan.item[k], &pp->res[k], &w->p);
+	w->ok = ratio_of(&pp->res[i], &pp->res[k], w);
+	w->v = w->ok ? dpk_peer_verdict_of(w->lo, w->hi, pp->noise) : DPK_PV_NONE;
 }
 
 /* The first peer item from @p k on whose twin is item @p i, on its placement; plan.n when
@@ -298,191 +281,35 @@ static size_t next_peer(const struct peers *pp, size_t i, size_t k)
 	return pp->plan.n;
 }
 
-/* One peer line of twin item @p i; counts its verdict in @p tally. */
-static void peer_line(const struct peers *pp, size_t i, size_t k, int width, bool first,
-                      unsigned tally[V_COUNT])
+/* Every row: dpkit's blocks in order, each block's twins in plan order with their peers.
+ * 0 or -ENOMEM. */
+static int make_rows(struct peers *pp, const struct dpk_session *s)
 {
-	const struct dpk_bench_item *it = &pp->plan.item[i];
-	char label[160], params[96], fig[32], pfig[32];
-	FILE *f = pp->out;
-	struct row r;
-
-	row_of(pp, i, k, &r);
-	snprintf(label, sizeof(label), "%s %s", it->c->name,
-	         dpk_bench_params_str(it->c, params, sizeof(params)));
-	if (r.t->status == DPK_RESULT_OK)
-		figure(fig, sizeof(fig), r.t->ticks.p50);
-	else
-		snprintf(fig, sizeof(fig), "-");
-	if (first)
-		fprintf(f, "  %-*s %-8s %-13s %9s", width, label, dpk_placement_name(it->p),
-		        dpk_bench_unit_name(it->c->unit), fig);
-	else
-		fprintf(f, "  %-*s %-8s %-13s %9s", width, "", "", "", "");
-	fprintf(f, "  %-18s", pp->plan.item[k].s->name);
-	if (!r.ok) {
-		fprintf(f, "  %s\n", r.q.how);
-	} else {
-		char iv[40] = "-";
-
-		if (!isnan(r.q.lo))
-			snprintf(iv, sizeof(iv), "[%.3f..%.3f]", r.q.lo, r.q.hi);
-		fprintf(f, " %9s  x%-6.3f %-16s %-9s %s%s%s%s\n",
-		        figure(pfig, sizeof(pfig), r.p->ticks.p50), r.q.r, iv, r.q.how,
-		        verdict_name[r.v], r.q.note[0] ? " (" : "", r.q.note, r.q.note[0] ? ")" : "");
-	}
-	tally[r.v]++;
-}
-
-/* The table of one dpkit suite @p ts: its twins in plan order, each with its peers. */
-static void block(const struct peers *pp, const struct dpk_bench_suite *ts)
-{
-	unsigned tally[V_COUNT] = {0};
-	int width = 0;
-	bool any = false;
-
-	for (size_t i = 0; i < pp->plan.n; i++)
-		if (pp->plan.item[i].s == ts)
-			width = dpk_report_case_width(pp->plan.item[i].c, width);
-	for (size_t i = 0; i < pp->plan.n; i++) {
-		if (pp->plan.item[i].s != ts)
-			continue;
-		for (size_t k = next_peer(pp, i, 0); k < pp->plan.n; k = next_peer(pp, i, k + 1)) {
-			if (!any)
-				fprintf(pp->out,
-				        "\n%s: dpkit's %s against its peers\n"
-				        "  %-*s %-8s %-13s %9s  %-18s %9s  %-7s %-16s %-9s %s\n",
-				        ts->name, ts->name, width, "case", "place", "unit", "dpkit",
-				        "peer", "figure", "ratio", "95% interval", "how",
-				        "verdict");
-			peer_line(pp, i, k, width, k == next_peer(pp, i, 0), tally);
-			any = true;
-		}
-	}
-	if (any)
-		fprintf(pp->out,
-		        "  %u dpkit faster, %u dpkit slower, %u within noise, %u no verdict\n",
-		        tally[V_FASTER], tally[V_SLOWER], tally[V_NOISE], tally[V_NONE]);
-}
-
-static void print_tables(const struct peers *pp, const struct dpk_session *s)
-{
-	const struct dpk_bench_suite *ps;
-
-	fprintf(pp->out,
-	        "\npeers: median TSC ticks per unit (%.2f MHz); ratio = peer / dpkit, above 1 "
-	        "dpkit is faster; verdicts beyond +-%.3g%%\n"
-	        "how: paired = round by round, on their kept samples; as run = the host slowed "
-	        "most rounds, paired slow\nsamples and all (the figures stay the kept samples'); "
-	        "unpaired = too few rounds paired, the two figures' ratio\n"
-	        "intervals cover this process's rounds; a ratio also moves from one process to "
-	        "the next, so one\nnear 1 wants a few runs that agree (docs/peers.md)\n",
-	        (double)s->runner.clock.hz / 1e6, pp->noise * 100);
-	for (unsigned k = 0; (ps = pp->cli->suites[k]); k++)
-		for (size_t i = 0; i < pp->npr; i++)
-			if (pp->pr[i].ps == ps) {
-				fprintf(pp->out, "  %-18s %s\n", ps->name, ps->desc);
-				break;
-			}
-	for (unsigned k = 0; dpk_bench_dpkit_suites[k]; k++)
-		block(pp, dpk_bench_dpkit_suites[k]);
-}
-
-/* ---- the JSON ------------------------------------------------------------------------ */
-
-static const char *const verdict_key[V_COUNT] = {"dpkit_faster", "dpkit_slower", "within_noise",
-                                                 "no_verdict"};
-
-/* One side of a row: its suite, status and median ticks per unit (null unless ok). */
-static void json_side(struct dpk_json *j, const char *key, const struct dpk_bench_item *it,
-                      const struct dpk_bench_result *r)
-{
-	dpk_json_object_begin(j, key);
-	dpk_json_string(j, "suite", it->s->name);
-	dpk_json_string(j, "status", dpk_bench_status_name(r->status));
-	if (r->status == DPK_RESULT_OK)
-		dpk_json_double(j, "p50", r->ticks.p50);
-	else
-		dpk_json_null(j, "p50");
-	if (r->floor_rt > 0)
-		dpk_json_double(j, "floor_ticks", r->floor_rt);
-	dpk_json_object_end(j);
-}
-
-/* Row @p i, @p k as a JSON object; its verdict. */
-static enum verdict json_row(struct dpk_json *j, const struct peers *pp, size_t i, size_t k)
-{
-	const struct dpk_bench_item *it = &pp->plan.item[i];
-	char params[96];
-	struct row r;
-
-	row_of(pp, i, k, &r);
-	dpk_json_object_begin(j, NULL);
-	dpk_json_string(j, "case", it->c->name);
-	dpk_json_string(j, "params", dpk_bench_params_str(it->c, params, sizeof(params)));
-	dpk_json_string(j, "placement", dpk_placement_name(it->p));
-	dpk_json_string(j, "unit", dpk_bench_unit_name(it->c->unit));
-	json_side(j, "dpkit", it, r.t);
-	json_side(j, "peer", &pp->plan.item[k], r.p);
-	if (r.ok) {
-		dpk_json_double(j, "ratio", r.q.r);
-		dpk_json_double(j, "ci95_lo", r.q.lo); /* NaN: null, no interval */
-		dpk_json_double(j, "ci95_hi", r.q.hi);
-		dpk_json_string(j, "how", r.q.how);
-		dpk_json_string(j, "note", r.q.note[0] ? r.q.note : NULL);
-	} else {
-		dpk_json_null(j, "ratio");
-		dpk_json_null(j, "ci95_lo");
-		dpk_json_null(j, "ci95_hi");
-		dpk_json_null(j, "how");
-		dpk_json_string(j, "note", r.q.how);
-	}
-	dpk_json_string(j, "verdict", verdict_key[r.v]);
-	dpk_json_object_end(j);
-	return r.v;
-}
-
-/* The "peers" member of the results file: every row of the tables, block by block. */
-static void json_peers(struct dpk_json *j, void *ctx)
-{
-	const struct peers *pp = ctx;
 	const struct dpk_bench_suite *ts;
-	unsigned tally[V_COUNT] = {0};
 
-	dpk_json_object_begin(j, "peers");
-	dpk_json_string(j, "ratio",
-	                "peer / dpkit of the median TSC ticks per unit: above 1 "
-	                "dpkit is faster");
-	dpk_json_double(j, "noise", pp->noise);
-	dpk_json_array_begin(j, "blocks");
-	for (unsigned b = 0; (ts = dpk_bench_dpkit_suites[b]); b++) {
-		bool any = false;
-
+	pp->tab = (struct dpk_peer_table){
+	        .noise = pp->noise, .processes = 1, .mhz = (double)s->runner.clock.hz / 1e6};
+	pp->tab.row = calloc(pp->plan.n ? pp->plan.n : 1, sizeof(*pp->tab.row));
+	if (!pp->tab.row)
+		return -ENOMEM;
+	for (unsigned b = 0; (ts = dpk_bench_dpkit_suites[b]); b++)
 		for (size_t i = 0; i < pp->plan.n; i++) {
 			if (pp->plan.item[i].s != ts)
 				continue;
 			for (size_t k = next_peer(pp, i, 0); k < pp->plan.n;
-			     k = next_peer(pp, i, k + 1)) {
-				if (!any) {
-					dpk_json_object_begin(j, NULL);
-					dpk_json_string(j, "block", ts->name);
-					dpk_json_array_begin(j, "pairs");
-					any = true;
-				}
-				tally[json_row(j, pp, i, k)]++;
-			}
+			     k = next_peer(pp, i, k + 1))
+				row_of(pp, i, k, &pp->tab.row[pp->tab.n++]);
 		}
-		if (any) {
-			dpk_json_array_end(j);
-			dpk_json_object_end(j);
-		}
-	}
-	dpk_json_array_end(j);
-	dpk_json_object_begin(j, "summary");
-	for (unsigned v = 0; v < V_COUNT; v++)
-		dpk_json_uint(j, verdict_key[v], tally[v]);
-	dpk_json_object_end(j);
-	dpk_json_object_end(j);
+	return 0;
+}
+
+/* ---- the JSON ------------------------------------------------------------------------ */
+
+static void json_peers(struct dpk_json *j, void *ctx)
+{
+	const struct peers *pp = ctx;
+
+	dpk_peers_json(j, &pp->tab);
 }
 
 /* Write --json, if asked for: every case's results and the rows. 0 or 2. */
@@ -509,6 +336,7 @@ static void peers_free(struct peers *pp)
 	for (size_t i = 0; pp->res && i < pp->plan.n; i++)
 		dpk_bench_result_free(&pp->res[i]);
 	free(pp->res);
+	free(pp->tab.row);
 	free(pp->pr);
 	free(pp->sel);
 	dpk_bench_plan_free(&pp->plan);
@@ -524,37 +352,80 @@ static int status_of(const struct peers *pp)
 	return 0;
 }
 
+/* The plan of the pairings, each peer under its twin. 0 or 2. */
+static int make_plan(struct peers *pp, struct dpk_session *s)
+{
+	if (dpk_bench_plan_make(&pp->plan, &s->runner, pp->cli->suites, select_sel, pp, true))
+		return dpk_cli_fail(pp->cli, "the pairings have no case to run on the chosen "
+		                             "placements");
+	regroup(pp, &pp->plan);
+	return 0;
+}
+
+/* The environment block and the plan's size, unless --quiet. */
+static void preamble(const struct peers *pp, const struct dpk_session *s, unsigned np)
+{
+	if (pp->cli->quiet)
+		return;
+	dpk_report_env(pp->out, &s->env, &s->runner.clock);
+	dpk_report_placements(pp->out, &s->meta);
+	fprintf(pp->out, "plan\n  %zu case runs in %zu pairings", pp->plan.n, pp->npr);
+	if (np > 1)
+		fprintf(pp->out, ", in each of %u processes (%.3g s a case each)", np,
+		        pp->cli->opt.time_s / np);
+	fprintf(pp->out, "\n");
+	fflush(pp->out);
+}
+
 static int peers_run(struct peers *pp, struct dpk_session *s)
 {
 	uint64_t t0;
 	int rc;
 
-	if (dpk_bench_plan_make(&pp->plan, &s->runner, pp->cli->suites, select_sel, pp, true))
-		return dpk_cli_fail(pp->cli, "the pairings have no case to run on the chosen "
-		                             "placements");
-	regroup(pp, &pp->plan);
+	if ((rc = make_plan(pp, s)))
+		return rc;
 	pp->res = calloc(pp->plan.n, sizeof(*pp->res));
 	if (!pp->res)
 		return dpk_cli_fail(pp->cli, "out of memory");
-	if (!pp->cli->quiet) {
-		dpk_report_env(pp->out, &s->env, &s->runner.clock);
-		dpk_report_placements(pp->out, &s->meta);
-		fprintf(pp->out, "plan\n  %zu case runs in %zu pairings\n", pp->plan.n, pp->npr);
-		fflush(pp->out);
-	}
+	preamble(pp, s, 1);
 	t0 = dpk_tsc();
 	run(pp, s, &pp->plan, pp->res);
 	s->meta.wall_s = (double)(dpk_tsc() - t0) / (double)s->runner.clock.hz;
-	print_tables(pp, s);
+	if (make_rows(pp, s))
+		return dpk_cli_fail(pp->cli, "out of memory");
+	dpk_peers_print(pp->out, &pp->tab, pp->cli->suites);
 	fflush(pp->out);
 	rc = write_json(pp, s);
 	return rc ? rc : status_of(pp);
+}
+
+/* --processes N above 1: the plan checked and announced here, run by N processes of this
+ * program in turn (peers_procs.c). */
+static int peers_processes(struct peers *pp, unsigned np)
+{
+	struct dpk_session s;
+	double mhz;
+	int rc;
+
+	if (pp->cli->opt.time_s / np < DPK_CLI_TIME_MIN)
+		return dpk_cli_fail(pp->cli,
+		                    "--time %g s over %u processes leaves each under 1 ms a case; "
+		                    "give a longer --time or fewer --processes",
+		                    pp->cli->opt.time_s, np);
+	if ((rc = dpk_session_start(pp->cli, &s)))
+		return rc;
+	if ((rc = make_plan(pp, &s)) == 0)
+		preamble(pp, &s, np);
+	mhz = (double)s.runner.clock.hz / 1e6;
+	dpk_session_stop(&s);
+	return rc ? rc : dpk_peers_processes(pp->cli, np, &pp->json, pp->out, mhz);
 }
 
 int dpk_cmd_peers(struct dpk_cli *cli)
 {
 	struct peers pp = {
 	        .cli = cli, .noise = dpk_cli_or(cli->noise, DPK_CLI_NOISE), .json.fifo = -1};
+	const unsigned np = cli->processes ? cli->processes : DPK_PEERS_PROCESSES;
 	struct dpk_session s;
 	char err[512];
 	int rc;
@@ -575,7 +446,9 @@ int dpk_cmd_peers(struct dpk_cli *cli)
 		return dpk_cli_fail(cli, "no peer case (DPDK's, ck's) with a dpkit twin is "
 		                         "selected: is a peer library built into this program?");
 	}
-	if ((rc = dpk_session_start(cli, &s)) == 0) {
+	if (np > 1) {
+		rc = peers_processes(&pp, np);
+	} else if ((rc = dpk_session_start(cli, &s)) == 0) {
 		rc = peers_run(&pp, &s);
 		dpk_session_stop(&s);
 	}
