@@ -315,7 +315,10 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 	RING_PAIR_BODY(P##_##M##_pair, ENQB, DEQB)
 
 /* Every role enqueues a bulk then dequeues a bulk on the one shared ring. The elements it
- * gets back may be another role's, so only counts are checked. */
+ * gets back may be another role's, so only counts are checked. The stop flag is polled
+ * between calls too: where two roles share a CPU a call can wait inside the ring for the
+ * other's publication until the scheduler runs it (a millisecond a call), and a batch
+ * sized while the ring ran freely would then outlast its slice by minutes. */
 #define RING_SHARED_BODY(NAME, ENQB, DEQB)                                                         \
 	static uint64_t NAME(struct dpk_bench_run *run, unsigned role, uint64_t n)                 \
 	{                                                                                          \
@@ -324,7 +327,7 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 		const struct ring_use u = st->use;                                                 \
 		const unsigned b = st->a->n;                                                       \
 		uint64_t done = 0;                                                                 \
-		while (done < n) {                                                                 \
+		while (done < n && !dpk_bench_stopped(run)) {                                      \
 			RING_WAIT_WHILE(run, ENQB(&u, rr->in, b) == 0, done)                       \
 			rr->enq += b;                                                              \
 			RING_WAIT_WHILE(run, DEQB(&u, rr->out, b) == 0, done)                      \

@@ -21,7 +21,10 @@
  * In multi-lcore cases every role runs its body in batches, concurrently, from a common
  * start until the harness raises the stop flag. A body that waits for another role must
  * poll dpk_bench_stopped() in its wait loop and return early (with the operations it
- * completed) once it is true; the harness discards that partial batch.
+ * completed) once it is true; the harness discards that partial batch. So must one whose
+ * calls may wait inside for another role (a lock, a ring's tail), between its calls: two
+ * roles on one CPU then move at context switches, and a batch sized while they ran freely
+ * would outlast its slice many times over.
  *
  * A body checks the case's invariants as it goes (what was enqueued came back, counts
  * match) and calls dpk_bench_fail() when one breaks; the case is then reported failed
