@@ -198,8 +198,11 @@ def check_merged_row(row, noise, where):
     for p in procs:
         if p["ci95_lo"] is not None:
             assert p["verdict"] == expected_verdict(p, noise), (where, p)
+    judged = [p for p in procs if p["verdict"] in ("dpkit_faster", "dpkit_slower")]
     if row["verdict"] in ("dpkit_faster", "dpkit_slower"):
         assert all(p["verdict"] == row["verdict"] for p in procs), (where, procs)
+    elif judged and row["ci95_lo"] is not None:
+        assert "of 2 processes" in (row["note"] or ""), (where, row["note"])
 
 
 @case("--processes 2: every row merges its two processes' figures")

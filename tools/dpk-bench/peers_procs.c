@@ -295,13 +295,24 @@ static void side_merge(struct dpk_peer_side *s, const struct dpk_peer_side *cons
 	s->floor = geomean(fl, n);
 }
 
+/* Why a row some processes judged has no verdict: "dpkit faster in 1 of 2 processes". */
+static void beyond_note(struct dpk_peer_row *w, unsigned faster, unsigned slower, unsigned n)
+{
+	if (faster && slower)
+		snprintf(w->note, sizeof(w->note),
+		         "dpkit faster in %u of %u processes, slower in %u", faster, n, slower);
+	else
+		snprintf(w->note, sizeof(w->note), "dpkit %s in %u of %u processes",
+		         faster ? "faster" : "slower", faster ? faster : slower, n);
+}
+
 /* Row @p w (process 0's copy) merged with its twins @p x[0..n). */
 static void row_merge(struct dpk_peer_row *w, const struct dpk_peer_row *const *x, unsigned n,
                       double noise)
 {
 	const struct dpk_peer_side *ts[DPK_PEERS_PROCESSES_MAX], *pss[DPK_PEERS_PROCESSES_MAX];
 	double r[DPK_PEERS_PROCESSES_MAX];
-	unsigned beyond = 0;
+	unsigned faster = 0, slower = 0;
 	bool iv = true; /* every process gave an interval */
 
 	w->nproc = n;
@@ -326,7 +337,8 @@ static void row_merge(struct dpk_peer_row *w, const struct dpk_peer_row *const *
 		w->hi = fmax(w->hi, w->proc[k].hi);
 		if (x[k]->how && w->how && strcmp(x[k]->how, w->how) != 0)
 			w->how = "mixed";
-		beyond += x[k]->v == DPK_PV_FASTER || x[k]->v == DPK_PV_SLOWER;
+		faster += x[k]->v == DPK_PV_FASTER;
+		slower += x[k]->v == DPK_PV_SLOWER;
 	}
 	side_merge(&w->t, ts, n);
 	side_merge(&w->p, pss, n);
@@ -335,9 +347,8 @@ static void row_merge(struct dpk_peer_row *w, const struct dpk_peer_row *const *
 	if (!w->ok || !iv)
 		w->lo = w->hi = NAN;
 	w->v = w->ok ? dpk_peer_verdict_of(w->lo, w->hi, noise) : DPK_PV_NONE;
-	if (!w->note[0] && beyond && w->v != DPK_PV_FASTER && w->v != DPK_PV_SLOWER)
-		snprintf(w->note, sizeof(w->note), "beyond the noise in %u of %u processes", beyond,
-		         n);
+	if (!w->note[0] && (faster || slower) && w->v != DPK_PV_FASTER && w->v != DPK_PV_SLOWER)
+		beyond_note(w, faster, slower, n);
 }
 
 /* Process 0's rows, each merged with the other processes'. 0 or 2. */
