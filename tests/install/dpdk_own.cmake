@@ -3,8 +3,8 @@
 # DPDK developer's own build would be found: a libdpdk.pc of version 22.11.11-own whose
 # libdir is a directory of its own (links to the system DPDK's libraries) comes first on
 # PKG_CONFIG_PATH. The configure must take that DPDK, link each rte library from that libdir
-# and not from the default search path, and the peers' objects must name that version (the
-# environment block and the results print it).
+# and not from the default search path, with a DT_RPATH to it, and the peers' objects must
+# name that version (the environment block and the results print it).
 # Inputs: SRC (dpkit's source tree), WORK (scratch dir). Exits 77 without a system DPDK.
 cmake_minimum_required(VERSION 3.20)
 find_program(PKGCONF pkg-config)
@@ -25,7 +25,7 @@ file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK}/pc ${WORK}/lib)
 set(own ${WORK}/lib)
 # The rte libraries the suites link, and the ring mempool driver EAL loads as a plugin.
-file(GLOB libs ${sysdir}/librte_*.so ${sysdir}/dpdk/pmds-*/librte_mempool_ring.so)
+file(GLOB libs ${sysdir}/librte_*.so ${sysdir}/librte_*.so.* ${sysdir}/dpdk/pmds-*/librte_mempool_ring.so)
 foreach(l ${libs})
 	get_filename_component(name ${l} NAME)
 	file(CREATE_LINK ${l} ${own}/${name} SYMBOLIC)
@@ -54,6 +54,12 @@ foreach(line ${cache})
 		message(FATAL_ERROR "not linked from the chosen DPDK's libdir ${own}: ${line}")
 	endif()
 endforeach()
+# dpk-bench is linked with a DT_RPATH to that libdir, which the loader also searches for the
+# libraries DPDK's load in turn (the link line; linking it would take minutes).
+file(READ ${WORK}/build/tools/dpk-bench/CMakeFiles/dpk-bench.dir/link.txt link)
+if(NOT link MATCHES "-rpath,${own}" OR NOT link MATCHES "--disable-new-dtags")
+	message(FATAL_ERROR "dpk-bench's link has no DT_RPATH to ${own}:\n${link}")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK}/build --target dpk_bench_peers
 	RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
