@@ -331,7 +331,7 @@ static void row_merge(struct dpk_peer_row *w, const struct dpk_peer_row *const *
 		pss[k] = &x[k]->p;
 		r[k] = w->proc[k].r;
 		if (!w->note[0] && (!x[k]->ok || isnan(x[k]->lo)) && x[k]->note[0])
-			snprintf(w->note, sizeof(w->note), "process %u: %.270s", k + 1, x[k]->note);
+			snprintf(w->note, sizeof(w->note), "process %u: %.250s", k + 1, x[k]->note);
 		iv = iv && !isnan(w->proc[k].lo) && !isnan(w->proc[k].hi);
 		w->lo = fmin(w->lo, w->proc[k].lo);
 		w->hi = fmax(w->hi, w->proc[k].hi);
