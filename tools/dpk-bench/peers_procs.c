@@ -127,6 +127,8 @@ static int run_one(struct procs *ps, unsigned k, const char *share)
 	pid_t pid;
 	int st;
 
+	if (interrupted) /* between two processes */
+		return 130;
 	child_argv(ps, k, share, argv);
 	if ((pid = fork()) == 0) {
 		int null = open("/dev/null", O_WRONLY);
