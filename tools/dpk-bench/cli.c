@@ -173,6 +173,53 @@ static int parse_option(struct parse *ps, const char *arg)
 	return forward(ps, o, arg, o->value && !eq ? val : NULL);
 }
 
+/* Option token @p tok's name ("--time" of "--time=2s") into @p name; its value part or NULL. */
+static const char *option_name(const char *tok, char *name, size_t len)
+{
+	const char *eq = strchr(tok, '=');
+
+	snprintf(name, len, "%.*s", (int)(eq ? (size_t)(eq - tok) : strlen(tok)), tok);
+	return eq;
+}
+
+unsigned dpk_cli_forwarded(const struct dpk_cli *cli, const char *const *drop, unsigned ndrop,
+                           const char **args)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cli->nfwd; i++) {
+		char name[48];
+		const bool apart = !option_name(cli->fwd[i], name, sizeof(name));
+		bool known, dropped = false;
+		const struct dpk_cli_option *o = find_option(cli->cmd, name, &known);
+		const bool valued = apart && o && o->value && i + 1 < cli->nfwd;
+
+		for (unsigned d = 0; d < ndrop && !dropped; d++)
+			dropped = strcmp(name, drop[d]) == 0;
+		if (!dropped) {
+			args[n++] = cli->fwd[i];
+			if (valued)
+				args[n++] = cli->fwd[i + 1];
+		}
+		i += valued; /* its value went with it */
+	}
+	return n;
+}
+
+void dpk_cli_command_line(const struct dpk_cli *cli, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < cli->argc && off + 2 < len; i++) {
+		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", cli->argv[i]);
+
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
 /* A word: a pattern or a file, as the command takes. */
 static int parse_word(struct parse *ps, const char *arg)
 {

@@ -166,6 +166,14 @@ int dpk_cli_fail(const struct dpk_cli *cli, const char *fmt, ...)
 /** Whether option entry @p o is taken by command @p c. */
 bool dpk_cli_takes(const struct dpk_cli_option *o, const struct dpk_cli_command *c);
 
+/** The forwarded option tokens (cli->fwd) into @p args but the options named in
+ *  @p drop[0..ndrop), each with its value; how many (at most cli->nfwd). */
+unsigned dpk_cli_forwarded(const struct dpk_cli *cli, const char *const *drop, unsigned ndrop,
+                           const char **args);
+
+/** The command line as given, words joined by spaces, cut to fit @p len. */
+void dpk_cli_command_line(const struct dpk_cli *cli, char *buf, size_t len);
+
 /* ---- values (cli_values.c) ---------------------------------------------------------- */
 
 /** Parse a duration: "0.5", "0.5s", "200ms", "50us"; seconds into *out, which must lie in

@@ -30,14 +30,9 @@ static int check_outputs(const struct dpk_cli *cli, struct dpk_output *json,
  * (@p time_arg), then "--" and the patterns, into @p args; how many. */
 static unsigned child_args(const struct dpk_cli *cli, const char **args, const char *time_arg)
 {
-	unsigned n = 0;
+	static const char *const own[] = {"--time"};
+	unsigned n = dpk_cli_forwarded(cli, own, 1, args);
 
-	for (unsigned i = 0; i < cli->nfwd; i++) {
-		if (strcmp(cli->fwd[i], "--time") == 0)
-			i++; /* and its value */
-		else if (strncmp(cli->fwd[i], "--time=", 7) != 0)
-			args[n++] = cli->fwd[i];
-	}
 	args[n++] = "--time";
 	args[n++] = time_arg;
 	if (cli->nwords > 2)

@@ -5,8 +5,8 @@
  * line as given; then their rows merged.
  *
  * A peers ratio moves from one process to the next by more than the interval one process
- * gives (docs/peers.md, "2026-12-03: a Zen 3 guest, and a second run": sd 5.2% against
- * 0.65% within a run), so a verdict that rests on one process is a draw. A merged row's
+ * gives (docs/peers.md, "Several processes"), so a verdict that rests on one process is a
+ * draw. A merged row's
  * figures and ratio are the geometric means of the processes'; its interval runs from the
  * lowest process's lower bound to the highest one's upper bound, so a verdict (the whole
  * interval beyond the noise) is one every process gave; a row that any process gave no
@@ -64,34 +64,16 @@ struct procs {
 
 /* ---- the processes ------------------------------------------------------------------ */
 
-/* Whether forwarded token @p tok is @p name or @p name=VALUE. */
-static bool is_opt(const char *tok, const char *name)
-{
-	size_t n = strlen(name);
-
-	return strncmp(tok, name, n) == 0 && (tok[n] == '\0' || tok[n] == '=');
-}
-
 /* The command line of process @p k into @p argv (room for nfwd + 12 + words). */
 static void child_argv(const struct procs *ps, unsigned k, const char *share, const char **argv)
 {
-	static const char *const own[] = {"--time", "--json", "--processes"};
+	static const char *const own[] = {"--time", "--json", "--processes", "--quiet"};
 	const struct dpk_cli *cli = ps->cli;
-	unsigned n = 0;
+	unsigned n = 2;
 
-	argv[n++] = cli->argv[0];
-	argv[n++] = "peers";
-	for (unsigned i = 0; i < cli->nfwd; i++) {
-		bool drop = is_opt(cli->fwd[i], "--quiet");
-
-		for (unsigned o = 0; o < sizeof(own) / sizeof(own[0]) && !drop; o++)
-			if (is_opt(cli->fwd[i], own[o])) {
-				drop = true;
-				i += strchr(cli->fwd[i], '=') == NULL; /* and its value */
-			}
-		if (!drop)
-			argv[n++] = cli->fwd[i];
-	}
+	argv[0] = cli->argv[0];
+	argv[1] = "peers";
+	n += dpk_cli_forwarded(cli, own, sizeof(own) / sizeof(own[0]), argv + 2);
 	argv[n++] = "--processes";
 	argv[n++] = "1";
 	argv[n++] = "--quiet";
@@ -383,21 +365,6 @@ static int merge(struct procs *ps)
 
 /* ---- the merged file ---------------------------------------------------------------- */
 
-/* This program's command line, as the file's "command". */
-static void command_of(const struct dpk_cli *cli, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < cli->argc && off + 1 < len; i++) {
-		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", cli->argv[i]);
-
-		if (w < 0)
-			break;
-		off += (size_t)w;
-	}
-}
-
 /* Member @p m of process 1's document as the merged file has it: the command line and
  * the wall time are this program's, "peers" the merged rows; the rest as written. */
 static void top_member(struct dpk_json *j, const struct procs *ps, const struct dpk_jv_member *m)
@@ -405,7 +372,7 @@ static void top_member(struct dpk_json *j, const struct procs *ps, const struct 
 	char cmd[4096];
 
 	if (strcmp(m->key, "command") == 0) {
-		command_of(ps->cli, cmd, sizeof(cmd));
+		dpk_cli_command_line(ps->cli, cmd, sizeof(cmd));
 		dpk_json_string(j, m->key, cmd);
 	} else if (strcmp(m->key, "wall_s") == 0) {
 		dpk_json_double(j, m->key, ps->wall_s);

@@ -54,19 +54,6 @@ static void collect_env(const struct dpk_bench_clock *k, const struct dpk_cpuset
 	dpk_env_collect(&in, env);
 }
 
-static void join_args(int argc, char **argv, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < argc && off + 2 < len; i++) {
-		int w = snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
-		if (w < 0)
-			break;
-		off += (size_t)w;
-	}
-}
-
 /* The run's record, and the placements it lacks. */
 static void make_meta(struct dpk_session *s, const struct dpk_cli *cli)
 {
@@ -77,7 +64,7 @@ static void make_meta(struct dpk_session *s, const struct dpk_cli *cli)
 	memset(meta, 0, sizeof(*meta));
 	meta->runner = &s->runner;
 	meta->env = &s->env;
-	join_args(cli->argc, cli->argv, s->command, sizeof(s->command));
+	dpk_cli_command_line(cli, s->command, sizeof(s->command));
 	meta->command = s->command;
 	gmtime_r(&t, &tm);
 	strftime(meta->started, sizeof(meta->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
