@@ -317,8 +317,8 @@ static inline int ring_setup_state(struct dpk_bench_run *run, struct ring_state 
 /* Every role enqueues a bulk then dequeues a bulk on the one shared ring. The elements it
  * gets back may be another role's, so only counts are checked. The stop flag is polled
  * between calls too: where two roles share a CPU a call can wait inside the ring for the
- * other's publication until the scheduler runs it (a millisecond a call), and a batch
- * sized while the ring ran freely would then outlast its slice by minutes. */
+ * other's publication until the scheduler runs it, and a batch sized while the ring ran
+ * freely would then outlast its slice many times over (docs/peers.md, "2026-12-03, later"). */
 #define RING_SHARED_BODY(NAME, ENQB, DEQB)                                                         \
 	static uint64_t NAME(struct dpk_bench_run *run, unsigned role, uint64_t n)                 \
 	{                                                                                          \
