@@ -246,6 +246,29 @@ def start_long(out, **kw):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
+def first_child(p):
+    """The pid of the first process peers @p started, once it runs; None if none did."""
+    for _ in range(300):
+        time.sleep(0.05)
+        try:
+            with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                kids = f.read().split()
+        except OSError:
+            return None
+        if kids:
+            return int(kids[0])
+    return None
+
+
+def alive(pid):
+    """Whether @pid is a process that has not ended (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def scratch():
     return set(glob.glob("/tmp/dpk-peers-*"))
 
@@ -255,7 +278,9 @@ def interrupted():
     out = os.path.join(G["work"], "interrupted.json")
     before = scratch()
     p = start_long(out, start_new_session=True)
-    time.sleep(3)
+    kid = first_child(p)
+    assert kid, "peers started no process"
+    time.sleep(1)
     os.killpg(p.pid, signal.SIGINT)
     try:
         _, err = p.communicate(timeout=60)
@@ -265,6 +290,7 @@ def interrupted():
     assert p.returncode == 130, (p.returncode, err[-2000:])
     assert not os.path.exists(out), "a file was written"
     assert scratch() <= before, scratch() - before
+    assert not alive(kid), f"process {kid} of the run still runs"
 
 
 @case("a process that dies: the reason, exit 2, nothing written, no scratch files")
@@ -272,18 +298,9 @@ def child_killed():
     out = os.path.join(G["work"], "killed.json")
     before = scratch()
     p = start_long(out)
-    kids = []
-    for _ in range(300):
-        time.sleep(0.05)
-        try:
-            with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
-                kids = f.read().split()
-        except OSError:
-            break
-        if kids:
-            break
-    assert kids, "peers started no process"
-    os.kill(int(kids[0]), signal.SIGKILL)
+    kid = first_child(p)
+    assert kid, "peers started no process"
+    os.kill(kid, signal.SIGKILL)
     _, err = p.communicate(timeout=120)
     assert p.returncode == 2, (p.returncode, err[-2000:])
     assert "process 1 of 2 was killed by signal 9" in err, err[-2000:]
