@@ -449,6 +449,43 @@ static void file_of(struct dpk_results *f, const char *path, struct dpk_res_entr
 	f->n = n;
 }
 
+/* A pair case 12% slower in ticks whose floor moved by 4% between the files, every round's
+ * floor beside it: the placement changed, no verdict; on one floor, slower. */
+static void a_floor_moved_beyond_noise_is_no_verdict(void)
+{
+	double tb[40], tn[40], fb[40], fn[40];
+	struct dpk_res_entry eb, en;
+	struct dpk_results b, n;
+	struct dpk_cmp_report r;
+	char err[256];
+
+	for (unsigned i = 0; i < 40; i++) {
+		tb[i] = 100.0 + 0.05 * i;
+		tn[i] = 1.12 * tb[i];
+		fb[i] = 171.0 * (1.0 + 0.002 * (double)((i * 37u) % 21u) - 0.02);
+		fn[i] = fb[i] * 178.0 / 171.0;
+	}
+	entry_of(&eb, "pair", tb, 40);
+	entry_of(&en, "pair", tn, 40);
+	eb.floor_rt = 171;
+	en.floor_rt = 178;
+	eb.round_floor = fb;
+	en.round_floor = fn;
+	file_of(&b, "b", &eb, 1);
+	file_of(&n, "n", &en, 1);
+	ASSERT_EQ(0, dpk_compare(&b, &n, &defaults, &r, err, sizeof(err)));
+	EXPECT_EQ(DPK_CMP_PLACEMENT, r.c[0].method);
+	EXPECT_EQ(DPK_CMP_NO_VERDICT, r.c[0].verdict);
+	EXPECT_TRUE(strstr(r.c[0].note, "the placement changed") != NULL);
+	dpk_cmp_report_free(&r);
+	en.floor_rt = 171;
+	en.round_floor = fb;
+	ASSERT_EQ(0, dpk_compare(&b, &n, &defaults, &r, err, sizeof(err)));
+	EXPECT_EQ(DPK_CMP_ROUNDS, r.c[0].method);
+	EXPECT_EQ(DPK_CMP_SLOWER, r.c[0].verdict);
+	dpk_cmp_report_free(&r);
+}
+
 /* Outside core cycles the between-run term grows with the spread of a case's rounds: a
  * +12% move of a case whose rounds sit tight is a verdict, the same move of a case whose
  * rounds spread over regimes (100 to 150) is not; --run-sigma puts back one term for all. */
@@ -711,9 +748,11 @@ static void the_table_says_what_it_decided(void)
 	EXPECT_TRUE(strstr(buf, "warning: different CPU model") != NULL);
 	EXPECT_TRUE(strstr(buf, "geometric mean") != NULL);
 	EXPECT_TRUE(strstr(buf, "rounds      slower") != NULL);
-	EXPECT_TRUE(strstr(buf, "verdicts rest on: 0 on the repeats' medians, 7 on the rounds' "
-	                        "medians (5 in core cycles, 3 in ticks, 0 over the case's own floor); 1 not "
-	                        "judged: the placement changed") != NULL);
+	EXPECT_TRUE(
+	        strstr(buf,
+	               "verdicts rest on: 0 on the repeats' medians, 7 on the rounds' "
+	               "medians (5 in core cycles, 3 in ticks, 0 over the case's own floor); 1 not "
+	               "judged: the placement changed") != NULL);
 	EXPECT_TRUE(strstr(buf, "sigma of 0.8% in core cycles, 4.4% in ticks") != NULL);
 	EXPECT_TRUE(strstr(buf, "only in base (1)") != NULL);
 	EXPECT_TRUE(strstr(buf, "not compared (1)") != NULL);
@@ -736,6 +775,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(without_rounds_nothing_is_judged),
         DPK_TEST(resolution_widens_the_interval),
         DPK_TEST(spread_rounds_widen_the_run_term),
+        DPK_TEST(a_floor_moved_beyond_noise_is_no_verdict),
         DPK_TEST(too_few_samples_decide_nothing),
         DPK_TEST(environment_differences_warn),
         DPK_TEST(patterns_select_cases),

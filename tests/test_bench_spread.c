@@ -2,7 +2,8 @@
 /*
  * dpk-bench spread (bench/results/spread.c) on results made up in memory: the runs of files
  * and repeats, each case's spread, the cases left out, the worst and the median, the medians
- * marked slow, the sets of k runs, and every error.
+ * marked slow, the sets of k runs, the runs whose floor moved (and the rule that says so,
+ * shared with compare), and every error.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -13,6 +14,7 @@
 
 #include "dpk_test.h"
 #include "spread.h"
+#include "stats.h"
 
 #define CASES_MAX 8
 
@@ -170,6 +172,93 @@ static void runs_whose_floor_moved(void)
 	dpk_spread_free(&s);
 }
 
+/* @p n round floors around @p base, spread +-2% in a fixed pattern, into @p out. */
+static void round_floors(double *out, unsigned n, double base)
+{
+	for (unsigned i = 0; i < n; i++)
+		out[i] = base * (1.0 + 0.002 * (double)((i * 37u) % 21u) - 0.02);
+}
+
+/* Two files' floors apart beyond noise: their round floors differ (the test) and by more
+ * than the step; without round floors only a move past DPK_CMP_FLOOR_MOVED counts. */
+static void floors_apart_beyond_noise(void)
+{
+	double a[40], b[40], c[40];
+
+	round_floors(a, 40, 171);
+	round_floors(b, 40, 178); /* 4% up: another placement */
+	round_floors(c, 40, 172); /* 0.6% up: within the step */
+	dpk_stats_sort(a, 40);
+	dpk_stats_sort(b, 40);
+	dpk_stats_sort(c, 40);
+	EXPECT_TRUE(dpk_cmp_floors_apart(171, a, 40, 178, b, 40));
+	EXPECT_TRUE(dpk_cmp_floors_apart(178, b, 40, 171, a, 40));
+	EXPECT_FALSE(dpk_cmp_floors_apart(171, a, 40, 171, a, 40));
+	EXPECT_FALSE(dpk_cmp_floors_apart(171, a, 40, 172, c, 40));
+	/* Too few rounds for the test: the 50% rule alone. */
+	EXPECT_FALSE(dpk_cmp_floors_apart(171, a, 9, 178, b, 9));
+	EXPECT_FALSE(dpk_cmp_floors_apart(171, NULL, 0, 178, NULL, 0));
+	EXPECT_TRUE(dpk_cmp_floors_apart(75, NULL, 0, 171, NULL, 0));
+	/* A side without a floor is never apart. */
+	EXPECT_FALSE(dpk_cmp_floors_apart(NAN, NULL, 0, 171, a, 40));
+	EXPECT_FALSE(dpk_cmp_floors_apart(0, a, 40, 75, b, 40));
+
+	/* One run against the median of several: off when its rounds say so. */
+	EXPECT_TRUE(dpk_cmp_floor_off(171, a, 40, 178));
+	EXPECT_FALSE(dpk_cmp_floor_off(178, b, 40, 178));
+	EXPECT_FALSE(dpk_cmp_floor_off(172, c, 40, 171.5));
+	EXPECT_FALSE(dpk_cmp_floor_off(171, a, 9, 178));
+	EXPECT_TRUE(dpk_cmp_floor_off(75, a, 9, 178));
+	EXPECT_FALSE(dpk_cmp_floor_off(171, a, 40, NAN));
+	/* A quarter of its rounds on the other placement: not told from the median. */
+	for (unsigned i = 0; i < 10; i++)
+		c[i] = a[i * 4];
+	for (unsigned i = 0; i < 30; i++)
+		c[10 + i] = b[i + 5];
+	dpk_stats_sort(c, 40);
+	EXPECT_FALSE(dpk_cmp_floor_off(dpk_cmp_median(c, 40), c, 40, 178));
+}
+
+/* A spread of five runs whose floors sat at 171 in two and 178 in three, every round's
+ * floor beside it: the two are marked and, in ticks, left out. */
+static void runs_on_two_placements(void)
+{
+	static const double a[5][CASES_MAX] = {{8.1}, {9.0}, {8.4}, {8.8}, {7.6}};
+	static const double base[5] = {171, 178, 179, 178, 170};
+	static double p50[5][40], fl[5][40];
+	static struct fake fa;
+	struct dpk_spread s;
+	char err[256];
+
+	make(&fa, "a.json", 5, 1, a);
+	for (unsigned q = 0; q < 5; q++) {
+		struct dpk_res_entry *e = &fa.e[q];
+
+		round_floors(fl[q], 40, base[q]);
+		for (unsigned i = 0; i < 40; i++)
+			p50[q][i] = a[q][0];
+		e->floor_rt = base[q];
+		e->round_floor = fl[q];
+		e->round_p50 = p50[q];
+		e->rounds_run = 40;
+		e->nrounds = 40;
+	}
+	p50[1][3] = NAN; /* a round left out: its floor is not counted */
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	ASSERT_EQ(1, s.ncases);
+	EXPECT_EQ(2, s.nmoved[0]);
+	EXPECT_TRUE(s.moved[0] && s.moved[4] && !s.moved[1] && !s.moved[2] && !s.moved[3]);
+	EXPECT_CLOSE(9.0 / 8.4 - 1, s.spread[0], 1e-12);
+	dpk_spread_free(&s);
+	/* The round floors dropped: 4% is no move by the floors alone. */
+	for (unsigned q = 0; q < 5; q++)
+		fa.e[q].round_floor = NULL;
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	EXPECT_EQ(0, s.nmoved[0]);
+	EXPECT_CLOSE(9.0 / 7.6 - 1, s.spread[0], 1e-12);
+	dpk_spread_free(&s);
+}
+
 static void too_few_runs_is_an_error(void)
 {
 	static const double a[1][CASES_MAX] = {{100}};
@@ -237,6 +326,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(runs_are_files_and_repeats), DPK_TEST(patterns_cycles_and_slow_medians),
         DPK_TEST(too_few_runs_is_an_error),   DPK_TEST(sets_count_every_subset),
         DPK_TEST(too_many_sets_is_an_error),  DPK_TEST(runs_whose_floor_moved),
+        DPK_TEST(floors_apart_beyond_noise),  DPK_TEST(runs_on_two_placements),
 };
 
 DPK_TEST_MAIN(cases)

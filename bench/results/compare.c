@@ -171,6 +171,21 @@ static int add_raw(struct dpk_cmp_side *s, const struct dpk_res_entry *e, enum d
 	return 0;
 }
 
+/* Append @p e's kept rounds' floors to @p s->floors. */
+static int add_floors(struct dpk_cmp_side *s, const struct dpk_res_entry *e)
+{
+	double *nf;
+
+	if (!e->round_floor || e->rounds_run == 0)
+		return 0;
+	nf = realloc(s->floors, (s->nfloors + e->rounds_run) * sizeof(*nf));
+	if (!nf)
+		return -ENOMEM;
+	s->floors = nf;
+	s->nfloors += dpk_cmp_round_floors(e, nf + s->nfloors);
+	return 0;
+}
+
 /* Take repeat @p e into side @p s: its figure, interval, samples, rounds and floor. */
 static int add_repeat(struct dpk_cmp_side *s, const struct dpk_res_entry *e, enum dpk_cmp_unit u,
                       double *floors, bool *all_raw)
@@ -191,7 +206,7 @@ static int add_repeat(struct dpk_cmp_side *s, const struct dpk_res_entry *e, enu
 	s->n += isnan(kept) ? 0 : kept;
 	/* A counter step over the batch, as a share of the median; the file gives the step. */
 	s->resolution = fmax(s->resolution, res);
-	if (add_rounds(s, e, u) || add_raw(s, e, u, all_raw))
+	if (add_rounds(s, e, u) || add_raw(s, e, u, all_raw) || add_floors(s, e))
 		return -ENOMEM;
 	return 0;
 }
@@ -242,6 +257,7 @@ static int pool_side(const struct dpk_results *r, const char *id, const char *si
 	}
 	dpk_stats_sort(s->raw, s->nraw);
 	dpk_stats_sort(s->rounds, s->nrounds);
+	dpk_stats_sort(s->floors, s->nfloors);
 	dpk_stats_sort(s->rep, s->nrep);
 	s->p50 = s->nrounds ? dpk_cmp_median(s->rounds, s->nrounds)
 	         : s->nraw  ? dpk_cmp_median(s->raw, s->nraw)
@@ -269,12 +285,12 @@ static bool test_sets(struct dpk_cmp_case *c, const double *a, size_t na, const 
 	return true;
 }
 
-/* Whether the case's own floor moved between the files: the placement changed. */
+/* Whether the case's own floor moved between the files beyond noise: the placement
+ * changed. */
 static bool floor_moved(const struct dpk_cmp_case *c)
 {
-	const double a = c->base.floor, b = c->new.floor;
-
-	return a > 0 && b > 0 && fmax(a, b) > fmin(a, b) * (1.0 + DPK_CMP_FLOOR_MOVED);
+	return dpk_cmp_floors_apart(c->base.floor, c->base.floors, c->base.nfloors, c->new.floor,
+	                            c->new.floors, c->new.nfloors);
 }
 
 /* No test on rounds or repeats: the stored intervals, for the record, and no verdict. */
@@ -429,7 +445,8 @@ static void side_free(struct dpk_cmp_side *s)
 {
 	free(s->raw);
 	free(s->rounds);
-	s->raw = s->rounds = NULL;
+	free(s->floors);
+	s->raw = s->rounds = s->floors = NULL;
 }
 
 static int skip(struct dpk_cmp_report *out, const char *id, const char *why)
@@ -623,7 +640,8 @@ int dpk_compare(const struct dpk_results *base, const struct dpk_results *new,
 	}
 	if (out->n == 0 && o->unit == DPK_CMP_UNIT_FLOOR) {
 		/* As for cycles below: a gate that compared nothing must not pass. */
-		snprintf(err, errlen, "no case has a floor of its own in both files (%zu in common, "
+		snprintf(err, errlen,
+		         "no case has a floor of its own in both files (%zu in common, "
 		         "none compared: %s)",
 		         out->nskip, out->nskip ? out->skip[0].reason : "-");
 		dpk_cmp_report_free(out);

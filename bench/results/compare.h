@@ -61,6 +61,13 @@
 /** A case's own floor that differs by more than this fraction between the files: the host
  *  put the lcores elsewhere, and the case gets no verdict. */
 #define DPK_CMP_FLOOR_MOVED 0.5
+/** Floors with their rounds' floors beside them moved by less than that but beyond noise
+ *  too: a Mann-Whitney test of the two sets of round floors under this p-value, and
+ *  medians more than DPK_CMP_FLOOR_STEP apart. A host that put the two vCPUs on other
+ *  cores moves the round trip by a few percent and a pair case's figure by more
+ *  (docs/compare.md, "Floors that moved a little"). */
+#define DPK_CMP_FLOOR_ALPHA 0.01
+#define DPK_CMP_FLOOR_STEP  0.02
 /** What moves between two runs and no interval from one run can see, as the standard
  *  deviation of the log of an A/A ratio, by the unit compared (docs/verdicts.md has the
  *  runs these come from); --run-sigma sets another. */
@@ -125,7 +132,9 @@ struct dpk_cmp_side {
 	unsigned nrep;
 	double *rounds; /**< the kept rounds' medians of every repeat, sorted; NULL: none */
 	size_t nrounds;
-	double floor;      /**< the median of its repeats' own floors, ticks; NaN: none */
+	double floor;   /**< the median of its repeats' own floors, ticks; NaN: none */
+	double *floors; /**< the kept rounds' floors of every repeat, sorted; NULL: none */
+	size_t nfloors;
 	double resolution; /**< a counter step over the smallest batch, as a share of p50 */
 };
 
@@ -225,6 +234,32 @@ double dpk_cmp_mann_whitney(const double *a, size_t na, const double *b, size_t 
  */
 int dpk_cmp_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
                             unsigned resamples, uint64_t seed, double conf, double *lo, double *hi);
+
+/**
+ * Whether two floors lie apart beyond noise: @p fa and @p fb (ticks) are the case's floor
+ * in each file, @p a and @p b (sorted, @p na and @p nb of them) the floors of its kept
+ * rounds there. With DPK_CMP_MIN_ROUNDS round floors on each side: the two sets differ
+ * (Mann-Whitney, p < DPK_CMP_FLOOR_ALPHA) and their medians by more than
+ * DPK_CMP_FLOOR_STEP; the floors alone otherwise: more than DPK_CMP_FLOOR_MOVED apart.
+ * False when either floor is missing (not > 0).
+ */
+bool dpk_cmp_floors_apart(double fa, const double *a, size_t na, double fb, const double *b,
+                          size_t nb);
+
+/**
+ * Whether a run's floor lies off @p m (ticks, the median floor of several runs) beyond
+ * noise: @p f is the run's floor, @p v (sorted, @p n) its kept rounds' floors. With
+ * DPK_CMP_MIN_ROUNDS of them: their median more than DPK_CMP_FLOOR_STEP off @p m and a
+ * sign test of them against @p m under DPK_CMP_FLOOR_ALPHA; @p f alone otherwise: more
+ * than DPK_CMP_FLOOR_MOVED off. False when @p f or @p m is missing (not > 0).
+ */
+bool dpk_cmp_floor_off(double f, const double *v, size_t n, double m);
+
+/**
+ * Append the floors of @p e's kept rounds (a finite median and a floor) to @p out, which
+ * has room for e->rounds_run more; returns how many. 0 for a result without round floors.
+ */
+size_t dpk_cmp_round_floors(const struct dpk_res_entry *e, double *out);
 
 /** Median of sorted @p v (linear interpolation); NaN when n == 0. */
 double dpk_cmp_median(const double *v, size_t n);

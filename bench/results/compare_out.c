@@ -187,7 +187,7 @@ void dpk_cmp_print(FILE *f, const struct dpk_results *base, const struct dpk_res
 	fprintf(f,
 	        "ratio = new/base of the median per unit (below 1 is faster), in each case's unit "
 	        "(core cycles for single-lcore\ncases, ticks otherwise; a pair whose floor moved "
-	        "over 50%% is not judged); a verdict needs the 95%% interval\nof the ratio beyond "
+	        "beyond noise is not judged); a verdict needs the 95%% interval\nof the ratio beyond "
 	        "the noise threshold of %.1f%% (and p < %.2f where the repeats decide)\n\n",
 	        r->noise * 100.0, DPK_CMP_ALPHA);
 	print_rows(f, r, widths_of(r));

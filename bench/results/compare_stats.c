@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* compare_stats.c - the tests compare and ab rest on: Mann-Whitney U, a bootstrap of a ratio
- * of medians (compare.h). */
+ * of medians, whether two floors lie apart (compare.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -153,6 +153,66 @@ int dpk_cmp_bootstrap_ratio(const double *a, size_t na, const double *b, size_t 
 	*hi = dpk_stats_quantile(r, resamples, 1.0 - (1.0 - conf) / 2.0);
 	free(r);
 	return 0;
+}
+
+/* ---- floors ------------------------------------------------------------------------ */
+
+bool dpk_cmp_floors_apart(double fa, const double *a, size_t na, double fb, const double *b,
+                          size_t nb)
+{
+	if (!(fa > 0) || !(fb > 0))
+		return false;
+	if (fmax(fa, fb) > fmin(fa, fb) * (1.0 + DPK_CMP_FLOOR_MOVED))
+		return true;
+	if (na < DPK_CMP_MIN_ROUNDS || nb < DPK_CMP_MIN_ROUNDS)
+		return false;
+	const double ma = dpk_cmp_median(a, na), mb = dpk_cmp_median(b, nb);
+
+	return fmax(ma, mb) > fmin(ma, mb) * (1.0 + DPK_CMP_FLOOR_STEP) &&
+	       dpk_cmp_mann_whitney(a, na, b, nb, NULL) < DPK_CMP_FLOOR_ALPHA;
+}
+
+/* Two-sided p-value of the sign test of @p v (@p n) against @p m: values equal to @p m
+ * dropped, the normal approximation to the binomial with a continuity correction. */
+static double sign_test(const double *v, size_t n, double m)
+{
+	double above = 0, below = 0, k, z;
+
+	for (size_t i = 0; i < n; i++) {
+		above += v[i] > m;
+		below += v[i] < m;
+	}
+	k = above + below;
+	if (k == 0)
+		return 1.0;
+	z = (fabs(above - below) - 1.0) / sqrt(k);
+	return z <= 0 ? 1.0 : erfc(z / sqrt(2.0));
+}
+
+bool dpk_cmp_floor_off(double f, const double *v, size_t n, double m)
+{
+	if (!(f > 0) || !(m > 0))
+		return false;
+	if (fmax(f, m) > fmin(f, m) * (1.0 + DPK_CMP_FLOOR_MOVED))
+		return true;
+	if (n < DPK_CMP_MIN_ROUNDS)
+		return false;
+	const double mv = dpk_cmp_median(v, n);
+
+	return fmax(mv, m) > fmin(mv, m) * (1.0 + DPK_CMP_FLOOR_STEP) &&
+	       sign_test(v, n, m) < DPK_CMP_FLOOR_ALPHA;
+}
+
+size_t dpk_cmp_round_floors(const struct dpk_res_entry *e, double *out)
+{
+	size_t n = 0;
+
+	if (!e->round_floor || !e->round_p50)
+		return 0;
+	for (unsigned q = 0; q < e->rounds_run; q++)
+		if (isfinite(e->round_p50[q]) && e->round_floor[q] > 0)
+			out[n++] = e->round_floor[q];
+	return n;
 }
 
 uint64_t dpk_cmp_hash(const char *s)

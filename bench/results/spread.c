@@ -47,14 +47,17 @@ static int find_runs(const struct dpk_results *files, unsigned nfiles, struct dp
 
 /* The median of case @p id in @p run in the unit of @p s, or NaN when it did not run ok
  * there (or has no figure in that unit); its slow_only, slices and floor go to
- * @p slow_only, @p slices and @p floor. */
-static double run_p50(const struct dpk_spread *s, const struct dpk_spread_run *run,
-                      const char *id, bool *slow_only, double *slices, double *floor)
+ * @p slow_only, @p slices and @p floor, its result to @p entry (NULL: none). */
+static double run_p50(const struct dpk_spread *s, const struct dpk_spread_run *run, const char *id,
+                      bool *slow_only, double *slices, double *floor,
+                      const struct dpk_res_entry **entry)
 {
+	*entry = NULL;
 	for (size_t i = 0; i < run->file->n; i++) {
 		const struct dpk_res_entry *e = &run->file->e[i];
 
 		if (e->repeat == run->repeat && e->ok && strcmp(e->id, id) == 0) {
+			*entry = e;
 			*slow_only = e->witness_slow_only;
 			*slices = e->witness_kept_rounds;
 			*floor = e->floor_rt > 0 ? e->floor_rt : NAN;
@@ -68,11 +71,24 @@ static double run_p50(const struct dpk_spread *s, const struct dpk_spread_run *r
 	return NAN;
 }
 
-/* Mark the runs of row @p at whose floor lies off the median of the row's floors. */
-static unsigned mark_moved(struct dpk_spread *s, size_t at)
+/* @p e's kept rounds' floors, sorted, in a new array (*n of them); NULL when out of memory. */
+static double *sorted_floors(const struct dpk_res_entry *e, size_t *n)
 {
-	double f[DPK_SPREAD_RUNS_MAX], m;
-	unsigned nf = 0, moved = 0;
+	double *f = malloc((e->rounds_run ? e->rounds_run : 1) * sizeof(*f));
+
+	*n = f ? dpk_cmp_round_floors(e, f) : 0;
+	dpk_stats_sort(f, *n);
+	return f;
+}
+
+/* Mark the runs of row @p at (results @p ent) whose floor lies off the median of the row's
+ * floors beyond noise (dpk_cmp_floor_off()). -ENOMEM, or how many were marked. */
+static int mark_moved(struct dpk_spread *s, size_t at, const struct dpk_res_entry *const *ent)
+{
+	double f[DPK_SPREAD_RUNS_MAX], m, *fq;
+	unsigned nf = 0;
+	size_t nq;
+	int moved = 0;
 
 	for (unsigned q = 0; q < s->nruns; q++)
 		if (isfinite(s->floor[at + q]))
@@ -81,10 +97,14 @@ static unsigned mark_moved(struct dpk_spread *s, size_t at)
 		return 0;
 	m = dpk_stats_median(f, nf);
 	for (unsigned q = 0; q < s->nruns; q++) {
-		const double x = s->floor[at + q];
-
-		s->moved[at + q] = isfinite(x) && fmax(x, m) > fmin(x, m) * (1 + DPK_CMP_FLOOR_MOVED);
+		if (!isfinite(s->floor[at + q]))
+			continue;
+		fq = sorted_floors(ent[q], &nq);
+		if (!fq)
+			return -ENOMEM;
+		s->moved[at + q] = dpk_cmp_floor_off(s->floor[at + q], fq, nq, m);
 		moved += s->moved[at + q];
+		free(fq);
 	}
 	return moved;
 }
@@ -95,30 +115,35 @@ bool dpk_spread_counts(const struct dpk_spread *s, size_t c, unsigned q)
 	         s->nmoved[c] + 2 <= s->nruns);
 }
 
-/* Fill row s->ncases from case @p id: true when it ran ok in every run. */
-static bool take_case(struct dpk_spread *s, const char *id)
+/* Fill row s->ncases from case @p id: 1 when it ran ok in every run, 0 when not, -ENOMEM. */
+static int take_case(struct dpk_spread *s, const char *id)
 {
 	const size_t at = s->ncases * s->nruns;
+	const struct dpk_res_entry *ent[DPK_SPREAD_RUNS_MAX];
 	double lo = INFINITY, hi = 0;
+	int moved;
 
 	for (unsigned q = 0; q < s->nruns; q++) {
 		double v = run_p50(s, &s->runs[q], id, &s->slow_only[at + q], &s->slices[at + q],
-		                   &s->floor[at + q]);
+		                   &s->floor[at + q], &ent[q]);
 
 		if (!(isfinite(v) && v > 0))
-			return false;
+			return 0;
 		s->p50[at + q] = v;
 	}
-	s->nmoved[s->ncases] = mark_moved(s, at);
+	moved = mark_moved(s, at, ent);
+	if (moved < 0)
+		return moved;
+	s->nmoved[s->ncases] = (unsigned)moved;
 	for (unsigned q = 0; q < s->nruns; q++)
 		if (dpk_spread_counts(s, s->ncases, q)) {
 			lo = fmin(lo, s->p50[at + q]);
 			hi = fmax(hi, s->p50[at + q]);
 		}
-	s->with_moved += s->nmoved[s->ncases] > 0;
+	s->with_moved += moved > 0;
 	s->id[s->ncases] = id;
 	s->spread[s->ncases] = (hi - lo) / lo;
-	return true;
+	return 1;
 }
 
 static int alloc_matrices(struct dpk_spread *s, size_t rows)
@@ -140,18 +165,23 @@ static int alloc_matrices(struct dpk_spread *s, size_t rows)
 	               : -ENOMEM;
 }
 
-/* The cases of the first run, each once (at its first ok appearance), with their medians. */
-static void take_cases(struct dpk_spread *s, const struct dpk_spread_options *o)
+/* The cases of the first run, each once (at its first ok appearance), with their medians.
+ * 0 or -ENOMEM. */
+static int take_cases(struct dpk_spread *s, const struct dpk_spread_options *o)
 {
 	const struct dpk_results *first = s->runs[0].file;
 
 	for (size_t i = 0; i < first->n; i++) {
 		const struct dpk_res_entry *e = &first->e[i];
+		int rc;
 
 		if (e->repeat != s->runs[0].repeat || !e->ok ||
 		    !dpk_results_selected(o->patterns, o->npatterns, e))
 			continue;
-		if (!take_case(s, e->id)) {
+		rc = take_case(s, e->id);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
 			s->partial++;
 			continue;
 		}
@@ -163,6 +193,7 @@ static void take_cases(struct dpk_spread *s, const struct dpk_spread_options *o)
 			s->worst = s->ncases;
 		s->ncases++;
 	}
+	return 0;
 }
 
 int dpk_spread_compute(const struct dpk_results *files, unsigned nfiles,
@@ -182,7 +213,11 @@ int dpk_spread_compute(const struct dpk_results *files, unsigned nfiles,
 		snprintf(err, errlen, "out of memory");
 	if (rc)
 		return rc;
-	take_cases(s, o);
+	rc = take_cases(s, o);
+	if (rc) {
+		snprintf(err, errlen, "out of memory");
+		return rc;
+	}
 	if (s->ncases == 0) {
 		snprintf(err, errlen, "no case ran ok%s in every run%s",
 		         o->cycles      ? " with figures in cycles"

@@ -8,10 +8,10 @@
  * over the case's own floor, and the case's spread is (largest - smallest) / smallest over
  * the runs. Sets of k of the runs ask the same of every k-subset: in how many does every
  * case stay under the limit. A multi-lcore case's run whose floor (its cache-line round
- * trip) lies more than DPK_CMP_FLOOR_MOVED off the median of the case's floors over the
- * runs ran where the host had moved the lcores: it is marked, and in ticks the spread
- * leaves it out (while two or more runs remain), as its figure says where the lcores were,
- * not how the code does.
+ * trip) lies off the median of the case's floors over the runs beyond noise
+ * (dpk_cmp_floor_off()) ran where the host had moved the lcores: it is marked, and in
+ * ticks the spread leaves it out (while two or more runs remain), as its figure says where the
+ * lcores were, not how the code does.
  *
  * Nothing here keeps global state; a spread may be computed on any thread.
  */

@@ -284,7 +284,7 @@ const struct dpk_cli_option dpk_cli_options[DPK_CLI_OPTIONS_MAX + 1] = {
          "auto (default: core cycles for single-lcore cases that have them, ticks otherwise, "
          "pair cases included), ticks, cycles, or floor (a pair's figure over its own floor); "
          "with cycles or floor, cases without them on a side are skipped, with the reason. A "
-         "pair case whose floor moved by over 50% has no verdict: the placement changed",
+         "pair case whose floor moved beyond noise has no verdict: the placement changed",
          dpk_cli_set_unit, 0},
         {"--run-sigma", NULL, "PCT", "compare report convert", false,
          "what moves between two runs, as the standard deviation of the log of an A/A ratio, "
