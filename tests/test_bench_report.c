@@ -2,8 +2,8 @@
 /*
  * The text table dpk-bench prints, on made-up results: what a row says about its
  * rejected samples, columns that stay in line whatever the length of a case's label or an
- * environment item's, and a narrow table within 160 columns. Nothing runs; the figures are whatever
- * the results are given.
+ * environment item's, a narrow table within 160 columns, and the floor across a run. Nothing runs;
+ * the figures are whatever the results are given.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -402,6 +402,67 @@ static void pair_results_meet_their_floor(void)
 	free(row);
 }
 
+/* What dpk_report_floors() prints for @p res (n results); the caller frees it. */
+static char *floors_of(const struct dpk_bench_result *res, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	dpk_report_floors(f, res, n);
+	fclose(f);
+	/* Unfolded: a continuation's newline and indent back to one space. */
+	for (char *p = buf; (p = strstr(p, "\n  ")) != NULL;) {
+		*p = ' ';
+		memmove(p + 1, p + 3, strlen(p + 3) + 1);
+	}
+	return buf;
+}
+
+/* The floor across a run, per pair of CPUs: its range; where two stretches of cases lie
+ * apart, the move and the first case after it; nothing for a lone case. */
+static void floors_across_the_run(void)
+{
+	static const double steady[6] = {171, 172, 171.5, 173, 172, 171};
+	static const double moved[7] = {171, 172, 171.5, 170.5, 178, 179, 178.5};
+	struct dpk_bench_result r[8];
+	char *out;
+
+	for (unsigned i = 0; i < 8; i++) {
+		r[i] = pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 5.0);
+		r[i].role[0].cpu = 0;
+		r[i].role[1].cpu = 1;
+		r[i].floor_rt = i < 6 ? steady[i] : 172;
+	}
+	r[7].role[1].cpu = 2; /* another pair, alone on it */
+	r[2].placement = DPK_PLACE_SINGLE;
+	r[2].floor_rt = 0; /* no floor: not counted */
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_STREQ("floor on cpus 0 and 1: 171.0-173.0 ticks over 6 cases; it did not move "
+	             "during the run\n",
+	             out);
+	free(out);
+	for (unsigned i = 0; i < 7; i++)
+		r[i].floor_rt = moved[i];
+	r[2].floor_rt = 171.5;
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_TRUE(strstr(out, "floor on cpus 0 and 1: moved during the run, 170.5-172.0 ticks "
+	                        "over the first 4 cases, 178.0-179.0 over the last 3 (from "
+	                        "ring/spsc_pair_bulk esize=8 n=1): the host moved the two vCPUs") !=
+	            NULL);
+	free(out);
+	/* The ranges meet: no move, whatever the medians. */
+	r[1].floor_rt = 178.5;
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_TRUE(strstr(out, "170.5-179.0 ticks over 7 cases; it did not move") != NULL);
+	free(out);
+	ASSERT_NOT_NULL(out = floors_of(r, 1));
+	EXPECT_STREQ("", out);
+	free(out);
+}
+
 /* Rounds that fell into clusters apart are listed as regimes under the row. */
 static void regimes_are_listed(void)
 {
@@ -585,6 +646,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(oversub_rows_name_the_scheduler),
         DPK_TEST(prose_folds_at_spaces),
         DPK_TEST(pair_results_meet_their_floor),
+        DPK_TEST(floors_across_the_run),
         DPK_TEST(regimes_are_listed),
         DPK_TEST(counter_step_is_the_coarser_bound),
         DPK_TEST(counter_step_line_folds),

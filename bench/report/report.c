@@ -69,15 +69,17 @@ void dpk_report_env(FILE *f, const struct dpk_env *env, const struct dpk_bench_c
 		         k->bumps);
 	/* Folded: with the bumps named the line outgrows DPK_REPORT_COLUMNS. */
 	if (k->min_delta > k->granularity)
-		dpk_report_fold(f, DPK_REPORT_COLUMNS, w + 3,
-		                "  %-*s %llu ticks (the smallest change between back-to-back reads; "
-		                "the changes' GCD is %llu%s)",
-		                w, "counter resolution", (unsigned long long)k->min_delta,
-		                (unsigned long long)k->granularity, bumped);
+		dpk_report_fold(
+		        f, DPK_REPORT_COLUMNS, w + 3,
+		        "  %-*s %llu ticks (the smallest change between back-to-back reads; "
+		        "the changes' GCD is %llu%s)",
+		        w, "counter resolution", (unsigned long long)k->min_delta,
+		        (unsigned long long)k->granularity, bumped);
 	else
-		dpk_report_fold(f, DPK_REPORT_COLUMNS, w + 3,
-		                "  %-*s %llu ticks (every change between two reads a multiple of it%s)",
-		                w, "counter resolution", (unsigned long long)k->granularity, bumped);
+		dpk_report_fold(
+		        f, DPK_REPORT_COLUMNS, w + 3,
+		        "  %-*s %llu ticks (every change between two reads a multiple of it%s)", w,
+		        "counter resolution", (unsigned long long)k->granularity, bumped);
 	fprintf(f, "  %-*s %.0f ticks one lcore, %.0f ticks multi-lcore\n", w, "sample length",
 	        k->target_single, k->target_multi);
 	fprintf(f,
@@ -219,4 +221,106 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
 	for (unsigned i = 0; i < m->nskips; i++)
 		dpk_report_fold(f, DPK_REPORT_COLUMNS, 4, "  placement %-8s skipped: %s",
 		                dpk_placement_name(m->skips[i].placement), m->skips[i].reason);
+}
+
+/* ---- the floor across the run --------------------------------------------------------- */
+
+/* A move of the floor between two stretches of a run: their floors' ranges apart and their
+ * medians more than this apart (docs/reading.md, "The floor across a run"). */
+#define FLOOR_STEP 0.02
+/* Each stretch holds at least this many cases. */
+#define FLOOR_STRETCH 3
+
+/* Whether result @p x ran on the two CPUs of result @p y, with a floor of its own. */
+static bool same_pair(const struct dpk_bench_result *x, const struct dpk_bench_result *y)
+{
+	return x->status == DPK_RESULT_OK && x->floor_rt > 0 && x->nroles >= 2 &&
+	       x->role[0].cpu == y->role[0].cpu && x->role[1].cpu == y->role[1].cpu;
+}
+
+/* The smallest and largest of @p v[a..b) into @p lo and @p hi, and their median. */
+static double stretch(const double *v, size_t a, size_t b, double *lo, double *hi, double *tmp)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = a; i < b; i++) {
+		*lo = fmin(*lo, v[i]);
+		*hi = fmax(*hi, v[i]);
+		tmp[i - a] = v[i];
+	}
+	return dpk_stats_median(tmp, b - a);
+}
+
+/* Where the floors @p fl (k, in run order) moved: the cut of two stretches whose ranges lie
+ * widest apart, their medians over FLOOR_STEP apart; 0 when none. */
+static size_t floor_cut(const double *fl, size_t k, double *tmp)
+{
+	size_t cut = 0;
+	double best = 1.0;
+
+	for (size_t c = FLOOR_STRETCH; c + FLOOR_STRETCH <= k; c++) {
+		double lb, hb, la, ha;
+		const double mb = stretch(fl, 0, c, &lb, &hb, tmp);
+		const double ma = stretch(fl, c, k, &la, &ha, tmp);
+		const double gap = la > hb ? la / hb : lb > ha ? lb / ha : 0;
+
+		if (gap > best && fmax(ma, mb) > fmin(ma, mb) * (1.0 + FLOOR_STEP)) {
+			best = gap;
+			cut = c;
+		}
+	}
+	return cut;
+}
+
+/* The line for the cases @p idx (k of them, floors @p fl) on one pair of CPUs. */
+static void floor_line(FILE *f, const struct dpk_bench_result *res, const size_t *idx,
+                       const double *fl, size_t k, double *tmp)
+{
+	const struct dpk_bench_result *x = &res[idx[0]];
+	const size_t cut = floor_cut(fl, k, tmp);
+	char from[160];
+	double lo, hi, lo2, hi2;
+
+	stretch(fl, 0, cut ? cut : k, &lo, &hi, tmp);
+	if (!cut) {
+		fprintf(f,
+		        "floor on cpus %u and %u: %.1f-%.1f ticks over %zu cases; it did not move "
+		        "during the run\n",
+		        x->role[0].cpu, x->role[1].cpu, lo, hi, k);
+		return;
+	}
+	stretch(fl, cut, k, &lo2, &hi2, tmp);
+	x = &res[idx[cut]];
+	dpk_bench_params_str(x->c, from, sizeof(from));
+	dpk_report_fold(f, DPK_REPORT_COLUMNS, 2,
+	                "floor on cpus %u and %u: moved during the run, %.1f-%.1f ticks over the "
+	                "first %zu cases, %.1f-%.1f over the last %zu (from %s/%s%s%s): the host "
+	                "moved the two vCPUs, and the cases' figures moved with it",
+	                x->role[0].cpu, x->role[1].cpu, lo, hi, cut, lo2, hi2, k - cut,
+	                x->suite->name, x->c->name, from[0] ? " " : "", from);
+}
+
+void dpk_report_floors(FILE *f, const struct dpk_bench_result *res, size_t n)
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	double *fl = malloc(2 * (n ? n : 1) * sizeof(*fl));
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+
+	for (size_t i = 0; idx && fl && done && i < n; i++) {
+		size_t k = 0;
+
+		if (done[i] || !same_pair(&res[i], &res[i]))
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && same_pair(&res[j], &res[i])) {
+				done[j] = true;
+				fl[k] = res[j].floor_rt;
+				idx[k++] = j;
+			}
+		if (k >= 2)
+			floor_line(f, res, idx, fl, k, fl + n);
+	}
+	free(idx);
+	free(fl);
+	free(done);
 }

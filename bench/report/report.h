@@ -56,6 +56,12 @@ void dpk_report_coreclock(FILE *f, const struct dpk_bench_clock *k,
 void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
                         const struct dpk_bench_result *res, size_t n);
 
+/** The floors of the multi-lcore cases on each pair of CPUs, in run order, in one line a
+ * pair: their range, and where the floor moved during the run when two stretches of at
+ * least three cases lie apart (their ranges apart, their medians over 2% apart), with the
+ * first case after the move. Nothing for a pair with fewer than two such cases. */
+void dpk_report_floors(FILE *f, const struct dpk_bench_result *res, size_t n);
+
 /** The width of a case column that holds @p c's label (name and parameters) as well as
  * what @p width held: @p width or the label's length, and never under 36. Start from 0 and
  * take every case of a suite's group through it; its header and rows then line up. */

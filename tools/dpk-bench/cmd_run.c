@@ -236,6 +236,7 @@ static int run_plan(const struct dpk_cli *cli, struct dpk_session *s,
 		        o.failed ? "; some FAILED their invariants" : "");
 		dpk_report_witness(o.out, &s->runner, res, nres);
 		dpk_report_coreclock(o.out, &s->runner.clock, res, nres);
+		dpk_report_floors(o.out, res, nres);
 	}
 	fflush(o.out);
 	rc = write_one(cli, &files->json, &s->meta, res, nres, files->csv_raw) |
