@@ -7,51 +7,13 @@ usage: test_compare_cli.py PATH/TO/dpk-bench FIXTURE_DIR
 Prints TAP.
 """
 import json
-import re
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
-BIN, FIX = sys.argv[1], os.path.abspath(sys.argv[2])
-results = []
-
-
-def f(name):
-    return os.path.join(FIX, name)
-
-
-def run(*args, timeout=120):
-    p = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=timeout)
-    # A signal (a crash) shows as a negative code: never acceptable.
-    assert p.returncode >= 0, f"killed by signal {-p.returncode}: {args}\n{p.stderr}"
-    return p.returncode, p.stdout, p.stderr
-
-
-def case(name):
-    def wrap(fn):
-        results.append((name, fn))
-        return fn
-    return wrap
-
-
-def expect_bad(args, *needles):
-    rc, out, err = run(*args)
-    assert rc == 2, f"exit {rc} for {args}, stderr: {err!r}"
-    lines = [l for l in err.splitlines() if l.strip()]
-    assert len(lines) == 1, f"expected one message for {args}, got {err!r}"
-    for n in needles:
-        assert n in err, f"{n!r} not in stderr {err!r}"
-    assert "ratio" not in out, f"a comparison was printed for {args}"
-
-
-def row(out, name, place="single"):
-    for line in out.splitlines():
-        parts = line.split()
-        if parts and parts[0] == name and place in parts:
-            return line
-    raise AssertionError(f"no row for {name} {place} in\n{out}")
+from results_cli import BIN, FIX, expect_bad, f, row, run, with_cycles, with_witness
+from tap import case, main
 
 
 @case("known shifts: verdicts, gate at 5% fails on the +10% case (exit 1)")
@@ -278,160 +240,6 @@ def _():
                "selects no case")
 
 
-def expected_spreads(*paths):
-    """Per case id, the spread of its medians over every (file, repeat), computed here."""
-    runs = {}
-    for p in paths:
-        for r in json.load(open(p))["results"]:
-            if r["status"] != "ok":
-                continue
-            params = "/".join(f"{k}:{v}" for k, v in r["params"].items())
-            cid = "/".join(x for x in [r["suite"], r["case"], params,
-                                       "placement:" + r["placement"]] if x)
-            runs.setdefault((p, r["repeat"]), {})[cid] = r["ticks"]["p50"]
-    ids = set.intersection(*(set(v) for v in runs.values()))
-    out = {}
-    for cid in ids:
-        v = [run[cid] for run in runs.values()]
-        out[cid] = (max(v) - min(v)) / min(v) * 100
-    return len(runs), out
-
-
-def spread_rows(out):
-    rows = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) >= 3 and parts[-1] in ("*",) and parts[-2].endswith("%"):
-            rows[parts[0]] = float(parts[-2][:-1])
-        elif len(parts) >= 3 and parts[-1].endswith("%") and "/" in parts[0]:
-            rows[parts[0]] = float(parts[-1][:-1])
-    return rows
-
-
-@case("spread: medians of every repeat of every file, as computed independently")
-def _():
-    nruns, want = expected_spreads(f("base.json"), f("new.json"))
-    rc, out, err = run("spread", f("base.json"), f("new.json"), "--limit", "999")
-    assert rc == 0, (rc, err)
-    assert f"{nruns} runs" in out, out
-    got = spread_rows(out)
-    assert set(got) == set(want), (sorted(got), sorted(want))
-    for cid, v in want.items():
-        assert abs(got[cid] - v) < 0.051, (cid, got[cid], v)
-    assert f"{len(want)} cases in {nruns} runs" in out, out
-
-
-@case("spread: a case at or over --limit is marked and exits 1; --pattern selects")
-def _():
-    _, want = expected_spreads(f("base.json"), f("new.json"))
-    top = max(want.values())
-    rc, out, _ = run("spread", f("base.json"), f("new.json"), "--limit", f"{top / 2:.4f}")
-    assert rc == 1, out
-    assert any(l.endswith(" *") for l in out.splitlines()), out
-    # base.json alone: two repeats of synth/pair, one of the rest (left out, and said so).
-    rc, out, err = run("spread", f("base.json"), "--pattern", "*/placement:core", "--limit", "50")
-    assert rc == 0, (rc, err)
-    got = spread_rows(out)
-    assert list(got) == ["synth/pair/esize:8/n:32/placement:core"], got
-    rc, out, err = run("spread", f("base.json"), "--limit", "50")
-    assert rc == 0 and "more cases did not run ok in every run" in out, (rc, out)
-
-
-@case("spread: bad input exits 2 with one message")
-def _():
-    expect_bad(["spread"], "needs results files")
-    expect_bad(["spread", f("base_noraw.json"), "--limit", "0"], "--limit: '0'")
-    expect_bad(["spread", f("base.json"), "--limit", "x"], "--limit: 'x'")
-    expect_bad(["spread", f("base.json"), "--limt", "5"], "unknown option '--limt'", "--limit")
-    expect_bad(["spread", f("base.json"), f("bad/syntax.json")], "bad/syntax.json")
-    expect_bad(["spread", f("base.json"), "--pattern", "nothing*"], "no case ran ok")
-    with tempfile.TemporaryDirectory() as d:
-        one = os.path.join(d, "one.json")
-        doc = json.load(open(f("base.json")))
-        doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
-        json.dump(doc, open(one, "w"))
-        expect_bad(["spread", one], "1 run found")
-
-
-def with_cycles(d, name, src, cycles_p50, raw=False, repeats=1, drop=None):
-    """A copy of the first repeat of fixture @src whose single-lcore ok results carry figures
-    in core cycles, each case's median @cycles_p50(case id, ticks median), and with @raw 64
-    raw samples around it; the others carry none. @repeats copies of that repeat make as many
-    repeats; @drop = (case id, repeat) takes the cycles away from that one result."""
-    doc = json.load(open(f(src)))
-    first = [r for r in doc["results"] if r["repeat"] == 0]
-    doc["results"] = []
-    for q in range(repeats):
-        for r in first:
-            r = json.loads(json.dumps(r))
-            r["repeat"] = q
-            doc["results"].append(r)
-    for r in doc["results"]:
-        if r["status"] == "ok" and r["placement"] == "single":
-            params = "/".join(f"{k}:{v}" for k, v in r["params"].items())
-            cid = "/".join(x for x in [r["suite"], r["case"], params, "placement:single"] if x)
-            p50 = cycles_p50(cid, r["ticks"]["p50"])
-            r["cycles"] = {k: p50 for k in ("min", "p50", "p90", "p99", "max", "mean",
-                                            "p50_ci95_lo", "p50_ci95_hi")}
-            r["cycles"].update(stddev=0.0, cv=0.0)
-            r["core_mhz"] = 3000.0
-            if "rounds" in r:  # each round's median in cycles around the case's
-                r["rounds"]["p50_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001)
-                                             for i in range(len(r["rounds"]["p50"]))]
-            if drop == (cid, r["repeat"]):
-                del r["cycles"], r["core_mhz"]
-                r["rounds"].pop("p50_cycles", None)
-                continue
-            if raw:
-                r["raw_cycles"] = [p50 * (1 + (i % 9 - 4) * 0.001) for i in range(64)]
-    path = os.path.join(d, name)
-    json.dump(doc, open(path, "w"))
-    return path
-
-
-@case("spread --unit cycles: the medians in core cycles; cases without them left out")
-def _():
-    with tempfile.TemporaryDirectory() as d:
-        # The same cycles in every run whatever the ticks did: no spread in cycles.
-        a = with_cycles(d, "a.json", "base.json", lambda cid, t: 100.0)
-        b = with_cycles(d, "b.json", "new.json", lambda cid, t: 100.0)
-        _, ticks = expected_spreads(a, b)
-        assert any(v > 1 for v in ticks.values()), ticks
-        rc, out, err = run("spread", a, b, "--unit", "cycles", "--limit", "1")
-        assert rc == 0, (rc, out, err)
-        assert "(core cycles per unit)" in out, out
-        got = spread_rows(out)
-        single = {c for c in ticks if c.endswith("placement:single")}
-        assert single and set(got) == single, (sorted(got), sorted(single))
-        assert all(v == 0.0 for v in got.values()), got
-        assert "have no figures in cycles (multi-lcore cases never do), in every run" in out, out
-        # Ticks by default, from the same files.
-        rc, out, _ = run("spread", a, b, "--limit", "999")
-        assert rc == 0 and "(ticks per unit)" in out, out
-        got = spread_rows(out)
-        for cid, v in ticks.items():
-            assert abs(got[cid] - v) < 0.051, (cid, got[cid], v)
-        # Cycles 10% apart in one case: that case alone is over a 5% limit.
-        c = with_cycles(d, "c.json", "new.json",
-                        lambda cid, t: 110.0 if cid == sorted(single)[0] else 100.0)
-        rc, out, _ = run("spread", a, c, "--unit=cycles")
-        assert rc == 1, out
-        got = spread_rows(out)
-        assert abs(got[sorted(single)[0]] - 10.0) < 0.051, got
-        assert sum(v >= 5 for v in got.values()) == 1, got
-        expect_bad(["spread", a, b, "--unit", "hz"], "--unit: 'hz'",
-                   "'ticks', 'cycles' or 'floor'")
-        # Over the floor: only the pair case has one.
-        rc, out, _ = run("spread", f("base.json"), f("new.json"), "--unit", "floor")
-        assert rc == 0 and "(per unit over the case's own floor)" in out, out
-        assert list(spread_rows(out)) == ["synth/pair/esize:8/n:32/placement:core"], out
-        assert "have no floor of their own (one-lcore cases never do)" in out, out
-        expect_bad(["compare", a, b, "--unit", "hz"], "--unit: 'hz'",
-                   "'auto', 'ticks', 'cycles' or 'floor'")
-        expect_bad(["spread", f("base.json"), f("new.json"), "--unit", "cycles"],
-                   "no case ran ok with figures in cycles")
-
-
 @case("compare --unit cycles: ratios of the medians in core cycles; others skipped")
 def _():
     with tempfile.TemporaryDirectory() as d:
@@ -513,36 +321,6 @@ def _():
             expect_bad(["compare", bad, b, "--unit", "cycles"], "bad.json", needle)
 
 
-def with_witness(d, name, src, best, no_fast=(), one_repeat=False, kept_rounds=None,
-                 old=False):
-    """A copy of fixture @src whose run says its speed witness's reference read @best (its
-    fastest reading 10% under that), and that the cases of its first repeat named in
-    @no_fast had no fast sample; @one_repeat keeps only that repeat (so every case is in
-    every run of a spread); @kept_rounds, when given, is each such case's
-    witness_kept_rounds; @old: a file from before the reference, whose fastest reading
-    is @best."""
-    doc = json.load(open(f(src)))
-    if one_repeat:
-        doc["results"] = [r for r in doc["results"] if r["repeat"] == 0]
-    doc["witness"] = {"best_ticks": best if old else best * 0.9, "p50_ticks": best * 1.1,
-                      "pairs": 64, "warm_pairs": 8, "limit": 0.25, "readings": 800,
-                      "samples": 8000,
-                      "slow_samples": 0, "set_aside_samples": 0, "rounds": 40,
-                      "extra_rounds": 0, "slow_only_cases": len(no_fast)}
-    if not old:
-        doc["witness"].update({"reference_ticks": best, "reference_rank": 1000})
-    for r in doc["results"]:
-        if r["status"] == "ok" and r["placement"] == "single" and r["repeat"] == 0:
-            r["witness_slices"] = 40
-            r["witness_fast_samples"] = 0 if r["case"] in no_fast else r["samples"]
-            r["witness_slow_only"] = r["case"] in no_fast
-            if kept_rounds is not None:
-                r["witness_kept_rounds"] = kept_rounds
-    path = os.path.join(d, name)
-    json.dump(doc, open(path, "w"))
-    return path
-
-
 @case("spread and compare: a file whose speed witness read slow is named")
 def _():
     # Files from before the witness: nothing said about it.
@@ -620,34 +398,6 @@ def _():
             "reference) base 10.00 ticks, new 16.00 (x1.60)" in out + err, out + err
 
 
-@case("spread: under a row over the limit, the slices behind each run's median")
-def _():
-    _, want = expected_spreads(f("base.json"), f("new.json"))
-    limit = f"{max(want.values()) / 2:.4f}"
-    # Files that do not say: no such line.
-    rc, out, _ = run("spread", f("base.json"), f("new.json"), "--limit", limit)
-    assert rc == 1 and "slices behind" not in out, out
-    with tempfile.TemporaryDirectory() as d:
-        a = with_witness(d, "a.json", "base.json", 10.0, one_repeat=True, kept_rounds=3)
-        b = with_witness(d, "b.json", "new.json", 10.0, one_repeat=True, kept_rounds=12)
-        c = with_witness(d, "c.json", "new.json", 10.0, one_repeat=True)
-        _, want = expected_spreads(a, b)
-        over = {k for k, v in want.items() if v >= 1.0 and "placement:single" in k}
-        assert over, want
-        rc, out, err = run("spread", a, b, "--limit", "1")
-        lines = out.splitlines()
-        for i, line in enumerate(lines):
-            parts = line.split()
-            if parts and parts[0] in over:
-                assert line.endswith(" *"), line
-                assert lines[i + 1].split() == ["slices", "behind", "each", "median:", "3",
-                                                "12"], (line, lines[i + 1])
-        assert sum(l.strip().startswith("slices behind") for l in lines) == len(over), out
-        # A file that does not say shows as "-".
-        rc, out, err = run("spread", a, c, "--limit", "1")
-        assert "slices behind each median: 3 -" in out, out
-
-
 @case("compare: cases measured over different numbers of code layouts are named")
 def _():
     # Fixtures from before the field: one layout each side, nothing said.
@@ -699,50 +449,6 @@ def _():
         rc, out, err = run("compare", ssb("a.json", "thread mitigated"),
                            ssb("b.json", "globally mitigated"))
         assert "store bypass" not in out + err, out + err
-
-
-@case("spread --sets N: the sets of N runs that keep every case under the limit")
-def _():
-    with tempfile.TemporaryDirectory() as d:
-        def runs(name, medians):
-            """One file whose repeats are runs: in repeat q, synth/same has medians[q] and
-            every other ok single-lcore case 50; the others are dropped."""
-            doc = json.load(open(f("base.json")))
-            first = [r for r in doc["results"] if r["repeat"] == 0 and r["status"] == "ok"
-                     and r["placement"] == "single"]
-            doc["results"] = []
-            for q, m in enumerate(medians):
-                for r in first:
-                    r = json.loads(json.dumps(r))
-                    r["repeat"] = q
-                    v = m if r["case"] == "same" else 50.0
-                    for k in ("min", "p50", "p90", "p99", "max", "mean", "p50_ci95_lo",
-                              "p50_ci95_hi"):
-                        r["ticks"][k] = v
-                    r.pop("raw", None)
-                    doc["results"].append(r)
-            doc["options"]["raw"] = False
-            path = os.path.join(d, name)
-            json.dump(doc, open(path, "w"))
-            return path
-        five = runs("five.json", [100, 100, 100, 100, 110])
-        rc, out, err = run("spread", five, "--sets", "3")
-        assert rc == 1, (rc, out, err)  # over all five runs the case is at 10%
-        # Of the 10 sets of 3, the 6 with the fifth run break the limit.
-        assert "sets of 3 runs: every case under 5% in 4 of 10 (40%)" in out, out
-        assert re.search(r"synth/same/n:32/placement:single +at or over it in 6 of the sets",
-                         out), out
-        rc, out, _ = run("spread", five, "--sets", "5", "--limit", "11")
-        assert rc == 0 and "sets of 5 runs: every case under 11% in 1 of 1 (100%)" in out, out
-        assert "at or over it in" not in out, out
-        rc, out, _ = run("spread", five, "--sets=2")
-        assert "in 6 of 10 (60%)" in out, out
-        expect_bad(["spread", five, "--sets", "6"], "--sets 6: only 5 runs given")
-        for bad in ["1", "x", "-3", "2.5", ""]:
-            expect_bad(["spread", five, "--sets", bad], f"--sets: '{bad}'")
-        many = runs("many.json", [100] * 40)
-        expect_bad(["spread", many, "--sets", "20"], "--sets 20: 40 runs make",
-                   "more than 1000000")
 
 
 @case("inputs that are not regular files are refused at once, naming the file and why")
@@ -839,22 +545,5 @@ def _():
             os.chdir("/")
 
 
-def main():
-    print("TAP version 13")
-    print(f"1..{len(results)}")
-    failed = 0
-    for i, (name, fn) in enumerate(results, 1):
-        try:
-            fn()
-            print(f"ok {i} - {name}")
-        except Exception as e:  # noqa: BLE001 - report every failure as TAP
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for line in str(e).splitlines():
-                print(f"# {line}")
-    print(f"# {len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
