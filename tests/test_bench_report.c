@@ -421,42 +421,70 @@ static char *floors_of(const struct dpk_bench_result *res, size_t n)
 	return buf;
 }
 
-/* The floor across a run, per pair of CPUs: its range; where two stretches of cases lie
- * apart, the move and the first case after it; nothing for a lone case. */
+/* Two suites of pair cases, each case its own, for the floor across a run. */
+static const struct dpk_bench_case c_fl[8] = {
+        {.name = "a0", .kind = DPK_BENCH_PAIR}, {.name = "a1", .kind = DPK_BENCH_PAIR},
+        {.name = "a2", .kind = DPK_BENCH_PAIR}, {.name = "a3", .kind = DPK_BENCH_PAIR},
+        {.name = "b0", .kind = DPK_BENCH_PAIR}, {.name = "b1", .kind = DPK_BENCH_PAIR},
+        {.name = "b2", .kind = DPK_BENCH_PAIR}, {.name = "b3", .kind = DPK_BENCH_PAIR},
+};
+static const struct dpk_bench_suite s_a = {.name = "sa"}, s_b = {.name = "sb"};
+
+/* The floor across a run, per pair of CPUs (either order): its range; where two stretches
+ * of cases on either side of a cut between sets lie apart, the move and the first case
+ * after it; a cut inside a set (whose cases ran together) never; nothing for a lone case. */
 static void floors_across_the_run(void)
 {
-	static const double steady[6] = {171, 172, 171.5, 173, 172, 171};
+	static const double steady[7] = {171, 172, 171.5, 173, 172, 171, 172.5};
 	static const double moved[7] = {171, 172, 171.5, 170.5, 178, 179, 178.5};
 	struct dpk_bench_result r[8];
 	char *out;
 
 	for (unsigned i = 0; i < 8; i++) {
-		r[i] = pair_result(&s_ring, &c_pair, DPK_PLACE_CORE, 0, 5.0);
-		r[i].role[0].cpu = 0;
-		r[i].role[1].cpu = 1;
-		r[i].floor_rt = i < 6 ? steady[i] : 172;
+		r[i] = pair_result(i < 4 ? &s_a : &s_b, &c_fl[i], DPK_PLACE_CORE, 0, 5.0);
+		r[i].role[0].cpu = i == 5 ? 1 : 0; /* the same pair, the roles the other way */
+		r[i].role[1].cpu = i == 5 ? 0 : 1;
+		r[i].floor_rt = i < 7 ? steady[i] : 172;
 	}
 	r[7].role[1].cpu = 2; /* another pair, alone on it */
-	r[2].placement = DPK_PLACE_SINGLE;
-	r[2].floor_rt = 0; /* no floor: not counted */
 	ASSERT_NOT_NULL(out = floors_of(r, 8));
-	EXPECT_STREQ("floor on cpus 0 and 1: 171.0-173.0 ticks over 6 cases; it did not move "
-	             "during the run\n",
+	EXPECT_STREQ("floor on cpus 0 and 1: 171.0-173.0 ticks over 7 cases; no move between its "
+	             "sets of cases\n",
 	             out);
 	free(out);
 	for (unsigned i = 0; i < 7; i++)
 		r[i].floor_rt = moved[i];
-	r[2].floor_rt = 171.5;
 	ASSERT_NOT_NULL(out = floors_of(r, 8));
 	EXPECT_TRUE(strstr(out, "floor on cpus 0 and 1: moved during the run, 170.5-172.0 ticks "
-	                        "over the first 4 cases, 178.0-179.0 over the last 3 (from "
-	                        "ring/spsc_pair_bulk esize=8 n=1): the host moved the two vCPUs") !=
-	            NULL);
+	                        "over the first 4 cases, 178.0-179.0 over the last 3 (from sb/b0 "
+	                        "on): the host moved the two vCPUs") != NULL);
 	free(out);
+	/* No floor: not counted, and the cut falls after the three left. */
+	r[2].floor_rt = 0;
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_TRUE(
+	        strstr(out, "over the first 3 cases, 178.0-179.0 over the last 3 (from sb/b0") !=
+	        NULL);
+	free(out);
+	r[2].floor_rt = 171.5;
+	/* All in one set: the cases ran together, and no cut is tried. */
+	for (unsigned i = 4; i < 7; i++)
+		r[i].suite = &s_a;
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_STREQ("floor on cpus 0 and 1: 170.5-179.0 ticks over 7 cases\n", out);
+	free(out);
+	for (unsigned i = 4; i < 7; i++)
+		r[i].suite = &s_b;
 	/* The ranges meet: no move, whatever the medians. */
 	r[1].floor_rt = 178.5;
 	ASSERT_NOT_NULL(out = floors_of(r, 8));
-	EXPECT_TRUE(strstr(out, "170.5-179.0 ticks over 7 cases; it did not move") != NULL);
+	EXPECT_TRUE(strstr(out, "170.5-179.0 ticks over 7 cases; no move") != NULL);
+	free(out);
+	/* The ranges apart, the medians within 2%: no move either. */
+	for (unsigned i = 0; i < 7; i++)
+		r[i].floor_rt = i < 4 ? 171.0 + 0.1 * i : 172.0 + 0.1 * i;
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_TRUE(strstr(out, "171.0-172.6 ticks over 7 cases; no move") != NULL);
 	free(out);
 	ASSERT_NOT_NULL(out = floors_of(r, 1));
 	EXPECT_STREQ("", out);

@@ -217,6 +217,26 @@ static void floors_apart_beyond_noise(void)
 		c[10 + i] = b[i + 5];
 	dpk_stats_sort(c, 40);
 	EXPECT_FALSE(dpk_cmp_floor_off(dpk_cmp_median(c, 40), c, 40, 178));
+
+	/* Medians 2.6% apart in floors spread +-15%: the test, not the step, says no. */
+	double wa[40], wb[40];
+
+	for (unsigned i = 0; i < 40; i++) {
+		wa[i] = 171.0 * (1.0 + 0.015 * (double)((i * 37u) % 21u) - 0.15);
+		wb[i] = wa[i] * 175.5 / 171.0;
+	}
+	dpk_stats_sort(wa, 40);
+	dpk_stats_sort(wb, 40);
+	EXPECT_FALSE(dpk_cmp_floors_apart(171, wa, 40, 175.5, wb, 40));
+	/* Ten rounds 7.6% under the median at the median: all ten under it is a move (sign test
+	 * p = 0.004), nine of ten is not (p = 0.027). */
+	double ten[10];
+
+	for (unsigned i = 0; i < 10; i++)
+		ten[i] = 160.0 + i;
+	EXPECT_TRUE(dpk_cmp_floor_off(164.5, ten, 10, 178));
+	ten[9] = 190.0;
+	EXPECT_FALSE(dpk_cmp_floor_off(164.5, ten, 10, 178));
 }
 
 /* A spread of five runs whose floors sat at 171 in two and 178 in three, every round's
@@ -243,7 +263,12 @@ static void runs_on_two_placements(void)
 		e->rounds_run = 40;
 		e->nrounds = 40;
 	}
-	p50[1][3] = NAN; /* a round left out: its floor is not counted */
+	/* Rounds left out: their floors are not counted (counted, these would put run 1 on the
+	 * median's placement). */
+	for (unsigned i = 0; i < 25; i++) {
+		p50[0][i] = NAN;
+		fl[0][i] = 178.0;
+	}
 	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
 	ASSERT_EQ(1, s.ncases);
 	EXPECT_EQ(2, s.nmoved[0]);

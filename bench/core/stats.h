@@ -265,6 +265,12 @@ size_t dpk_stats_mark_alone(struct dpk_sample *s, size_t n, const bool *alone,
 size_t dpk_stats_mark_rounds(struct dpk_sample *s, size_t n, const bool *aside, unsigned nrounds,
                              enum dpk_reject why, size_t counts[DPK_REJECT_COUNT]);
 
+/** Two cache-line round trips (a multi-lcore case's floor) whose medians lie more than this
+ *  apart, with their samples saying so, ran on two placements of the host's: a core pair
+ *  a little further apart moves the floor by a few percent and pair cases by more
+ *  (docs/compare.md, "Floors that moved a little"). */
+#define DPK_STATS_FLOOR_STEP 0.02
+
 /** Most clusters dpk_stats_clusters() finds. */
 #define DPK_STATS_CLUSTERS_MAX 4
 

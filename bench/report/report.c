@@ -225,20 +225,29 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
 
 /* ---- the floor across the run --------------------------------------------------------- */
 
-/* A move of the floor between two stretches of a run: their floors' ranges apart and their
- * medians more than this apart (docs/reading.md, "The floor across a run"). */
-#define FLOOR_STEP 0.02
-/* Each stretch holds at least this many cases. */
+/* Each stretch on either side of a move holds at least this many cases. */
 #define FLOOR_STRETCH 3
 
-/* Whether result @p x ran on the two CPUs of result @p y, with a floor of its own. */
+/* Whether result @p x ran on the two CPUs of result @p y (in either order), with a floor of
+ * its own. */
 static bool same_pair(const struct dpk_bench_result *x, const struct dpk_bench_result *y)
 {
+	const unsigned a = x->role[0].cpu, b = x->role[1].cpu;
+
 	return x->status == DPK_RESULT_OK && x->floor_rt > 0 && x->nroles >= 2 &&
-	       x->role[0].cpu == y->role[0].cpu && x->role[1].cpu == y->role[1].cpu;
+	       ((a == y->role[0].cpu && b == y->role[1].cpu) ||
+	        (a == y->role[1].cpu && b == y->role[0].cpu));
 }
 
-/* The smallest and largest of @p v[a..b) into @p lo and @p hi, and their median. */
+/* Whether @p x and @p y ran in one set: a suite's multi-lcore cases on one placement run
+ * together, round by round, so the order of their results is not the order in time. */
+static bool same_set(const struct dpk_bench_result *x, const struct dpk_bench_result *y)
+{
+	return x->suite == y->suite && x->placement == y->placement && x->repeat == y->repeat;
+}
+
+/* The smallest and largest of @p v[a..b) into @p lo and @p hi, and their median; @p tmp has
+ * room for b - a values. */
 static double stretch(const double *v, size_t a, size_t b, double *lo, double *hi, double *tmp)
 {
 	*lo = INFINITY;
@@ -251,20 +260,27 @@ static double stretch(const double *v, size_t a, size_t b, double *lo, double *h
 	return dpk_stats_median(tmp, b - a);
 }
 
-/* Where the floors @p fl (k, in run order) moved: the cut of two stretches whose ranges lie
- * widest apart, their medians over FLOOR_STEP apart; 0 when none. */
-static size_t floor_cut(const double *fl, size_t k, double *tmp)
+/* Where the floors @p fl of results @p idx (k, in run order) moved: of the cuts between two
+ * sets that leave FLOOR_STRETCH cases on each side, the one whose two stretches' ranges lie
+ * widest apart, their medians over DPK_STATS_FLOOR_STEP apart. 0 when none; *cuts counts
+ * the cuts there were to try. */
+static size_t floor_cut(const struct dpk_bench_result *res, const size_t *idx, const double *fl,
+                        size_t k, double *tmp, unsigned *cuts)
 {
 	size_t cut = 0;
 	double best = 1.0;
 
+	*cuts = 0;
 	for (size_t c = FLOOR_STRETCH; c + FLOOR_STRETCH <= k; c++) {
+		if (same_set(&res[idx[c - 1]], &res[idx[c]]))
+			continue;
 		double lb, hb, la, ha;
 		const double mb = stretch(fl, 0, c, &lb, &hb, tmp);
 		const double ma = stretch(fl, c, k, &la, &ha, tmp);
 		const double gap = la > hb ? la / hb : lb > ha ? lb / ha : 0;
 
-		if (gap > best && fmax(ma, mb) > fmin(ma, mb) * (1.0 + FLOOR_STEP)) {
+		++*cuts;
+		if (gap > best && fmax(ma, mb) > fmin(ma, mb) * (1.0 + DPK_STATS_FLOOR_STEP)) {
 			best = gap;
 			cut = c;
 		}
@@ -272,21 +288,21 @@ static size_t floor_cut(const double *fl, size_t k, double *tmp)
 	return cut;
 }
 
-/* The line for the cases @p idx (k of them, floors @p fl) on one pair of CPUs. */
+/* The line for the results @p idx (k of them, floors @p fl) on one pair of CPUs. */
 static void floor_line(FILE *f, const struct dpk_bench_result *res, const size_t *idx,
                        const double *fl, size_t k, double *tmp)
 {
 	const struct dpk_bench_result *x = &res[idx[0]];
-	const size_t cut = floor_cut(fl, k, tmp);
+	unsigned cuts;
+	const size_t cut = floor_cut(res, idx, fl, k, tmp, &cuts);
 	char from[160];
 	double lo, hi, lo2, hi2;
 
 	stretch(fl, 0, cut ? cut : k, &lo, &hi, tmp);
 	if (!cut) {
-		fprintf(f,
-		        "floor on cpus %u and %u: %.1f-%.1f ticks over %zu cases; it did not move "
-		        "during the run\n",
-		        x->role[0].cpu, x->role[1].cpu, lo, hi, k);
+		fprintf(f, "floor on cpus %u and %u: %.1f-%.1f ticks over %zu cases%s\n",
+		        x->role[0].cpu, x->role[1].cpu, lo, hi, k,
+		        cuts ? "; no move between its sets of cases" : "");
 		return;
 	}
 	stretch(fl, cut, k, &lo2, &hi2, tmp);
@@ -294,8 +310,8 @@ static void floor_line(FILE *f, const struct dpk_bench_result *res, const size_t
 	dpk_bench_params_str(x->c, from, sizeof(from));
 	dpk_report_fold(f, DPK_REPORT_COLUMNS, 2,
 	                "floor on cpus %u and %u: moved during the run, %.1f-%.1f ticks over the "
-	                "first %zu cases, %.1f-%.1f over the last %zu (from %s/%s%s%s): the host "
-	                "moved the two vCPUs, and the cases' figures moved with it",
+	                "first %zu cases, %.1f-%.1f over the last %zu (from %s/%s%s%s on): the "
+	                "host moved the two vCPUs, and the cases' figures moved with it",
 	                x->role[0].cpu, x->role[1].cpu, lo, hi, cut, lo2, hi2, k - cut,
 	                x->suite->name, x->c->name, from[0] ? " " : "", from);
 }

@@ -57,9 +57,11 @@ void dpk_report_witness(FILE *f, const struct dpk_bench_runner *r,
                         const struct dpk_bench_result *res, size_t n);
 
 /** The floors of the multi-lcore cases on each pair of CPUs, in run order, in one line a
- * pair: their range, and where the floor moved during the run when two stretches of at
- * least three cases lie apart (their ranges apart, their medians over 2% apart), with the
- * first case after the move. Nothing for a pair with fewer than two such cases. */
+ * pair: their range, and where the floor moved during the run: a cut between two sets of
+ * cases (a suite's on one placement, which run together) leaving at least three cases on
+ * each side, their ranges apart and their medians over DPK_STATS_FLOOR_STEP apart, with the
+ * first case after it. Nothing for a pair with fewer than two such cases, or when out of
+ * memory (the line is a reading aid; the results keep every floor). */
 void dpk_report_floors(FILE *f, const struct dpk_bench_result *res, size_t n);
 
 /** The width of a case column that holds @p c's label (name and parameters) as well as

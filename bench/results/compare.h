@@ -9,8 +9,8 @@
  * cycles), ticks otherwise, multi-lcore cases included: within one placement the floor
  * (the cache-line round trip beside a case's rounds) moves between runs by more than the
  * case does, so a figure over it gave far more false A/A verdicts than ticks
- * (docs/verdicts.md, "Pair cases between runs"); a floor that moved by more than
- * DPK_CMP_FLOOR_MOVED says the placement changed instead. --unit ticks,
+ * (docs/verdicts.md, "Pair cases between runs"); a floor that moved beyond noise
+ * (dpk_cmp_floors_apart()) says the placement changed instead. --unit ticks,
  * cycles or floor (each file's rounds over that file's median round floor) forces one.
  *
  * What a verdict rests on, best first:
@@ -24,7 +24,7 @@
  *            run sigma, in log space: half-width = sqrt(h^2 + (1.96 sigma)^2));
  *   none     a file without rounds or repeats (its interval covers one run's samples, not
  *            what moves between runs), too few samples, or a multi-lcore case whose floor
- *            moved by more than DPK_CMP_FLOOR_MOVED between the files (the host put the
+ *            moved beyond noise between the files, in whatever unit (the host put the
  *            lcores elsewhere: the placement changed, not necessarily the code).
  * Where the statistic can be computed the ratio and interval are given all the same.
  * Intervals include the counter's resolution: a median over batches of n operations is
@@ -46,6 +46,7 @@
 #include <stdio.h>
 
 #include "results.h"
+#include "stats.h"
 
 #define DPK_CMP_SCHEMA         "dpkit-bench-compare"
 #define DPK_CMP_SCHEMA_VERSION 1
@@ -63,11 +64,8 @@
 #define DPK_CMP_FLOOR_MOVED 0.5
 /** Floors with their rounds' floors beside them moved by less than that but beyond noise
  *  too: a Mann-Whitney test of the two sets of round floors under this p-value, and
- *  medians more than DPK_CMP_FLOOR_STEP apart. A host that put the two vCPUs on other
- *  cores moves the round trip by a few percent and a pair case's figure by more
- *  (docs/compare.md, "Floors that moved a little"). */
+ *  medians more than DPK_STATS_FLOOR_STEP apart (stats.h). */
 #define DPK_CMP_FLOOR_ALPHA 0.01
-#define DPK_CMP_FLOOR_STEP  0.02
 /** What moves between two runs and no interval from one run can see, as the standard
  *  deviation of the log of an A/A ratio, by the unit compared (docs/verdicts.md has the
  *  runs these come from); --run-sigma sets another. */
@@ -133,7 +131,7 @@ struct dpk_cmp_side {
 	double *rounds; /**< the kept rounds' medians of every repeat, sorted; NULL: none */
 	size_t nrounds;
 	double floor;   /**< the median of its repeats' own floors, ticks; NaN: none */
-	double *floors; /**< the kept rounds' floors of every repeat, sorted; NULL: none */
+	double *floors; /**< the kept rounds' floors of every repeat, sorted (nfloors; 0: none) */
 	size_t nfloors;
 	double resolution; /**< a counter step over the smallest batch, as a share of p50 */
 };
@@ -240,7 +238,7 @@ int dpk_cmp_bootstrap_ratio(const double *a, size_t na, const double *b, size_t 
  * in each file, @p a and @p b (sorted, @p na and @p nb of them) the floors of its kept
  * rounds there. With DPK_CMP_MIN_ROUNDS round floors on each side: the two sets differ
  * (Mann-Whitney, p < DPK_CMP_FLOOR_ALPHA) and their medians by more than
- * DPK_CMP_FLOOR_STEP; the floors alone otherwise: more than DPK_CMP_FLOOR_MOVED apart.
+ * DPK_STATS_FLOOR_STEP; the floors alone otherwise: more than DPK_CMP_FLOOR_MOVED apart.
  * False when either floor is missing (not > 0).
  */
 bool dpk_cmp_floors_apart(double fa, const double *a, size_t na, double fb, const double *b,
@@ -249,7 +247,7 @@ bool dpk_cmp_floors_apart(double fa, const double *a, size_t na, double fb, cons
 /**
  * Whether a run's floor lies off @p m (ticks, the median floor of several runs) beyond
  * noise: @p f is the run's floor, @p v (sorted, @p n) its kept rounds' floors. With
- * DPK_CMP_MIN_ROUNDS of them: their median more than DPK_CMP_FLOOR_STEP off @p m and a
+ * DPK_CMP_MIN_ROUNDS of them: their median more than DPK_STATS_FLOOR_STEP off @p m and a
  * sign test of them against @p m under DPK_CMP_FLOOR_ALPHA; @p f alone otherwise: more
  * than DPK_CMP_FLOOR_MOVED off. False when @p f or @p m is missing (not > 0).
  */

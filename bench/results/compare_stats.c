@@ -168,7 +168,7 @@ bool dpk_cmp_floors_apart(double fa, const double *a, size_t na, double fb, cons
 		return false;
 	const double ma = dpk_cmp_median(a, na), mb = dpk_cmp_median(b, nb);
 
-	return fmax(ma, mb) > fmin(ma, mb) * (1.0 + DPK_CMP_FLOOR_STEP) &&
+	return fmax(ma, mb) > fmin(ma, mb) * (1.0 + DPK_STATS_FLOOR_STEP) &&
 	       dpk_cmp_mann_whitney(a, na, b, nb, NULL) < DPK_CMP_FLOOR_ALPHA;
 }
 
@@ -199,7 +199,7 @@ bool dpk_cmp_floor_off(double f, const double *v, size_t n, double m)
 		return false;
 	const double mv = dpk_cmp_median(v, n);
 
-	return fmax(mv, m) > fmin(mv, m) * (1.0 + DPK_CMP_FLOOR_STEP) &&
+	return fmax(mv, m) > fmin(mv, m) * (1.0 + DPK_STATS_FLOOR_STEP) &&
 	       sign_test(v, n, m) < DPK_CMP_FLOOR_ALPHA;
 }
 

@@ -177,7 +177,7 @@ static void print_spread(const struct dpk_spread *s, struct dpk_spread_sets *set
 		printf("%zu cases ran in some runs where the host had moved their lcores (their "
 		       "floor off the runs' median beyond noise: by over %.0f%%, or over %.0f%% "
 		       "with its rounds' floors\nsaying so), named under them%s\n",
-		       s->with_moved, DPK_CMP_FLOOR_MOVED * 100, DPK_CMP_FLOOR_STEP * 100,
+		       s->with_moved, DPK_CMP_FLOOR_MOVED * 100, DPK_STATS_FLOOR_STEP * 100,
 		       s->per_floor || s->cycles ? "" : "; in ticks those runs are left out");
 	if (s->partial)
 		printf("%zu more cases did not run ok%s in every run and are left out\n",
