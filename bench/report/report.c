@@ -228,15 +228,19 @@ void dpk_report_placements(FILE *f, const struct dpk_bench_meta *m)
 /* Each stretch on either side of a move holds at least this many cases. */
 #define FLOOR_STRETCH 3
 
-/* Whether result @p x ran on the two CPUs of result @p y (in either order), with a floor of
- * its own. */
+/* Whether result @p x ran ok with a floor of its own (on two CPUs). */
+static bool has_floor(const struct dpk_bench_result *x)
+{
+	return x->status == DPK_RESULT_OK && x->floor_rt > 0 && x->nroles >= 2;
+}
+
+/* Whether result @p x has a floor and ran on the two CPUs of result @p y, in either order. */
 static bool same_pair(const struct dpk_bench_result *x, const struct dpk_bench_result *y)
 {
 	const unsigned a = x->role[0].cpu, b = x->role[1].cpu;
 
-	return x->status == DPK_RESULT_OK && x->floor_rt > 0 && x->nroles >= 2 &&
-	       ((a == y->role[0].cpu && b == y->role[1].cpu) ||
-	        (a == y->role[1].cpu && b == y->role[0].cpu));
+	return has_floor(x) && ((a == y->role[0].cpu && b == y->role[1].cpu) ||
+	                        (a == y->role[1].cpu && b == y->role[0].cpu));
 }
 
 /* Whether @p x and @p y ran in one set: a suite's multi-lcore cases on one placement run
@@ -325,7 +329,7 @@ void dpk_report_floors(FILE *f, const struct dpk_bench_result *res, size_t n)
 	for (size_t i = 0; idx && fl && done && i < n; i++) {
 		size_t k = 0;
 
-		if (done[i] || !same_pair(&res[i], &res[i]))
+		if (done[i] || !has_floor(&res[i]))
 			continue;
 		for (size_t j = i; j < n; j++)
 			if (!done[j] && same_pair(&res[j], &res[i])) {
