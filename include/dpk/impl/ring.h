@@ -535,12 +535,17 @@ DPK__RING_INLINE bool dpk__ring_refresh_due(uint32_t next, unsigned m)
  * write-back semantic as a 15-30% cost on x86 against a CAS that only returns a flag).
  * Here the loop needs that value anyway and uses it instead of loading the head again,
  * and `head` is a local that stays in a register, so the write-back is a register move.
+ *
+ * The copy and the wait use `first`, the head the successful CAS was given, not `head`:
+ * the compiler takes that from the CAS's result, so every slot access waited for the CAS,
+ * and a hand-off between two lcores paid the slots' miss after the head's instead of
+ * beside it (docs/ring.md, "2026-12-04: slots that wait for the CAS").
  */
 DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *objs, unsigned n,
                                                unsigned *free_space, bool bulk)
 {
 	const uint32_t cap = r->capacity;
-	uint32_t head, next, ctail, room;
+	uint32_t head, first, next, ctail, room;
 	unsigned m;
 
 	/* AR5: pairs with the CAS below in earlier producers; see the top of this file. */
@@ -558,16 +563,17 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 				*free_space = dpk__ring_clamp((int32_t)room, cap);
 			return 0;
 		}
+		first = head;
 		next = head + m;
 		/* AR5: release pairs with the acquiring loads of the head in later producers;
 		 * acquire on failure pairs with the CAS that moved the head. */
 	} while (!atomic_compare_exchange_weak_explicit(
 	        &r->prod.head, &head, next, memory_order_acq_rel, memory_order_acquire));
 
-	dpk__ring_copy_in(r, head, objs, m);
+	dpk__ring_copy_in(r, first, objs, m);
 
 	/* A3: pairs with R1 of the producer that reserved just before us. */
-	while (__builtin_expect(DPK__RING_TAIL(&r->prod, memory_order_acquire) != head, 0))
+	while (__builtin_expect(DPK__RING_TAIL(&r->prod, memory_order_acquire) != first, 0))
 		dpk_pause();
 	if (dpk__ring_refresh_due(next, m))
 		atomic_store_explicit(&r->prod.cached, ctail, memory_order_relaxed);
@@ -582,7 +588,7 @@ DPK__RING_INLINE unsigned dpk__ring_mp_enqueue(struct dpk_ring *r, const void *o
 DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, unsigned n,
                                                unsigned *available, bool bulk)
 {
-	uint32_t head, next, ptail, room;
+	uint32_t head, first, next, ptail, room;
 	unsigned m;
 
 	/* AR6: pairs with the CAS below in earlier consumers; see the top of this file. */
@@ -600,15 +606,16 @@ DPK__RING_INLINE unsigned dpk__ring_mc_dequeue(struct dpk_ring *r, void *objs, u
 				*available = dpk__ring_clamp((int32_t)room, r->capacity);
 			return 0;
 		}
+		first = head;
 		next = head + m;
 		/* AR6: as AR5 in dpk__ring_mp_enqueue(). */
 	} while (!atomic_compare_exchange_weak_explicit(
 	        &r->cons.head, &head, next, memory_order_acq_rel, memory_order_acquire));
 
-	dpk__ring_copy_out(r, head, objs, m);
+	dpk__ring_copy_out(r, first, objs, m);
 
 	/* A4: pairs with R2 of the consumer that reserved just before us. */
-	while (__builtin_expect(DPK__RING_TAIL(&r->cons, memory_order_acquire) != head, 0))
+	while (__builtin_expect(DPK__RING_TAIL(&r->cons, memory_order_acquire) != first, 0))
 		dpk_pause();
 	if (dpk__ring_refresh_due(next, m))
 		atomic_store_explicit(&r->cons.cached, ptail, memory_order_relaxed);

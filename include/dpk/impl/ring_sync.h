@@ -80,6 +80,8 @@ DPK__RING_INLINE unsigned dpk__ring_rts_reserve(struct dpk__ring_side *own,
 		 * failure pairs with the CAS that moved the head. */
 	} while (!atomic_compare_exchange_weak_explicit(
 	        &own->rts_head, &oh, nh, memory_order_acq_rel, memory_order_acquire));
+	/* The CAS's result, unlike MP/MC and HTS: slots addressed before the CAS completes
+	 * made the contended rts_pair_shared case slower (docs/ring.md, "2026-12-04"). */
 	*head = DPK__RING_LO(oh);
 	return m;
 }
@@ -122,7 +124,8 @@ DPK__RING_INLINE unsigned dpk__ring_hts_reserve(struct dpk__ring_side *own,
                                                 unsigned n, bool bulk, uint32_t *head,
                                                 uint32_t *room)
 {
-	uint64_t w;
+	uint64_t w, nw;
+	uint32_t first;
 	unsigned m;
 
 	/* AR10: pairs with the R1/R2 store of the finisher before. */
@@ -138,13 +141,15 @@ DPK__RING_INLINE unsigned dpk__ring_hts_reserve(struct dpk__ring_side *own,
 		m = dpk__ring_fit(n, *room, bulk);
 		if (m == 0)
 			return 0;
+		first = DPK__RING_LO(w);
+		nw = DPK__RING_WORD(first, first + m);
 		/* AR10: acquire (success and failure) as for the load. The CAS needs no release:
 		 * it leaves the tail half alone, and the other side, acquiring the word it
 		 * wrote, still synchronises with the finish store it continues. */
-	} while (!atomic_compare_exchange_weak_explicit(
-	        &own->tail, &w, DPK__RING_WORD(DPK__RING_LO(w), DPK__RING_LO(w) + m),
-	        memory_order_acquire, memory_order_acquire));
-	*head = DPK__RING_LO(w);
+	} while (!atomic_compare_exchange_weak_explicit(&own->tail, &w, nw, memory_order_acquire,
+	                                                memory_order_acquire));
+	/* The head the CAS was given, not its result (see dpk__ring_mp_enqueue()). */
+	*head = first;
 	return m;
 }
 
