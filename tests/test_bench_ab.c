@@ -135,19 +135,61 @@ static void pairs_apart_in_floor_are_dropped(void)
 	dpk_ab_report_free(&r);
 }
 
-/* Rounds in regimes apart on either side leave the case without a verdict. */
+/* Rounds in regimes apart on either side leave the case without a verdict while pairs of
+ * rounds fall on both sides of the noise; where every pair's ratio lies beyond it on one
+ * side, the regimes the rounds drew cannot have made the difference: the verdict stands. */
 static void regimes_withhold_the_verdict(void)
 {
 	struct pair p;
 	struct dpk_ab_report r;
 
-	make_pair(&p, 1.5, true);
+	/* New's rounds in two regimes, at 0.8 and 1.3 of base: pairs on both sides. */
+	make_pair(&p, 1.0, true);
+	for (unsigned q = 0; q < ROUNDS; q++)
+		p.np50[q] *= q % 3 ? 0.8 : 1.3;
 	p.new.nregimes = 2;
 	r = judged(&p, -1, -1);
 	ASSERT_EQ_U(1, r.n);
 	EXPECT_FALSE(r.c[0].has_verdict);
 	EXPECT_EQ_U(1, r.none);
-	EXPECT_TRUE(strstr(r.c[0].note, "regimes apart (base 1, new 2)") != NULL);
+	EXPECT_TRUE(strstr(r.c[0].note, "regimes apart (base 1, new 2), pairs of rounds on both "
+	                                "sides") != NULL);
+	dpk_ab_report_free(&r);
+	/* Base's rounds in regimes at 1.0 and 1.4, new's all at 0.7: new faster in each. */
+	make_pair(&p, 0.7, true);
+	for (unsigned q = 0; q < ROUNDS; q++)
+		p.bp50[q] *= q % 2 ? 1.4 : 1.0;
+	p.base.nregimes = 2;
+	r = judged(&p, -1, -1);
+	ASSERT_EQ_U(1, r.n);
+	ASSERT_TRUE(r.c[0].has_verdict);
+	EXPECT_EQ(DPK_CMP_FASTER, r.c[0].verdict);
+	EXPECT_TRUE(strstr(r.c[0].note, "every pair of rounds beyond the noise on one side") !=
+	            NULL);
+	dpk_ab_report_free(&r);
+	/* The same rounds with the host moving the lcores for half of them, both rounds of a
+	 * pair alike: new's raw rounds reach base's, each pair still has new faster. */
+	for (unsigned q = 0; q < ROUNDS; q += 2) {
+		p.np50[q] *= 1.6;
+		p.nfl[q] *= 1.6;
+		p.bfl[q] = p.nfl[q];
+		p.bp50[q] *= 1.6;
+	}
+	r = judged(&p, -1, -1);
+	ASSERT_EQ_U(1, r.n);
+	ASSERT_TRUE(r.c[0].has_verdict);
+	EXPECT_EQ(DPK_CMP_FASTER, r.c[0].verdict);
+	dpk_ab_report_free(&r);
+	/* Pairs on one side, some within the noise: no verdict. */
+	make_pair(&p, 1.0, true);
+	for (unsigned q = 0; q < ROUNDS; q++)
+		p.np50[q] = 100.0 * (1.0 + DPK_AB_NOISE / 2);
+	for (unsigned q = 0; q < ROUNDS; q++)
+		p.bp50[q] = 100.0 * (q % 2 ? 1.0 : 0.95);
+	p.base.nregimes = 2;
+	r = judged(&p, -1, -1);
+	ASSERT_EQ_U(1, r.n);
+	EXPECT_FALSE(r.c[0].has_verdict);
 	dpk_ab_report_free(&r);
 }
 
@@ -202,7 +244,9 @@ static void whole_rounds_pair_and_speed_apart_drops(void)
 	ASSERT_EQ_U(1, r.n);
 	EXPECT_FALSE(r.c[0].whole);
 	EXPECT_EQ_U(ROUNDS - 30, r.c[0].pairs);
-	EXPECT_FALSE(r.c[0].has_verdict); /* the kept rounds' regimes */
+	/* The kept rounds meet the regimes rule: each pair has new slower. */
+	ASSERT_TRUE(r.c[0].has_verdict);
+	EXPECT_TRUE(strstr(r.c[0].note, "every pair of rounds beyond") != NULL);
 	dpk_ab_report_free(&r);
 	/* A slow phase over 10 rounds only: 30 kept pairs against 36 as run, the kept ones. */
 	p.base.round_whole = bw;
@@ -300,8 +344,8 @@ static void pairs_of_processes_are_bounded(void)
 	make_pair(&p, 1.0, false);
 	EXPECT_EQ(-EINVAL, dpk_ab_compare_processes(&p.rb, &p.rn, 0, &o, &r, err, sizeof(err)));
 	EXPECT_TRUE(strstr(err, "from 1 to") != NULL);
-	EXPECT_EQ(-EINVAL, dpk_ab_compare_processes(&p.rb, &p.rn, DPK_AB_PROCESSES_MAX + 1, &o,
-	                                            &r, err, sizeof(err)));
+	EXPECT_EQ(-EINVAL, dpk_ab_compare_processes(&p.rb, &p.rn, DPK_AB_PROCESSES_MAX + 1, &o, &r,
+	                                            err, sizeof(err)));
 	ASSERT_EQ(0, dpk_ab_compare_processes(&p.rb, &p.rn, 1, &o, &r, err, sizeof(err)));
 	EXPECT_EQ_U(1, r.processes);
 	dpk_ab_report_free(&r);

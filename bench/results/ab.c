@@ -78,10 +78,10 @@ static size_t pair_up(struct dpk_ab_case *c, double *sorted)
 	 * less than it moves two runs, but it moves them still. */
 	c->cycles = true;
 	for (size_t g = 0; g < c->ngen; g++)
-		c->cycles = c->cycles && (c->whole ? c->gbase[g]->round_whole_cycles &&
-		                                             c->gnew[g]->round_whole_cycles
-		                                   : c->gbase[g]->round_cycles &&
-		                                             c->gnew[g]->round_cycles);
+		c->cycles = c->cycles &&
+		            (c->whole ? c->gbase[g]->round_whole_cycles &&
+		                                c->gnew[g]->round_whole_cycles
+		                      : c->gbase[g]->round_cycles && c->gnew[g]->round_cycles);
 	c->speed_apart = 0;
 	for (size_t g = 0; g < c->ngen; g++) {
 		const struct dpk_res_entry *a = c->gbase[g], *b = c->gnew[g];
@@ -164,6 +164,40 @@ static bool regimes_apart(const struct dpk_ab_case *c, unsigned *nb, unsigned *n
 	return *nb > 1 || *nn > 1;
 }
 
+/*
+ * Whether every kept pair of @p c's rounds has its ratio beyond @p noise, all on the same
+ * side: whatever regimes the two rounds of each pair drew, the new build's was the faster
+ * (or the slower) one. The pairs share their moment and lcores, so a move of the host
+ * between rounds falls on both rounds of a pair.
+ */
+static bool pairs_one_side(const struct dpk_ab_case *c, double noise)
+{
+	size_t below = 0, above = 0;
+
+	for (size_t i = 0; i < c->nratio; i++) {
+		if (!isfinite(c->ratio[i]))
+			continue;
+		below += c->ratio[i] < 1.0 - noise;
+		above += c->ratio[i] > 1.0 + noise;
+	}
+	return c->pairs > 0 && (below == c->pairs || above == c->pairs);
+}
+
+/* The note of a case whose rounds fell into @p nb and @p nn regimes: what its verdict, or
+ * the lack of one, rests on. A note verdict() left stays. */
+static void regimes_note(struct dpk_ab_case *c, unsigned nb, unsigned nn)
+{
+	if (c->note[0])
+		return;
+	snprintf(c->note, sizeof(c->note),
+	         c->has_verdict
+	                 ? "the rounds fell into regimes apart (base %u, new %u), every pair "
+	                   "of rounds beyond the noise on one side"
+	                 : "the rounds fell into regimes apart (base %u, new %u), pairs of "
+	                   "rounds on both sides of the noise: no verdict",
+	         nb, nn);
+}
+
 /* Pair the rounds of @p c and judge them by @p o: on the rounds' kept samples, which the
  * figures rest on, unless those give fewer than DPK_AB_MIN_PAIRS pairs or fewer than half
  * the pairs of the rounds as run (the host slowed most rounds). Returns 0 or -ENOMEM. */
@@ -210,9 +244,10 @@ static int judge(struct dpk_ab_case *c, const struct dpk_ab_options *o)
 	/* One-lcore rounds fall into regimes with the host's phases and their code's pages,
 	 * which the pairing takes out; a pair case's regimes are states of the case. */
 	if (c->has_verdict && !c->whole && regimes_apart(c, &nb, &nn)) {
-		c->has_verdict = false;
-		snprintf(c->note, sizeof(c->note),
-		         "the rounds fell into regimes apart (base %u, new %u): no verdict", nb, nn);
+		c->has_verdict = pairs_one_side(c, o->noise);
+		if (c->has_verdict)
+			verdict(c, sorted, lo, hi, o);
+		regimes_note(c, nb, nn);
 	} else if (c->has_verdict) {
 		verdict(c, sorted, lo, hi, o);
 	} else if (!c->note[0]) {
@@ -251,8 +286,8 @@ static void count(struct dpk_ab_report *r)
 /* Whether @p id is ok, in rounds, in every pair of processes of @p base and @p new (from
  * the second on: the first is @p a and @p b), into @p c. */
 static bool in_every_process(const struct dpk_results *base, const struct dpk_results *new,
-                             size_t n, const struct dpk_res_entry *a,
-                             const struct dpk_res_entry *b, struct dpk_ab_case *c)
+                             size_t n, const struct dpk_res_entry *a, const struct dpk_res_entry *b,
+                             struct dpk_ab_case *c)
 {
 	c->ngen = n;
 	for (size_t g = 0; g < n; g++) {
@@ -319,8 +354,8 @@ static int match(const struct dpk_results *base, const struct dpk_results *new, 
 }
 
 int dpk_ab_compare_processes(const struct dpk_results *base, const struct dpk_results *new,
-                             size_t n, const struct dpk_ab_options *o,
-                             struct dpk_ab_report *out, char *err, size_t errlen)
+                             size_t n, const struct dpk_ab_options *o, struct dpk_ab_report *out,
+                             char *err, size_t errlen)
 {
 	int rc;
 
@@ -401,11 +436,11 @@ void dpk_ab_print(FILE *f, const char *base_name, const char *new_name,
 			snprintf(iv, sizeof(iv), "-");
 		fprintf(f, "  %-*.*s %10.2f %10.2f %8.4f  %-19s %5zu  %s%s%s\n", w, w, c->base->id,
 		        c->base_p50, c->new_p50, c->p50, iv, c->pairs, verdict_of(c),
-		        c->floors                ? " (ticks, floors)"
-		        : c->cycles && c->whole  ? " (cycles, as run)"
-		        : c->cycles              ? " (cycles)"
-		        : c->whole               ? " (as run)"
-		                                 : "",
+		        c->floors               ? " (ticks, floors)"
+		        : c->cycles && c->whole ? " (cycles, as run)"
+		        : c->cycles             ? " (cycles)"
+		        : c->whole              ? " (as run)"
+		                                : "",
 		        c->gate_failed ? "  FAIL" : "");
 		if (c->note[0])
 			fprintf(f, "      %s\n", c->note);

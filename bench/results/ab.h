@@ -41,7 +41,8 @@
  * verdict with fewer than DPK_AB_MIN_PAIRS pairs, nor where either build's rounds of a
  * multi-lcore case fell into regimes apart (a pair case that settles into one of several
  * states for a round: a ratio of two such rounds says which states they drew, not which
- * build is faster). The gate fails on a case whose interval's lower bound, and each pair
+ * build is faster) unless every pair of rounds has its ratio beyond the noise on one
+ * side. The gate fails on a case whose interval's lower bound, and each pair
  * of processes' median ratio, are above 1 + fail_above.
  */
 #ifndef DPK_BENCH_AB_H
