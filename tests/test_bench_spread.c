@@ -3,7 +3,7 @@
  * dpk-bench spread (bench/results/spread.c) on results made up in memory: the runs of files
  * and repeats, each case's spread, the cases left out, the worst and the median, the medians
  * marked slow, the sets of k runs, the runs whose floor moved (and the rule that says so,
- * shared with compare), and every error.
+ * shared with compare), the regimes over the runs, and every error.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -284,6 +284,69 @@ static void runs_on_two_placements(void)
 	dpk_spread_free(&s);
 }
 
+/* Five runs of a case whose rounds fall into regimes at 10 and 15.2 ticks, in shares
+ * that move from run to run: the runs' medians jump between the two, each regime's figure
+ * stays put, and a regime that moved in one run is over the limit. */
+static void regimes_over_the_runs(void)
+{
+	static const unsigned slow[5] = {3, 27, 12, 20, 35};
+	static const double a[5][CASES_MAX] = {{10.0}, {15.2}, {10.0}, {10.0}, {15.2}};
+	static double p50[5][40], fl[5][40];
+	static struct fake fa;
+	const struct dpk_spread_options per_floor = {.limit = 0.05, .per_floor = true};
+	struct dpk_spread s;
+	char err[256];
+
+	make(&fa, "a.json", 5, 1, a);
+	for (unsigned q = 0; q < 5; q++) {
+		struct dpk_res_entry *e = &fa.e[q];
+
+		round_floors(fl[q], 40, 171);
+		for (unsigned i = 0; i < 40; i++)
+			p50[q][i] = (i < slow[q] ? 15.2 : 10.0) * (1.0 + 0.001 * (double)(i % 7));
+		e->floor_rt = 171;
+		e->round_floor = fl[q];
+		e->round_p50 = p50[q];
+		e->rounds_run = 40;
+		e->nrounds = 40;
+	}
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	ASSERT_EQ(1, s.ncases);
+	EXPECT_TRUE(s.spread[0] > 0.3);
+	ASSERT_EQ(2, s.nregimes[0]);
+	EXPECT_EQ(1, s.with_regimes);
+	EXPECT_EQ(0, s.regimes_over);
+	for (unsigned q = 0; q < 5; q++) {
+		EXPECT_EQ(40 - slow[q], s.regime_rounds[q]);
+		EXPECT_EQ(slow[q], s.regime_rounds[5 + q]);
+		EXPECT_CLOSE(10.0, s.regime_p50[q], 0.07);
+		EXPECT_CLOSE(15.2, s.regime_p50[5 + q], 0.1);
+	}
+	EXPECT_TRUE(s.regime_spread[0] < 0.01 && s.regime_spread[1] < 0.01);
+	EXPECT_TRUE(isnan(s.regime_spread[2]));
+	dpk_spread_free(&s);
+	/* Over the floor: the same regimes, as multiples of it. */
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &per_floor, &s, err, sizeof(err)));
+	ASSERT_EQ(2, s.nregimes[0]);
+	EXPECT_CLOSE(10.0 / 171, s.regime_p50[0], 0.001);
+	dpk_spread_free(&s);
+	/* The fast regime 8% slower in run 3 (the slow one kept): that regime is over. */
+	for (unsigned i = slow[2]; i < 40; i++)
+		p50[2][i] *= 1.08;
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	ASSERT_EQ(2, s.nregimes[0]);
+	EXPECT_EQ(1, s.regimes_over);
+	EXPECT_TRUE(s.regime_spread[0] > 0.05 && s.regime_spread[1] < 0.01);
+	dpk_spread_free(&s);
+	/* One-lcore results (no round floors) are not cut. */
+	for (unsigned q = 0; q < 5; q++)
+		fa.e[q].round_floor = NULL;
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	EXPECT_EQ(0, s.nregimes[0]);
+	EXPECT_EQ(0, s.with_regimes);
+	dpk_spread_free(&s);
+}
+
 static void too_few_runs_is_an_error(void)
 {
 	static const double a[1][CASES_MAX] = {{100}};
@@ -352,6 +415,7 @@ static const struct dpk_test_case cases[] = {
         DPK_TEST(too_few_runs_is_an_error),   DPK_TEST(sets_count_every_subset),
         DPK_TEST(too_many_sets_is_an_error),  DPK_TEST(runs_whose_floor_moved),
         DPK_TEST(floors_apart_beyond_noise),  DPK_TEST(runs_on_two_placements),
+        DPK_TEST(regimes_over_the_runs),
 };
 
 DPK_TEST_MAIN(cases)

@@ -554,17 +554,16 @@ size_t dpk_stats_mark_slow(struct dpk_sample *s, size_t n, const uint8_t *slow, 
 
 /* Each round's median of the samples' ticks per unit, or with @p wit of their witness
  * timings (those without one left out): dpk_stats_round_medians(). */
-static bool round_medians_of(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             bool slow_too, bool wit, double *p50, uint32_t *kept);
+static bool round_medians_of(const struct dpk_sample *s, size_t n, unsigned nrounds, bool slow_too,
+                             bool wit, double *p50, uint32_t *kept);
 
-bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             bool slow_too, double *p50, uint32_t *kept)
+bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds, bool slow_too,
+                             double *p50, uint32_t *kept)
 {
 	return round_medians_of(s, n, nrounds, slow_too, false, p50, kept);
 }
 
-bool dpk_stats_round_witness(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             double *p50)
+bool dpk_stats_round_witness(const struct dpk_sample *s, size_t n, unsigned nrounds, double *p50)
 {
 	uint32_t *count = malloc((nrounds ? nrounds : 1) * sizeof(*count));
 	bool ok = count && round_medians_of(s, n, nrounds, true, true, p50, count);
@@ -573,8 +572,8 @@ bool dpk_stats_round_witness(const struct dpk_sample *s, size_t n, unsigned nrou
 	return ok;
 }
 
-static bool round_medians_of(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             bool slow_too, bool wit, double *p50, uint32_t *kept)
+static bool round_medians_of(const struct dpk_sample *s, size_t n, unsigned nrounds, bool slow_too,
+                             bool wit, double *p50, uint32_t *kept)
 {
 	size_t *start = calloc((size_t)nrounds + 1, sizeof(*start));
 	size_t *fill = calloc((size_t)nrounds + 1, sizeof(*fill));
@@ -728,4 +727,9 @@ unsigned dpk_stats_clusters(const double *v, size_t n, double gap, size_t min_n,
 	}
 	free(w);
 	return nc;
+}
+
+unsigned dpk_stats_regimes(const double *v, size_t n, struct dpk_stats_cluster *out, unsigned max)
+{
+	return dpk_stats_clusters(v, n, DPK_STATS_REGIME_GAP, n / 10 > 2 ? n / 10 : 2, out, max);
 }

@@ -237,14 +237,13 @@ double dpk_stats_median(double *v, size_t n);
  * order (several roles' one after another). Returns false when out of memory (nothing
  * written).
  */
-bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             bool slow_too, double *p50, uint32_t *kept);
+bool dpk_stats_round_medians(const struct dpk_sample *s, size_t n, unsigned nrounds, bool slow_too,
+                             double *p50, uint32_t *kept);
 
 /** The median witness timing (dpk_sample.wit) of each round's samples kept or set aside as
  *  slow, those without a timing left out: @p p50[r], NaN for a round with none. How fast
  *  the machine ran that round. Returns false when out of memory (nothing written). */
-bool dpk_stats_round_witness(const struct dpk_sample *s, size_t n, unsigned nrounds,
-                             double *p50);
+bool dpk_stats_round_witness(const struct dpk_sample *s, size_t n, unsigned nrounds, double *p50);
 
 /**
  * Which batches of role @p i ran alone: @p alone[j] is true when no batch of any other of
@@ -288,5 +287,12 @@ struct dpk_stats_cluster {
  */
 unsigned dpk_stats_clusters(const double *v, size_t n, double gap, size_t min_n,
                             struct dpk_stats_cluster *out, unsigned max);
+
+/** Regimes: sorted round figures split where one is over the one before by more than this,
+ *  each side keeping a tenth of the rounds and at least two. */
+#define DPK_STATS_REGIME_GAP 0.3
+
+/** The regimes of @p n round figures @p v: dpk_stats_clusters() with the rule above. */
+unsigned dpk_stats_regimes(const double *v, size_t n, struct dpk_stats_cluster *out, unsigned max);
 
 #endif /* DPK_BENCH_STATS_H */

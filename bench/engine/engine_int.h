@@ -212,10 +212,6 @@ void dpk_bench_multi_close(struct dpk_bench_set *set);
  * scheduler's switches, a few milliseconds apart. */
 #define DPK_BENCH_OVERSUB_SLICE_MIN_S 0.05
 
-/* Regimes: sorted round figures split where one is over the one before by more than this,
- * each side keeping a tenth of the rounds and at least two. */
-#define DPK_BENCH_CLUSTER_GAP 0.3
-
 /* A floor bracket: this many untimed round trips, then batches of this many, at most this
  * many batches, and for at most this long (docs/method.md, "The floor"). */
 #define DPK_BENCH_FLOOR_SKIP    256u

@@ -155,8 +155,7 @@ void dpk_bench_regimes(const struct dpk_bench_round *rounds, unsigned nr, const 
 	for (unsigned q = 0; q < nr; q++)
 		if ((!aside || !aside[q]) && rounds[q].kept && (!floors || rounds[q].floor > 0))
 			v[n++] = floors ? rounds[q].p50 / rounds[q].floor : rounds[q].p50;
-	nc = dpk_stats_clusters(v, n, DPK_BENCH_CLUSTER_GAP, n / 10 > 2 ? n / 10 : 2, cl,
-	                        DPK_BENCH_CLUSTERS_MAX);
+	nc = dpk_stats_regimes(v, n, cl, DPK_BENCH_CLUSTERS_MAX);
 	res->nclusters = nc > 1 ? nc : 0;
 	for (unsigned c = 0; c < res->nclusters; c++) {
 		struct dpk_bench_cluster *out = &res->cluster[c];
@@ -210,8 +209,7 @@ void dpk_bench_single_rounds(const struct dpk_bench_runner *r, const struct dpk_
 	unsigned nv = 0;
 
 	res->rounds = f && kept ? calloc(m, sizeof(*res->rounds)) : NULL;
-	if (!res->rounds ||
-	    !round_figures(r, s, n, nrounds, false, cyc, f, f + m, kept) ||
+	if (!res->rounds || !round_figures(r, s, n, nrounds, false, cyc, f, f + m, kept) ||
 	    !round_figures(r, s, n, nrounds, true, cyc, f + 2 * m, f + 3 * m, kept + m) ||
 	    !dpk_stats_round_witness(s, n, nrounds, f + 4 * m)) {
 		free(res->rounds);

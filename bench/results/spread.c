@@ -143,7 +143,7 @@ static int take_case(struct dpk_spread *s, const char *id)
 	s->with_moved += moved > 0;
 	s->id[s->ncases] = id;
 	s->spread[s->ncases] = (hi - lo) / lo;
-	return 1;
+	return dpk__spread_regimes(s, s->ncases, ent) < 0 ? -ENOMEM : 1;
 }
 
 static int alloc_matrices(struct dpk_spread *s, size_t rows)
@@ -159,8 +159,14 @@ static int alloc_matrices(struct dpk_spread *s, size_t rows)
 	s->floor = calloc(cells, sizeof(*s->floor));
 	s->moved = calloc(cells, sizeof(*s->moved));
 	s->nmoved = calloc(rows ? rows : 1, sizeof(*s->nmoved));
+	s->nregimes = calloc(rows ? rows : 1, sizeof(*s->nregimes));
+	s->regime_p50 = calloc(cells * DPK_SPREAD_REGIMES_MAX, sizeof(*s->regime_p50));
+	s->regime_rounds = calloc(cells * DPK_SPREAD_REGIMES_MAX, sizeof(*s->regime_rounds));
+	s->regime_spread =
+	        calloc((rows ? rows : 1) * DPK_SPREAD_REGIMES_MAX, sizeof(*s->regime_spread));
 	return s->id && s->spread && s->p50 && s->slices && s->slow_only && s->flagged &&
-	                       s->floor && s->moved && s->nmoved
+	                       s->floor && s->moved && s->nmoved && s->nregimes && s->regime_p50 &&
+	                       s->regime_rounds && s->regime_spread
 	               ? 0
 	               : -ENOMEM;
 }
@@ -252,6 +258,10 @@ void dpk_spread_free(struct dpk_spread *s)
 	free(s->floor);
 	free(s->moved);
 	free(s->nmoved);
+	free(s->nregimes);
+	free(s->regime_p50);
+	free(s->regime_rounds);
+	free(s->regime_spread);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -23,11 +23,16 @@
 
 #include "compare.h"
 #include "results.h"
+#include "stats.h"
 
 /** The most runs a spread takes. */
 #define DPK_SPREAD_RUNS_MAX 512
 /** The most sets of k runs dpk_spread_sets() goes through. */
 #define DPK_SPREAD_SETS_MAX 1000000.0
+/** The most regimes a case's pooled rounds are cut into. */
+#define DPK_SPREAD_REGIMES_MAX DPK_STATS_CLUSTERS_MAX
+/** A run's median in a regime needs this many of its rounds there. */
+#define DPK_SPREAD_REGIME_ROUNDS 3
 
 /** One run: a file and one of its repeats. */
 struct dpk_spread_run {
@@ -67,6 +72,19 @@ struct dpk_spread {
 	double median;     /**< the median of the spreads */
 	double limit;
 	bool cycles, per_floor;
+	/* Regimes (not in cycles): a multi-lcore case's rounds over their floors, pooled over
+	 * the runs and cut as dpk_stats_regimes() cuts one run's; per regime, each run's median
+	 * of its rounds there, in the spread's unit, and those medians' spread over the runs
+	 * counted. A run's median is steady where the share of its rounds in each regime is;
+	 * each regime's figure can be steady where that share is not. */
+	unsigned *nregimes;      /**< [ncases] regimes found; 0: the rounds do not fall apart */
+	double *regime_p50;      /**< [ncases * DPK_SPREAD_REGIMES_MAX * nruns] run q's median in
+	                              regime k at [(c * MAX + k) * nruns + q]; NaN: fewer than
+	                              DPK_SPREAD_REGIME_ROUNDS of its rounds there */
+	unsigned *regime_rounds; /**< [the same] run q's rounds in regime k */
+	double *regime_spread;   /**< [ncases * DPK_SPREAD_REGIMES_MAX] NaN: under two runs */
+	size_t with_regimes;     /**< cases with regimes */
+	size_t regimes_over;     /**< of those, the cases with a regime at or over the limit */
 };
 
 /** Whether run @p q of case @p c counts in its spread: not when its floor moved, in ticks,
@@ -87,6 +105,10 @@ int dpk_spread_compute(const struct dpk_results *files, unsigned nfiles,
                        size_t errlen);
 
 void dpk_spread_free(struct dpk_spread *s);
+
+/** Cut the pooled rounds of row @p c (its result in each run: @p ent) into regimes, into
+ *  @p s; its nmoved must be set. 0 or -ENOMEM. (spread_regimes.c; for spread.c) */
+int dpk__spread_regimes(struct dpk_spread *s, size_t c, const struct dpk_res_entry *const *ent);
 
 /** The number of sets of @p k among @p n, as a double (it only bounds the work). */
 double dpk_spread_choose(unsigned n, unsigned k);

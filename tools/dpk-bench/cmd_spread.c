@@ -49,6 +49,38 @@ static void moved_line(const struct dpk_spread *s, size_t c)
 	printf("%s\n", out ? "; left out of the spread" : "");
 }
 
+/* Case @p c's regimes over the runs, a line each: every run's median there (- where it has
+ * too few rounds there; past 8 runs their range), the share of its rounds there, and the
+ * spread of those medians. */
+static void regime_lines(const struct dpk_spread *s, size_t c)
+{
+	for (unsigned k = 0; k < s->nregimes[c]; k++) {
+		const size_t row = (c * DPK_SPREAD_REGIMES_MAX + k) * s->nruns;
+		const double sp = s->regime_spread[c * DPK_SPREAD_REGIMES_MAX + k];
+		double lo = INFINITY, hi = 0;
+
+		printf("      regime %u: %-38s", k + 1, "");
+		for (unsigned q = 0; q < s->nruns; q++) {
+			const double v = s->regime_p50[row + q];
+
+			if (s->nruns <= 8 && isfinite(v))
+				printf(" %8.*f", s->per_floor ? 4 : 2, v);
+			else if (s->nruns <= 8)
+				printf(" %8s", "-");
+			lo = isfinite(v) && v < lo ? v : lo;
+			hi = isfinite(v) && v > hi ? v : hi;
+		}
+		if (s->nruns > 8)
+			printf(" min %8.2f max %8.2f", lo, hi);
+		if (isfinite(sp))
+			printf("  %6.1f%%%s", sp * 100.0, sp >= s->limit ? " *" : "");
+		printf("\n      %48s", "its rounds there:");
+		for (unsigned q = 0; q < s->nruns && s->nruns <= 8; q++)
+			printf(" %8u", s->regime_rounds[row + q]);
+		printf("\n");
+	}
+}
+
 /* Case @p c's row: its medians (or their range, past 8 runs; a run left out for its floor
  * marked ~), its spread, and the slices line when it is over the limit. */
 static void case_row(const struct dpk_spread *s, size_t c)
@@ -66,7 +98,8 @@ static void case_row(const struct dpk_spread *s, size_t c)
 		hi = v[q] > hi ? v[q] : hi;
 		any_slow |= slow[q];
 		if (s->nruns <= 8)
-			printf(mark != ' ' ? " %7.*f%c" : " %8.*f", s->per_floor ? 4 : 2, v[q], mark);
+			printf(mark != ' ' ? " %7.*f%c" : " %8.*f", s->per_floor ? 4 : 2, v[q],
+			       mark);
 	}
 	if (s->nruns > 8)
 		printf(" min %8.2f max %8.2f%s", lo, hi, any_slow ? " !" : "");
@@ -75,6 +108,7 @@ static void case_row(const struct dpk_spread *s, size_t c)
 		moved_line(s, c);
 	if (sp >= s->limit)
 		slices_line(s->slices + c * s->nruns, s->nruns);
+	regime_lines(s, c);
 }
 
 /* The speed witness's reading of each file, once. */
@@ -179,12 +213,18 @@ static void print_spread(const struct dpk_spread *s, struct dpk_spread_sets *set
 		       "with its rounds' floors\nsaying so), named under them%s\n",
 		       s->with_moved, DPK_CMP_FLOOR_MOVED * 100, DPK_STATS_FLOOR_STEP * 100,
 		       s->per_floor || s->cycles ? "" : "; in ticks those runs are left out");
+	if (s->with_regimes)
+		printf("%zu cases' rounds fell into regimes over the runs (listed under them, each "
+		       "run's median of its rounds there): every regime under %.3g%% in %zu of "
+		       "them\n",
+		       s->with_regimes, s->limit * 100.0, s->with_regimes - s->regimes_over);
 	if (s->partial)
 		printf("%zu more cases did not run ok%s in every run and are left out\n",
 		       s->partial,
 		       s->cycles ? ", or have no figures in cycles (multi-lcore cases never do),"
-		       : s->per_floor ? ", or have no floor of their own (one-lcore cases never do),"
-		                      : "");
+		       : s->per_floor
+		               ? ", or have no floor of their own (one-lcore cases never do),"
+		               : "");
 	if (sets->k)
 		sets_lines(s, sets);
 	witness_lines(s);
