@@ -486,6 +486,29 @@ static void floors_across_the_run(void)
 	ASSERT_NOT_NULL(out = floors_of(r, 8));
 	EXPECT_TRUE(strstr(out, "171.0-172.6 ticks over 7 cases; no move") != NULL);
 	free(out);
+	/* Rounds set aside for their floor: counted, and from a tenth of them on the line says
+	 * the host moved the vCPUs within the sets, whatever the cases' floors say. */
+	for (unsigned i = 0; i < 7; i++) {
+		r[i].floor_rt = steady[i];
+		r[i].floor_min = 160;
+		r[i].floor_max = 190;
+		r[i].nrounds = 40;
+	}
+	r[3].floor_min = 73;
+	r[5].floor_max = 843;
+	r[5].rounds_set_aside = 4;
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_TRUE(strstr(out, "over 7 cases; no move between its sets of cases, 4 of 280 rounds "
+	                        "set aside for their floor\n") != NULL);
+	free(out);
+	r[4].rounds_set_aside = 24;
+	ASSERT_NOT_NULL(out = floors_of(r, 8));
+	EXPECT_TRUE(strstr(out, "171.0-173.0 ticks over 7 cases; 28 of 280 rounds set aside for") !=
+	            NULL);
+	EXPECT_TRUE(strstr(out, "their floor, which ran 73-843 ticks: the host moved the two") !=
+	            NULL);
+	EXPECT_TRUE(strstr(out, "no move") == NULL);
+	free(out);
 	ASSERT_NOT_NULL(out = floors_of(r, 1));
 	EXPECT_STREQ("", out);
 	free(out);

@@ -292,6 +292,43 @@ static size_t floor_cut(const struct dpk_bench_result *res, const size_t *idx, c
 	return cut;
 }
 
+/* A tenth of the rounds set aside for their floor: the host moved the vCPUs while the
+ * cases ran, not only once in a while a round. */
+#define FLOOR_ASIDE_SHARE 0.1
+
+/* What the rounds of results @p idx (k of them) add to the line, into @p out: with
+ * FLOOR_ASIDE_SHARE of them or more set aside for their floor, that the host moved the
+ * vCPUs while the cases ran (whatever the cases' floors, each the median of its rounds',
+ * say); else @p lead and how many were set aside, if any. */
+static void rounds_moved(const struct dpk_bench_result *res, const size_t *idx, size_t k,
+                         const char *lead, char *out, size_t len)
+{
+	double lo = INFINITY, hi = 0;
+	unsigned aside = 0, rounds = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		const struct dpk_bench_result *x = &res[idx[i]];
+
+		if (x->floor_min > 0)
+			lo = fmin(lo, x->floor_min);
+		hi = fmax(hi, x->floor_max);
+		aside += x->rounds_set_aside;
+		rounds += x->nrounds;
+	}
+	if (aside && aside >= FLOOR_ASIDE_SHARE * rounds) {
+		snprintf(out, len,
+		         "; %u of %u rounds set aside for their floor, which ran %.0f-%.0f ticks: "
+		         "the host moved the two vCPUs while the cases ran",
+		         aside, rounds, lo, hi);
+		return;
+	}
+	if (aside)
+		snprintf(out, len, "%s%s%u of %u rounds set aside for their floor", lead,
+		         lead[0] ? ", " : "; ", aside, rounds);
+	else
+		snprintf(out, len, "%s", lead);
+}
+
 /* The line for the results @p idx (k of them, floors @p fl) on one pair of CPUs. */
 static void floor_line(FILE *f, const struct dpk_bench_result *res, const size_t *idx,
                        const double *fl, size_t k, double *tmp)
@@ -299,25 +336,28 @@ static void floor_line(FILE *f, const struct dpk_bench_result *res, const size_t
 	const struct dpk_bench_result *x = &res[idx[0]];
 	unsigned cuts;
 	const size_t cut = floor_cut(res, idx, fl, k, tmp, &cuts);
-	char from[160];
+	char from[160], moved[200];
 	double lo, hi, lo2, hi2;
 
 	stretch(fl, 0, cut ? cut : k, &lo, &hi, tmp);
 	if (!cut) {
-		fprintf(f, "floor on cpus %u and %u: %.1f-%.1f ticks over %zu cases%s\n",
-		        x->role[0].cpu, x->role[1].cpu, lo, hi, k,
-		        cuts ? "; no move between its sets of cases" : "");
+		rounds_moved(res, idx, k, cuts ? "; no move between its sets of cases" : "", moved,
+		             sizeof(moved));
+		dpk_report_fold(f, DPK_REPORT_COLUMNS, 2,
+		                "floor on cpus %u and %u: %.1f-%.1f ticks over %zu cases%s",
+		                x->role[0].cpu, x->role[1].cpu, lo, hi, k, moved);
 		return;
 	}
+	rounds_moved(res, idx, k, "", moved, sizeof(moved));
 	stretch(fl, cut, k, &lo2, &hi2, tmp);
 	x = &res[idx[cut]];
 	dpk_bench_params_str(x->c, from, sizeof(from));
 	dpk_report_fold(f, DPK_REPORT_COLUMNS, 2,
 	                "floor on cpus %u and %u: moved during the run, %.1f-%.1f ticks over the "
 	                "first %zu cases, %.1f-%.1f over the last %zu (from %s/%s%s%s on): the "
-	                "host moved the two vCPUs, and the cases' figures moved with it",
+	                "host moved the two vCPUs, and the cases' figures moved with it%s",
 	                x->role[0].cpu, x->role[1].cpu, lo, hi, cut, lo2, hi2, k - cut,
-	                x->suite->name, x->c->name, from[0] ? " " : "", from);
+	                x->suite->name, x->c->name, from[0] ? " " : "", from, moved);
 }
 
 void dpk_report_floors(FILE *f, const struct dpk_bench_result *res, size_t n)
