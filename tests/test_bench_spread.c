@@ -325,6 +325,25 @@ static void regimes_over_the_runs(void)
 	EXPECT_TRUE(s.regime_spread[0] < 0.01 && s.regime_spread[1] < 0.01);
 	EXPECT_TRUE(isnan(s.regime_spread[2]));
 	dpk_spread_free(&s);
+	/* Run 2 on SMT siblings throughout (floor 75): its rounds are not a regime. */
+	static double p50b[40], flb[40];
+
+	for (unsigned i = 0; i < 40; i++) {
+		p50b[i] = 15.0;
+		flb[i] = 75.0;
+	}
+	fa.e[1].round_p50 = p50b;
+	fa.e[1].round_floor = flb;
+	fa.e[1].floor_rt = 75;
+	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &at5, &s, err, sizeof(err)));
+	ASSERT_EQ(2, s.nregimes[0]);
+	EXPECT_EQ(0, s.regime_rounds[1]);
+	EXPECT_EQ(0, s.regime_rounds[5 + 1]);
+	EXPECT_TRUE(isnan(s.regime_p50[1]));
+	dpk_spread_free(&s);
+	fa.e[1].round_p50 = p50[1];
+	fa.e[1].round_floor = fl[1];
+	fa.e[1].floor_rt = 171;
 	/* Over the floor: the same regimes, as multiples of it. */
 	ASSERT_EQ(0, dpk_spread_compute(&fa.r, 1, &per_floor, &s, err, sizeof(err)));
 	ASSERT_EQ(2, s.nregimes[0]);

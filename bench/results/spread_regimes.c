@@ -7,22 +7,28 @@
 #include "spread.h"
 #include "stats.h"
 
-/* Round @p q of @p e over its floor; NaN when left out or without a floor. */
-static double over_floor(const struct dpk_res_entry *e, size_t q)
+/* Round @p q of @p e over its floor; NaN when left out, without a floor, or with one over
+ * DPK_CMP_FLOOR_MOVED off @p ref, the median of the case's floors over the runs: such a
+ * round ran where the host had put the lcores for a while (SMT siblings, another cache),
+ * which scales a pair case's cost otherwise than its floor's, and would pass for a regime. */
+static double over_floor(const struct dpk_res_entry *e, size_t q, double ref)
 {
 	const double m = e->round_p50[q], f = e->round_floor[q];
 
-	return isfinite(m) && f > 0 ? m / f : NAN;
+	if (!(isfinite(m) && f > 0) || fmax(f, ref) > fmin(f, ref) * (1.0 + DPK_CMP_FLOOR_MOVED))
+		return NAN;
+	return m / f;
 }
 
 /* Every run's rounds of @p ent over their floors into @p v; how many. */
-static size_t pool(const struct dpk_spread *s, const struct dpk_res_entry *const *ent, double *v)
+static size_t pool(const struct dpk_spread *s, const struct dpk_res_entry *const *ent, double ref,
+                   double *v)
 {
 	size_t n = 0;
 
 	for (unsigned q = 0; q < s->nruns; q++)
 		for (size_t r = 0; r < ent[q]->rounds_run; r++) {
-			const double x = over_floor(ent[q], r);
+			const double x = over_floor(ent[q], r, ref);
 
 			if (isfinite(x))
 				v[n++] = x;
@@ -31,10 +37,11 @@ static size_t pool(const struct dpk_spread *s, const struct dpk_res_entry *const
 }
 
 /* Regime @p k (cluster @p cl) of row @p c: each run's median there and their spread; whether
- * that spread is at or over the limit. @p w has room for any run's rounds. */
+ * that spread is at or over the limit. @p ref as for over_floor(); @p w has room for any
+ * run's rounds. */
 static bool take_regime(struct dpk_spread *s, size_t c, unsigned k,
                         const struct dpk_stats_cluster *cl, const struct dpk_res_entry *const *ent,
-                        double *w)
+                        double ref, double *w)
 {
 	const size_t row = (c * DPK_SPREAD_REGIMES_MAX + k) * s->nruns;
 	double lo = INFINITY, hi = 0;
@@ -44,7 +51,7 @@ static bool take_regime(struct dpk_spread *s, size_t c, unsigned k,
 		size_t m = 0;
 
 		for (size_t r = 0; r < ent[q]->rounds_run; r++) {
-			const double x = over_floor(ent[q], r);
+			const double x = over_floor(ent[q], r, ref);
 
 			if (x >= cl->lo && x <= cl->hi)
 				w[m++] = s->per_floor ? x : ent[q]->round_p50[r];
@@ -94,12 +101,19 @@ int dpk__spread_regimes(struct dpk_spread *s, size_t c, const struct dpk_res_ent
 		free(w);
 		return -ENOMEM;
 	}
-	n = pool(s, ent, v);
+	double f[DPK_SPREAD_RUNS_MAX], ref;
+	unsigned nf = 0;
+
+	for (unsigned q = 0; q < s->nruns; q++)
+		if (isfinite(s->floor[c * s->nruns + q]))
+			f[nf++] = s->floor[c * s->nruns + q];
+	ref = nf ? dpk_stats_median(f, nf) : NAN;
+	n = pool(s, ent, ref, v);
 	nc = dpk_stats_regimes(v, n, cl, DPK_SPREAD_REGIMES_MAX);
 	if (nc > 1) {
 		s->nregimes[c] = nc;
 		for (unsigned k = 0; k < nc; k++)
-			over = take_regime(s, c, k, &cl[k], ent, w) || over;
+			over = take_regime(s, c, k, &cl[k], ent, ref, w) || over;
 		s->with_regimes++;
 		s->regimes_over += over;
 	}
