@@ -20,6 +20,18 @@ static double over_floor(const struct dpk_res_entry *e, size_t q, double ref)
 	return m / f;
 }
 
+/* The median of row @p c's floors over the runs; NaN when it has none. */
+static double floor_ref(const struct dpk_spread *s, size_t c)
+{
+	double f[DPK_SPREAD_RUNS_MAX];
+	unsigned nf = 0;
+
+	for (unsigned q = 0; q < s->nruns; q++)
+		if (isfinite(s->floor[c * s->nruns + q]))
+			f[nf++] = s->floor[c * s->nruns + q];
+	return nf ? dpk_stats_median(f, nf) : NAN;
+}
+
 /* Every run's rounds of @p ent over their floors into @p v; how many. */
 static size_t pool(const struct dpk_spread *s, const struct dpk_res_entry *const *ent, double ref,
                    double *v)
@@ -77,7 +89,7 @@ int dpk__spread_regimes(struct dpk_spread *s, size_t c, const struct dpk_res_ent
 	struct dpk_stats_cluster cl[DPK_SPREAD_REGIMES_MAX];
 	size_t total = 0, most = 1, n;
 	bool over = false;
-	double *v, *w;
+	double *v, *w, ref;
 	unsigned nc;
 
 	s->nregimes[c] = 0;
@@ -101,13 +113,7 @@ int dpk__spread_regimes(struct dpk_spread *s, size_t c, const struct dpk_res_ent
 		free(w);
 		return -ENOMEM;
 	}
-	double f[DPK_SPREAD_RUNS_MAX], ref;
-	unsigned nf = 0;
-
-	for (unsigned q = 0; q < s->nruns; q++)
-		if (isfinite(s->floor[c * s->nruns + q]))
-			f[nf++] = s->floor[c * s->nruns + q];
-	ref = nf ? dpk_stats_median(f, nf) : NAN;
+	ref = floor_ref(s, c);
 	n = pool(s, ent, ref, v);
 	nc = dpk_stats_regimes(v, n, cl, DPK_SPREAD_REGIMES_MAX);
 	if (nc > 1) {
