@@ -733,3 +733,8 @@ unsigned dpk_stats_regimes(const double *v, size_t n, struct dpk_stats_cluster *
 {
 	return dpk_stats_clusters(v, n, DPK_STATS_REGIME_GAP, n / 10 > 2 ? n / 10 : 2, out, max);
 }
+
+bool dpk_stats_apart(double x, double y, double r)
+{
+	return fmax(x, y) > fmin(x, y) * (1.0 + r);
+}

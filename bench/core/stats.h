@@ -264,6 +264,10 @@ size_t dpk_stats_mark_alone(struct dpk_sample *s, size_t n, const bool *alone,
 size_t dpk_stats_mark_rounds(struct dpk_sample *s, size_t n, const bool *aside, unsigned nrounds,
                              enum dpk_reject why, size_t counts[DPK_REJECT_COUNT]);
 
+/** Whether the larger of @p x and @p y is over @p r (a fraction: 0.02 = 2%) above the
+ *  smaller: the test of every floor rule (a NaN on either side compares false). */
+bool dpk_stats_apart(double x, double y, double r);
+
 /** Two cache-line round trips (a multi-lcore case's floor) whose medians lie more than this
  *  apart, with their samples saying so, ran on two placements of the host's: a core pair
  *  a little further apart moves the floor by a few percent and pair cases by more

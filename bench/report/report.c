@@ -284,7 +284,7 @@ static size_t floor_cut(const struct dpk_bench_result *res, const size_t *idx, c
 		const double gap = la > hb ? la / hb : lb > ha ? lb / ha : 0;
 
 		++*cuts;
-		if (gap > best && fmax(ma, mb) > fmin(ma, mb) * (1.0 + DPK_STATS_FLOOR_STEP)) {
+		if (gap > best && dpk_stats_apart(ma, mb, DPK_STATS_FLOOR_STEP)) {
 			best = gap;
 			cut = c;
 		}

@@ -51,7 +51,7 @@ static bool floors_apart(const struct dpk_res_entry *a, const struct dpk_res_ent
 {
 	const double x = a->round_floor[q], y = b->round_floor[q];
 
-	return x > 0 && y > 0 && fmax(x, y) > fmin(x, y) * (1.0 + DPK_CMP_FLOOR_MOVED);
+	return x > 0 && y > 0 && dpk_stats_apart(x, y, DPK_CMP_FLOOR_MOVED);
 }
 
 /* Widen @p c's interval by the between-program term for its unit (ab.h). */

@@ -157,24 +157,18 @@ int dpk_cmp_bootstrap_ratio(const double *a, size_t na, const double *b, size_t 
 
 /* ---- floors ------------------------------------------------------------------------ */
 
-/* Whether the larger of @p x and @p y is over @p r (a fraction) above the smaller. */
-static bool apart_by(double x, double y, double r)
-{
-	return fmax(x, y) > fmin(x, y) * (1.0 + r);
-}
-
 bool dpk_cmp_floors_apart(double fa, const double *a, size_t na, double fb, const double *b,
                           size_t nb)
 {
 	if (!(fa > 0) || !(fb > 0))
 		return false;
-	if (apart_by(fa, fb, DPK_CMP_FLOOR_MOVED))
+	if (dpk_stats_apart(fa, fb, DPK_CMP_FLOOR_MOVED))
 		return true;
 	if (na < DPK_CMP_MIN_ROUNDS || nb < DPK_CMP_MIN_ROUNDS)
 		return false;
 	const double ma = dpk_cmp_median(a, na), mb = dpk_cmp_median(b, nb);
 
-	return apart_by(ma, mb, DPK_STATS_FLOOR_STEP) &&
+	return dpk_stats_apart(ma, mb, DPK_STATS_FLOOR_STEP) &&
 	       dpk_cmp_mann_whitney(a, na, b, nb, NULL) < DPK_CMP_FLOOR_ALPHA;
 }
 
@@ -199,13 +193,14 @@ bool dpk_cmp_floor_off(double f, const double *v, size_t n, double m)
 {
 	if (!(f > 0) || !(m > 0))
 		return false;
-	if (apart_by(f, m, DPK_CMP_FLOOR_MOVED))
+	if (dpk_stats_apart(f, m, DPK_CMP_FLOOR_MOVED))
 		return true;
 	if (n < DPK_CMP_MIN_ROUNDS)
 		return false;
 	const double mv = dpk_cmp_median(v, n);
 
-	return apart_by(mv, m, DPK_STATS_FLOOR_STEP) && sign_test(v, n, m) < DPK_CMP_FLOOR_ALPHA;
+	return dpk_stats_apart(mv, m, DPK_STATS_FLOOR_STEP) &&
+	       sign_test(v, n, m) < DPK_CMP_FLOOR_ALPHA;
 }
 
 size_t dpk_cmp_round_floors(const struct dpk_res_entry *e, double *out)

@@ -81,21 +81,30 @@ static double *sorted_floors(const struct dpk_res_entry *e, size_t *n)
 	return f;
 }
 
-/* Mark the runs of row @p at (results @p ent) whose floor lies off the median of the row's
- * floors beyond noise (dpk_cmp_floor_off()). -ENOMEM, or how many were marked. */
-static int mark_moved(struct dpk_spread *s, size_t at, const struct dpk_res_entry *const *ent)
+double dpk__spread_floor_ref(const struct dpk_spread *s, size_t c, unsigned *nf)
 {
-	double f[DPK_SPREAD_RUNS_MAX], m, *fq;
-	unsigned nf = 0;
+	double f[DPK_SPREAD_RUNS_MAX];
+
+	*nf = 0;
+	for (unsigned q = 0; q < s->nruns; q++)
+		if (isfinite(s->floor[c * s->nruns + q]))
+			f[(*nf)++] = s->floor[c * s->nruns + q];
+	return *nf ? dpk_stats_median(f, *nf) : NAN;
+}
+
+/* Mark the runs of row @p c (results @p ent) whose floor lies off the median of the row's
+ * floors beyond noise (dpk_cmp_floor_off()). -ENOMEM, or how many were marked. */
+static int mark_moved(struct dpk_spread *s, size_t c, const struct dpk_res_entry *const *ent)
+{
+	const size_t at = c * s->nruns;
+	unsigned nf;
+	const double m = dpk__spread_floor_ref(s, c, &nf);
+	double *fq;
 	size_t nq;
 	int moved = 0;
 
-	for (unsigned q = 0; q < s->nruns; q++)
-		if (isfinite(s->floor[at + q]))
-			f[nf++] = s->floor[at + q];
 	if (nf < 2)
 		return 0;
-	m = dpk_stats_median(f, nf);
 	for (unsigned q = 0; q < s->nruns; q++) {
 		if (!isfinite(s->floor[at + q]))
 			continue;
@@ -131,7 +140,7 @@ static int take_case(struct dpk_spread *s, const char *id)
 			return 0;
 		s->p50[at + q] = v;
 	}
-	moved = mark_moved(s, at, ent);
+	moved = mark_moved(s, s->ncases, ent);
 	if (moved < 0)
 		return moved;
 	s->nmoved[s->ncases] = (unsigned)moved;

@@ -106,6 +106,10 @@ int dpk_spread_compute(const struct dpk_results *files, unsigned nfiles,
 
 void dpk_spread_free(struct dpk_spread *s);
 
+/** The median of row @p c's floors over the runs, how many runs had one in @p nf; NaN when
+ *  none did. (spread.c; for spread_regimes.c) */
+double dpk__spread_floor_ref(const struct dpk_spread *s, size_t c, unsigned *nf);
+
 /** Cut the pooled rounds of row @p c (its result in each run: @p ent) into regimes, into
  *  @p s; its nmoved must be set. 0 or -ENOMEM. (spread_regimes.c; for spread.c) */
 int dpk__spread_regimes(struct dpk_spread *s, size_t c, const struct dpk_res_entry *const *ent);

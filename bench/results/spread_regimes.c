@@ -15,21 +15,9 @@ static double over_floor(const struct dpk_res_entry *e, size_t q, double ref)
 {
 	const double m = e->round_p50[q], f = e->round_floor[q];
 
-	if (!(isfinite(m) && f > 0) || fmax(f, ref) > fmin(f, ref) * (1.0 + DPK_CMP_FLOOR_MOVED))
+	if (!(isfinite(m) && f > 0) || dpk_stats_apart(f, ref, DPK_CMP_FLOOR_MOVED))
 		return NAN;
 	return m / f;
-}
-
-/* The median of row @p c's floors over the runs; NaN when it has none. */
-static double floor_ref(const struct dpk_spread *s, size_t c)
-{
-	double f[DPK_SPREAD_RUNS_MAX];
-	unsigned nf = 0;
-
-	for (unsigned q = 0; q < s->nruns; q++)
-		if (isfinite(s->floor[c * s->nruns + q]))
-			f[nf++] = s->floor[c * s->nruns + q];
-	return nf ? dpk_stats_median(f, nf) : NAN;
 }
 
 /* Every run's rounds of @p ent over their floors into @p v; how many. */
@@ -90,7 +78,7 @@ int dpk__spread_regimes(struct dpk_spread *s, size_t c, const struct dpk_res_ent
 	size_t total = 0, most = 1, n;
 	bool over = false;
 	double *v, *w, ref;
-	unsigned nc;
+	unsigned nc, nf;
 
 	s->nregimes[c] = 0;
 	for (unsigned k = 0; k < DPK_SPREAD_REGIMES_MAX; k++) {
@@ -113,7 +101,7 @@ int dpk__spread_regimes(struct dpk_spread *s, size_t c, const struct dpk_res_ent
 		free(w);
 		return -ENOMEM;
 	}
-	ref = floor_ref(s, c);
+	ref = dpk__spread_floor_ref(s, c, &nf);
 	n = pool(s, ent, ref, v);
 	nc = dpk_stats_regimes(v, n, cl, DPK_SPREAD_REGIMES_MAX);
 	if (nc > 1) {
