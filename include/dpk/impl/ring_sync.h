@@ -81,7 +81,8 @@ DPK__RING_INLINE unsigned dpk__ring_rts_reserve(struct dpk__ring_side *own,
 	} while (!atomic_compare_exchange_weak_explicit(
 	        &own->rts_head, &oh, nh, memory_order_acq_rel, memory_order_acquire));
 	/* The CAS's result, unlike MP/MC and HTS: slots addressed before the CAS completes
-	 * made the contended rts_pair_shared case slower (docs/ring.md, "2026-12-04"). */
+	 * made the contended rts_pair_shared case slower (docs/ring.md, "2026-12-04: slots that
+	 * wait for the CAS"). */
 	*head = DPK__RING_LO(oh);
 	return m;
 }
